@@ -1,0 +1,65 @@
+import type { Finding } from "./source.js";
+
+type Loose = Record<string, unknown>;
+
+const TEXTUAL = new Set(["string", "text"]);
+const NUMERIC = new Set(["integer", "number"]);
+
+function defaultProblem(field: Loose): string | undefined {
+  const value = field.default;
+  switch (field.type) {
+    case "string":
+    case "text":
+      if (typeof value !== "string") return "must be a string";
+      if (typeof field.maxLength === "number" && [...value].length > field.maxLength) return `is longer than maxLength ${field.maxLength}`;
+      return undefined;
+    case "integer":
+    case "number":
+      if (typeof value !== "number" || (field.type === "integer" && !Number.isInteger(value)))
+        return `must be ${field.type === "integer" ? "a whole number" : "a number"}`;
+      if (typeof field.min === "number" && value < field.min) return `is below min ${field.min}`;
+      if (typeof field.max === "number" && value > field.max) return `is above max ${field.max}`;
+      return undefined;
+    case "boolean":
+      return typeof value === "boolean" ? undefined : "must be true or false";
+    case "datetime":
+      return typeof value === "string" && !Number.isNaN(Date.parse(value)) ? undefined : "must be an ISO 8601 date and time";
+    case "ref":
+      return "is not allowed on a ref field";
+    default:
+      return undefined;
+  }
+}
+
+/** Checks that a field's options fit its type (CONTRACT 1.1). */
+export function checkFieldOptions(field: Loose, path: readonly (string | number)[]): Finding[] {
+  const findings: Finding[] = [];
+  const type = String(field.type);
+  const misplaced = (key: string, applies: string) => {
+    if (field[key] !== undefined) {
+      findings.push({
+        severity: "error",
+        path: [...path, key],
+        anchor: "key",
+        message: `${key} applies only to ${applies} fields, not ${type}`,
+      });
+    }
+  };
+  if (!TEXTUAL.has(type)) misplaced("maxLength", "string and text");
+  if (!NUMERIC.has(type)) {
+    misplaced("min", "integer and number");
+    misplaced("max", "integer and number");
+  }
+  if (type !== "ref") misplaced("to", "ref");
+  if (type === "ref" && field.to === undefined) {
+    findings.push({ severity: "error", path: [...path, "to"], anchor: "parent", message: "a ref field needs 'to: <Entity>'" });
+  }
+  if (typeof field.min === "number" && typeof field.max === "number" && field.min > field.max) {
+    findings.push({ severity: "error", path: [...path, "min"], message: `min ${field.min} is greater than max ${field.max}` });
+  }
+  if (field.default !== undefined) {
+    const problem = defaultProblem(field);
+    if (problem) findings.push({ severity: "error", path: [...path, "default"], message: `default ${problem}` });
+  }
+  return findings;
+}

@@ -1,0 +1,63 @@
+import type { Endpoint, FieldType, Operation } from "./schema.js";
+
+/** A resolved field of an entity. */
+export interface FieldModel {
+  readonly name: string;
+  readonly type: FieldType;
+  readonly required: boolean;
+  readonly unique: boolean;
+  readonly default?: string | number | boolean;
+  readonly maxLength?: number;
+  readonly min?: number;
+  readonly max?: number;
+  /** For `ref` fields: the target entity's name. */
+  readonly to?: string;
+}
+
+/** Who may perform each operation; an absent entry means "any authenticated user". */
+export type PermissionMap = Readonly<Partial<Record<Operation, readonly string[]>>>;
+
+/** A resolved entity. */
+export interface EntityModel {
+  readonly name: string;
+  /** URL segment: `/api/<segment>`. */
+  readonly segment: string;
+  /** SQL table name. */
+  readonly table: string;
+  /**
+   * Every stored field: the declared ones, plus `role` on the auth entity and the hidden
+   * `ownerId` when `@Owner` is used without `owner:`. On the auth entity `password` is listed
+   * too; it is stored only as a hash.
+   */
+  readonly fields: readonly FieldModel[];
+  /** The field holding the owning user's id, or `null` (always `null` on the auth entity). */
+  readonly ownerField: string | null;
+  /** `true` when `ownerField` is the hidden `ownerId`, not a declared field. */
+  readonly hiddenOwner: boolean;
+  /** Effective permissions (the auth entity's guarded defaults applied). */
+  readonly permissions: PermissionMap;
+  readonly isAuthEntity: boolean;
+}
+
+/** The resolved `auth` block when `auth.type` is `jwt`. */
+export interface AuthModel {
+  readonly type: "jwt";
+  readonly entity: EntityModel;
+  readonly roles: readonly string[];
+  /** The role setup gives the first user: `Admin` when listed (or no roles are), else the first role. */
+  readonly setupRole: string;
+  /** The role register gives: the auth entity's `role` default, or `null`. */
+  readonly defaultRole: string | null;
+  readonly endpoints: Readonly<Record<Endpoint, boolean>>;
+}
+
+/** A validated, resolved and frozen `domain.yaml`. */
+export interface DomainModel {
+  /** The service name; the JWT issuer. */
+  readonly name: string;
+  readonly entities: readonly EntityModel[];
+  /** `null` when `auth.type` is `none`. */
+  readonly auth: AuthModel | null;
+  /** `true` when `auth.type` is `jwt` (the bridge manifest's `hasAuth`). */
+  readonly hasAuth: boolean;
+}

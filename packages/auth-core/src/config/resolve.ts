@@ -1,0 +1,83 @@
+import type { AuthModel, DomainModel, EntityModel, FieldModel, PermissionMap } from "./model.js";
+import { toSegment, toTableName } from "./naming.js";
+import { findAuthEntity, setupRoleOf } from "./rules.js";
+import { type DomainDeclaration, ENDPOINTS, type EntityDeclaration, type FieldDeclaration, OPERATIONS } from "./schema.js";
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+function fieldModel(name: string, declaration: FieldDeclaration): FieldModel {
+  const { type, required = false, unique = false, ...options } = declaration;
+  return { name, type, required, unique, ...options };
+}
+
+function guardedPermissions(declared: PermissionMap, setupRole: string): PermissionMap {
+  return {
+    create: declared.create ?? [setupRole],
+    read: declared.read ?? [setupRole, "@Owner"],
+    update: declared.update ?? [setupRole, "@Owner"],
+    delete: declared.delete ?? [setupRole],
+  };
+}
+
+function entityModel(name: string, declaration: EntityDeclaration, options: { isAuthEntity: boolean; setupRole: string }): EntityModel {
+  const fields = Object.entries(declaration.fields).map(([fieldName, field]) => fieldModel(fieldName, field));
+  const declared: PermissionMap = declaration.permissions ?? {};
+  const usesOwner = OPERATIONS.some((operation) => declared[operation]?.includes("@Owner"));
+  const hiddenOwner = !options.isAuthEntity && usesOwner && declaration.owner === undefined;
+
+  if (options.isAuthEntity && !fields.some((field) => field.name === "role")) {
+    fields.push({ name: "role", type: "string", required: false, unique: false });
+  }
+  if (hiddenOwner) fields.push({ name: "ownerId", type: "ref", required: false, unique: false });
+
+  return {
+    name,
+    segment: toSegment(name),
+    table: toTableName(name),
+    fields,
+    ownerField: options.isAuthEntity ? null : (declaration.owner ?? (hiddenOwner ? "ownerId" : null)),
+    hiddenOwner,
+    permissions: options.isAuthEntity ? guardedPermissions(declared, options.setupRole) : declared,
+    isAuthEntity: options.isAuthEntity,
+  };
+}
+
+/** Builds the frozen model from a declaration that passed validation. */
+export function resolveDomain(declaration: DomainDeclaration): DomainModel {
+  const jwt = declaration.auth.type === "jwt";
+  const roles = declaration.auth.roles ?? [];
+  const setupRole = setupRoleOf(roles);
+  const authEntityName = jwt ? findAuthEntity(declaration.entities, declaration.auth).name : undefined;
+
+  const entities = Object.entries(declaration.entities).map(([name, entity]) =>
+    entityModel(name, entity, { isAuthEntity: name === authEntityName, setupRole }),
+  );
+  for (const entity of entities) {
+    for (const field of entity.fields) {
+      if (field.name === "ownerId" && entity.hiddenOwner && authEntityName) Object.assign(field, { to: authEntityName });
+    }
+  }
+
+  let auth: AuthModel | null = null;
+  const authEntity = entities.find((entity) => entity.isAuthEntity);
+  if (jwt && authEntity) {
+    const roleDefault = authEntity.fields.find((field) => field.name === "role")?.default;
+    auth = {
+      type: "jwt",
+      entity: authEntity,
+      roles,
+      setupRole,
+      defaultRole: typeof roleDefault === "string" ? roleDefault : null,
+      endpoints: Object.fromEntries(
+        ENDPOINTS.map((endpoint) => [endpoint, declaration.auth.endpoints?.[endpoint] ?? true]),
+      ) as AuthModel["endpoints"],
+    };
+  }
+  return deepFreeze({ name: declaration.name, entities, auth, hasAuth: auth !== null });
+}

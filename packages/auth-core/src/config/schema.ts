@@ -1,0 +1,100 @@
+import { z } from "zod";
+import { ENTITY_NAME, IDENTIFIER } from "./naming.js";
+
+export const FIELD_TYPES = ["string", "text", "integer", "number", "boolean", "datetime", "ref"] as const;
+export const OPERATIONS = ["create", "read", "update", "delete"] as const;
+export const ENDPOINTS = ["login", "register", "me", "setup"] as const;
+export const AUTH_TYPES = ["jwt", "none"] as const;
+/** Auth types that are announced but not implemented. */
+export const PLANNED_AUTH_TYPES = ["cookie", "oauth2"] as const;
+
+export type FieldType = (typeof FIELD_TYPES)[number];
+export type Operation = (typeof OPERATIONS)[number];
+export type Endpoint = (typeof ENDPOINTS)[number];
+export type AuthType = (typeof AUTH_TYPES)[number];
+
+const fieldTypeSchema = z.enum(FIELD_TYPES).describe("The field's type; `ref` needs `to`.");
+
+const fieldOptionsSchema = z
+  .strictObject({
+    type: fieldTypeSchema,
+    required: z.boolean().optional().describe("A value must be given (on create) and cannot be cleared."),
+    unique: z.boolean().optional().describe("No two records share a value (nulls never clash)."),
+    default: z.union([z.string(), z.number(), z.boolean()]).optional().describe("Fills an absent key on create."),
+    maxLength: z.int().min(1).optional().describe("string/text: the most code points."),
+    min: z.number().optional().describe("integer/number: the smallest value."),
+    max: z.number().optional().describe("integer/number: the largest value."),
+    to: z.string().regex(ENTITY_NAME).optional().describe("ref: the entity referred to."),
+  })
+  .describe("A field declaration.");
+
+const roleListSchema = z.array(z.string()).describe('Role names, or the tokens "*" (anyone), "@Authenticated" and "@Owner".');
+
+const permissionsSchema = z
+  .strictObject({
+    create: roleListSchema.optional(),
+    read: roleListSchema.optional(),
+    update: roleListSchema.optional(),
+    delete: roleListSchema.optional(),
+  })
+  .describe("Who may perform each operation.");
+
+function entitySchemaOf<F extends z.ZodType>(field: F) {
+  return z
+    .strictObject({
+      owner: z.string().optional().describe("The ref field that holds the owning user's id (for @Owner)."),
+      fields: z.record(z.string().regex(IDENTIFIER), field),
+      permissions: permissionsSchema.optional(),
+    })
+    .describe("An entity: a table and a collection at /api/<segment>.");
+}
+
+const endpointsSchema = z
+  .strictObject({
+    login: z.boolean().optional(),
+    register: z.boolean().optional(),
+    me: z.boolean().optional(),
+    setup: z.boolean().optional(),
+  })
+  .describe("Which auth endpoints exist; each defaults to true.");
+
+const authSchema = z
+  .strictObject({
+    type: z.enum(AUTH_TYPES).describe("jwt: bearer tokens; none: no authentication, every operation open."),
+    entity: z.string().optional().describe("The entity that holds users; detected when omitted."),
+    roles: z.array(z.string().regex(IDENTIFIER)).optional().describe("The roles tokens may carry."),
+    endpoints: endpointsSchema.optional(),
+  })
+  .describe("How callers authenticate.");
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+function domainSchemaOf<F extends z.ZodType>(field: F) {
+  return z
+    .strictObject({
+      name: z.string().regex(NAME).describe("The service's name; the JWT issuer."),
+      entities: z.record(z.string().regex(ENTITY_NAME), entitySchemaOf(field)),
+      auth: authSchema,
+    })
+    .describe("domain.yaml: the entities of an API and how it authenticates.");
+}
+
+/** `domain.yaml` as written (a field may be a bare type name). Used for the JSON Schema. */
+export const domainFileSchema = domainSchemaOf(z.union([fieldTypeSchema, fieldOptionsSchema]));
+
+/** `domain.yaml` after shorthand fields were expanded to `{ type }`. */
+export const normalizedDomainSchema = domainSchemaOf(fieldOptionsSchema);
+
+export type FieldDeclaration = z.infer<typeof fieldOptionsSchema>;
+export type DomainDeclaration = z.infer<typeof normalizedDomainSchema>;
+export type EntityDeclaration = DomainDeclaration["entities"][string];
+
+/** Keys each kind of map may hold, for "did you mean" hints. */
+export const KNOWN_KEYS = {
+  root: Object.keys(normalizedDomainSchema.shape),
+  entity: ["owner", "fields", "permissions"],
+  field: Object.keys(fieldOptionsSchema.shape),
+  permissions: [...OPERATIONS],
+  auth: Object.keys(authSchema.shape),
+  endpoints: [...ENDPOINTS],
+} as const;
