@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { type Diagnostic, sortDiagnostics } from "./diagnostics.js";
+import { describeValue } from "./issues.js";
 import type { DomainModel } from "./model.js";
 import { closestMatch } from "./naming.js";
 import { type Finding, parseYamlSource } from "./source.js";
@@ -36,33 +37,43 @@ export interface ManifestValidation {
   readonly diagnostics: readonly Diagnostic[];
 }
 
+const KEYS_AT_ROOT = Object.keys(manifestSchema.shape);
 const TEMPLATE_KEYS = Object.keys(templateSchema.shape);
+const EXPECTED: Record<string, string> = { string: "a string", array: "a list", object: "a map" };
+
+type SchemaFinding = Finding & { readonly missing?: boolean; readonly suggests?: readonly (string | number)[] };
+
+function manifestFindings(issue: z.core.$ZodIssue, data: unknown): SchemaFinding[] {
+  const path = issue.path as (string | number)[];
+  const value = path.reduce<unknown>((node, key) => (node as Record<PropertyKey, unknown> | undefined)?.[key], data);
+  if (issue.code === "unrecognized_keys") {
+    const known = path.length === 0 ? KEYS_AT_ROOT : TEMPLATE_KEYS;
+    return issue.keys.map((key) => {
+      const match = closestMatch(key, known);
+      const hint = match ? ` (did you mean '${match}'?)` : ` (expected one of: ${known.join(", ")})`;
+      const suggests = match ? [...path, match] : undefined;
+      return { severity: "error", path: [...path, key], anchor: "key", message: `unknown key '${key}'${hint}`, suggests };
+    });
+  }
+  if (issue.code === "invalid_type") {
+    if (value === undefined)
+      return [{ severity: "error", path, anchor: "parent", message: `missing required key '${String(path.at(-1))}'`, missing: true }];
+    return [{ severity: "error", path, message: `expected ${EXPECTED[issue.expected] ?? issue.expected}, got ${describeValue(value)}` }];
+  }
+  if (issue.code === "too_small") return [{ severity: "error", path, message: "must not be empty" }];
+  return [{ severity: "error", path, message: issue.message }];
+}
 
 /** Parses and validates a bridge manifest; an unknown `when` condition is an error (rule 6). */
 export function validateManifestText(text: string): ManifestValidation {
   const source = parseYamlSource(text);
   if (!source.parsed) return { manifest: null, diagnostics: source.diagnostics };
 
-  const parsed = manifestSchema.safeParse(source.data ?? {});
-  const findings: Finding[] = [];
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      const path = issue.path as (string | number)[];
-      if (issue.code === "unrecognized_keys") {
-        for (const key of issue.keys) {
-          const match = closestMatch(key, TEMPLATE_KEYS);
-          findings.push({
-            severity: "error",
-            path: [...path, key],
-            anchor: "key",
-            message: `unknown key '${key}'${match ? ` (did you mean '${match}'?)` : ""}`,
-          });
-        }
-      } else {
-        findings.push({ severity: "error", path, anchor: issue.code === "invalid_type" ? "parent" : "value", message: issue.message });
-      }
-    }
-  }
+  const data = source.data ?? {};
+  const parsed = manifestSchema.safeParse(data);
+  const schemaFindings = parsed.success ? [] : parsed.error.issues.flatMap((issue) => manifestFindings(issue, data));
+  const misspelt = new Set(schemaFindings.flatMap((finding) => (finding.suggests ? [JSON.stringify(finding.suggests)] : [])));
+  const findings: Finding[] = schemaFindings.filter((finding) => !(finding.missing && misspelt.has(JSON.stringify(finding.path))));
   const conditions = Object.keys(MANIFEST_CONDITIONS);
   const templates = (source.data as { templates?: unknown } | undefined)?.templates;
   if (Array.isArray(templates)) {

@@ -1,4 +1,4 @@
-import { toSegment, toTableName } from "./naming.js";
+import { closestMatch, ENTITY_NAME, IDENTIFIER, toSegment, toTableName } from "./naming.js";
 import { OPERATIONS } from "./schema.js";
 import type { Finding } from "./source.js";
 
@@ -21,6 +21,23 @@ function field(entity: Loose | undefined, name: string): Loose | undefined {
   return record(record(entity?.fields)?.[name]);
 }
 
+function didYouMean(word: string, candidates: readonly string[]): string {
+  const match = closestMatch(word, candidates);
+  return match ? ` (did you mean '${match}'?)` : "";
+}
+
+function describeNoCandidate(entities: Loose): string {
+  const partial = Object.keys(entities).flatMap((name) => {
+    const has = (key: string) => field(record(entities[name]), key) !== undefined;
+    if (has("email") && !has("password")) return [`${name} has 'email' but no 'password'`];
+    if (has("password") && !has("email")) return [`${name} has 'password' but no 'email'`];
+    return [];
+  });
+  const names = Object.keys(entities);
+  const detail = partial.length > 0 ? ` (${partial.join("; ")})` : names.length > 0 ? ` (entities: ${names.join(", ")})` : "";
+  return `no entity has both 'email' and 'password' fields${detail}; add them to the user entity or set auth.entity`;
+}
+
 /** The auth entity's name, given or detected, with the problems of finding it. */
 export function findAuthEntity(entities: Loose, auth: Loose): { name?: string; findings: Finding[] } {
   const names = Object.keys(entities);
@@ -29,7 +46,7 @@ export function findAuthEntity(entities: Loose, auth: Loose): { name?: string; f
 
   if (typeof auth.entity === "string") {
     if (!names.includes(auth.entity)) {
-      const known = names.length > 0 ? ` (entities: ${names.join(", ")})` : "";
+      const known = didYouMean(auth.entity, names) || (names.length > 0 ? ` (entities: ${names.join(", ")})` : "");
       return {
         findings: [{ severity: "error", path: ["auth", "entity"], message: `auth.entity '${auth.entity}' is not an entity${known}` }],
       };
@@ -48,7 +65,7 @@ export function findAuthEntity(entities: Loose, auth: Loose): { name?: string; f
   if (candidates.length === 1) return { name: candidates[0], findings: [] };
   const message =
     candidates.length === 0
-      ? "no entity has both 'email' and 'password' fields; add them to the user entity or set auth.entity"
+      ? describeNoCandidate(entities)
       : `several entities have both 'email' and 'password' fields (${candidates.join(", ")}); set auth.entity to one of them`;
   return { findings: [{ severity: "error", path: ["auth", "entity"], anchor: "parent", message }] };
 }
@@ -117,8 +134,13 @@ export function checkDomainRules(data: Loose): Finding[] {
         });
       }
       const declaration = record(rawField);
-      if (declaration?.type === "ref" && typeof declaration.to === "string" && !entityNames.includes(declaration.to)) {
-        findings.push({ severity: "error", path: [...path, "to"], message: `ref to unknown entity '${declaration.to}'` });
+      const target = declaration?.to;
+      if (declaration?.type === "ref" && typeof target === "string" && ENTITY_NAME.test(target) && !entityNames.includes(target)) {
+        findings.push({
+          severity: "error",
+          path: [...path, "to"],
+          message: `ref to unknown entity '${target}'${didYouMean(target, entityNames)}`,
+        });
       }
       if (none && fieldName === "password") {
         findings.push({
@@ -152,7 +174,11 @@ export function checkDomainRules(data: Loose): Finding[] {
       if (role && typeof role.default === "string") {
         const path = [...base, "fields", "role", "default"];
         if (!roles.includes(role.default)) {
-          findings.push({ severity: "error", path, message: `default role '${role.default}' is not declared in auth.roles` });
+          findings.push({
+            severity: "error",
+            path,
+            message: `default role '${role.default}' is not declared in auth.roles${didYouMean(role.default, roles)}`,
+          });
         } else if (role.default === setupRole) {
           findings.push({
             severity: "error",
@@ -214,8 +240,9 @@ export function checkDomainRules(data: Loose): Finding[] {
             });
           }
         } else if (item !== "*" && !roles.includes(item)) {
-          const declared = roles.length > 0 ? ` (declared: ${roles.join(", ")})` : "";
-          findings.push({ severity: "error", path, message: `role '${item}' is not declared in auth.roles${declared}` });
+          const validRoles = [...new Set(roles.filter((role) => IDENTIFIER.test(role)))];
+          const hint = didYouMean(item, validRoles) || (validRoles.length > 0 ? ` (declared: ${validRoles.join(", ")})` : "");
+          findings.push({ severity: "error", path, message: `role '${item}' is not declared in auth.roles${hint}` });
         }
       });
     }

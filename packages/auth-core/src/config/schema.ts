@@ -28,22 +28,30 @@ const fieldOptionsSchema = z
   })
   .describe("A field declaration.");
 
-const roleListSchema = z.array(z.string()).describe('Role names, or the tokens "*" (anyone), "@Authenticated" and "@Owner".');
+const roleListSchema = z.array(z.string());
+const roleListOf = (operation: string) =>
+  roleListSchema
+    .optional()
+    .describe(
+      `Who may ${operation}: role names, or "*" (anyone), "@Authenticated" (any signed-in user) and "@Owner" (the record's owner).`,
+    );
 
 const permissionsSchema = z
   .strictObject({
-    create: roleListSchema.optional(),
-    read: roleListSchema.optional(),
-    update: roleListSchema.optional(),
-    delete: roleListSchema.optional(),
+    create: roleListOf("create a record"),
+    read: roleListOf("read a record or list records"),
+    update: roleListOf("update a record"),
+    delete: roleListOf("delete a record"),
   })
-  .describe("Who may perform each operation.");
+  .describe("Who may perform each operation; an operation without an entry is open to any signed-in user.");
 
 function entitySchemaOf<F extends z.ZodType>(field: F) {
   return z
     .strictObject({
       owner: z.string().optional().describe("The ref field that holds the owning user's id (for @Owner)."),
-      fields: z.record(z.string().regex(IDENTIFIER), field),
+      fields: z
+        .record(z.string().regex(IDENTIFIER), field)
+        .describe("The entity's fields by name; id, createdAt and updatedAt are added by the service."),
       permissions: permissionsSchema.optional(),
     })
     .describe("An entity: a table and a collection at /api/<segment>.");
@@ -51,10 +59,10 @@ function entitySchemaOf<F extends z.ZodType>(field: F) {
 
 const endpointsSchema = z
   .strictObject({
-    login: z.boolean().optional(),
-    register: z.boolean().optional(),
-    me: z.boolean().optional(),
-    setup: z.boolean().optional(),
+    login: z.boolean().optional().meta({ description: "POST /api/<auth>/login", default: true }),
+    register: z.boolean().optional().meta({ description: "POST /api/<auth>/register", default: true }),
+    me: z.boolean().optional().meta({ description: "GET /api/<auth>/me", default: true }),
+    setup: z.boolean().optional().meta({ description: "GET and POST /api/<auth>/setup", default: true }),
   })
   .describe("Which auth endpoints exist; each defaults to true.");
 
@@ -62,7 +70,10 @@ const authSchema = z
   .strictObject({
     type: z.enum(AUTH_TYPES).describe("jwt: bearer tokens; none: no authentication, every operation open."),
     entity: z.string().optional().describe("The entity that holds users; detected when omitted."),
-    roles: z.array(z.string().regex(IDENTIFIER)).optional().describe("The roles tokens may carry."),
+    roles: z
+      .array(z.string().regex(IDENTIFIER))
+      .optional()
+      .meta({ description: "The roles users may hold; the setup role is Admin when listed (or none are), else the first.", default: [] }),
     endpoints: endpointsSchema.optional(),
   })
   .describe("How callers authenticate.");
@@ -73,7 +84,9 @@ function domainSchemaOf<F extends z.ZodType>(field: F) {
   return z
     .strictObject({
       name: z.string().regex(NAME).describe("The service's name; the JWT issuer."),
-      entities: z.record(z.string().regex(ENTITY_NAME), entitySchemaOf(field)),
+      entities: z
+        .record(z.string().regex(ENTITY_NAME), entitySchemaOf(field))
+        .describe("The entities by PascalCase name; each is served at /api/<kebab-case name>."),
       auth: authSchema,
     })
     .describe("domain.yaml: the entities of an API and how it authenticates.");

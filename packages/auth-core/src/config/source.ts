@@ -1,4 +1,4 @@
-import { isMap, isPair, isScalar, isSeq, LineCounter, type Node, type Pair, parseDocument } from "yaml";
+import { type Document, isAlias, isMap, isPair, isScalar, isSeq, LineCounter, type Node, type Pair, parseDocument, visit } from "yaml";
 import type { Diagnostic, PathSegment, Severity } from "./diagnostics.js";
 
 /** Where a problem is reported: on a key, on its value, or on the map that lacks a key. */
@@ -16,7 +16,7 @@ export interface Finding {
 export interface YamlSource {
   /** The plain data (`undefined` for an empty document). */
   readonly data: unknown;
-  /** `false` when the text has YAML syntax errors (then `data` is `undefined`). */
+  /** `false` when the text has YAML syntax errors or aliases that cannot be expanded (then `data` is `undefined`). */
   readonly parsed: boolean;
   /** Syntax errors and duplicate keys, already positioned. */
   readonly diagnostics: readonly Diagnostic[];
@@ -43,24 +43,52 @@ function offsetOf(node: unknown): number | undefined {
   return range ? range[0] : undefined;
 }
 
+const MAX_ALIAS_COUNT = 100;
+
+/** Converts the document to plain data; an alias that cannot be expanded is a problem, not a crash. */
+function toData(document: Document.Parsed): { data: unknown; aliasProblem?: { message: string; offset: number | undefined } } {
+  try {
+    return { data: document.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) };
+  } catch (error) {
+    let unresolved: Node | undefined;
+    let first: Node | undefined;
+    visit(document, {
+      Alias(_key, node) {
+        first ??= node;
+        if (!unresolved && node.resolve(document) === undefined) unresolved = node;
+      },
+    });
+    if (unresolved && isAlias(unresolved)) {
+      return {
+        data: undefined,
+        aliasProblem: { message: `alias '*${unresolved.source}' has no anchor before it`, offset: offsetOf(unresolved) },
+      };
+    }
+    const reason = error instanceof Error && /excessive alias count/i.test(error.message) ? "aliases expand too many times" : String(error);
+    return { data: undefined, aliasProblem: { message: reason, offset: offsetOf(first) } };
+  }
+}
+
 /**
  * Parses YAML 1.2 text keeping source positions (so `yes` stays a string).
  * Duplicate keys are reported at their second occurrence; syntax errors at the parser's position.
  */
 export function parseYamlSource(text: string): YamlSource {
   const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, uniqueKeys: false, version: "1.2", prettyErrors: false });
+  const document = parseDocument(text, { lineCounter, uniqueKeys: false, version: "1.2", prettyErrors: false, logLevel: "error" });
   const at = (offset: number | undefined) => {
     const { line, col } = lineCounter.linePos(offset ?? 0);
     return { line, column: col };
   };
 
   const diagnostics: Diagnostic[] = [];
-  for (const error of document.errors) {
-    diagnostics.push({ severity: "error", path: [], message: error.message.split("\n")[0] ?? error.code, ...at(error.pos[0]) });
-  }
-  for (const warning of document.warnings) {
-    diagnostics.push({ severity: "warning", path: [], message: warning.message.split("\n")[0] ?? warning.code, ...at(warning.pos[0]) });
+  const seenProblems = new Set<string>();
+  for (const problem of [...document.errors, ...document.warnings]) {
+    const severity = problem.name === "YAMLWarning" ? "warning" : "error";
+    const diagnostic: Diagnostic = { severity, path: [], message: problem.message.split("\n")[0] ?? problem.code, ...at(problem.pos[0]) };
+    const key = `${diagnostic.line}:${diagnostic.column}:${diagnostic.message}`;
+    if (!seenProblems.has(key)) diagnostics.push(diagnostic);
+    seenProblems.add(key);
   }
 
   const findDuplicates = (node: unknown, path: PathSegment[]): void => {
@@ -84,7 +112,11 @@ export function parseYamlSource(text: string): YamlSource {
   };
   findDuplicates(document.contents, []);
 
-  const data = document.errors.length > 0 ? undefined : document.toJS({ maxAliasCount: 100 });
+  const converted = document.errors.length > 0 ? { data: undefined } : toData(document);
+  if (converted.aliasProblem) {
+    diagnostics.push({ severity: "error", path: [], message: converted.aliasProblem.message, ...at(converted.aliasProblem.offset) });
+  }
+  const parsed = document.errors.length === 0 && !converted.aliasProblem;
 
   const place = (finding: Finding): Diagnostic => {
     let current: Located = { node: document.contents as Node | null, pair: null, parent: null };
@@ -104,5 +136,5 @@ export function parseYamlSource(text: string): YamlSource {
     return { severity: finding.severity, path: finding.path, message: finding.message, ...at(offset) };
   };
 
-  return { data, parsed: document.errors.length === 0, diagnostics, place };
+  return { data: converted.data, parsed, diagnostics, place };
 }
