@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { parseWizardArgs } from "./args.js";
+
+describe("parseWizardArgs", () => {
+  it("defaults to the current folder with every question open", () => {
+    expect(parseWizardArgs([])).toEqual({ kind: "run", dir: ".", flags: { disabledEndpoints: [] }, yes: false, dryRun: false });
+  });
+
+  it("reads every answer flag", () => {
+    const args = parseWizardArgs([
+      "app",
+      "--type",
+      "jwt",
+      "--entity",
+      "Member",
+      "--roles",
+      "Admin,Editor, Reader",
+      "--default-role",
+      "Reader",
+      "--no-register",
+      "--no-setup",
+      "--yes",
+      "--dry-run",
+    ]);
+    expect(args).toEqual({
+      kind: "run",
+      dir: "app",
+      flags: {
+        type: "jwt",
+        entity: "Member",
+        roles: ["Admin", "Editor", "Reader"],
+        defaultRole: "Reader",
+        disabledEndpoints: ["register", "setup"],
+      },
+      yes: true,
+      dryRun: true,
+    });
+  });
+
+  it("accepts an empty default role and short flags", () => {
+    const args = parseWizardArgs(["-y", "--default-role="]);
+    expect(args).toMatchObject({ kind: "run", yes: true, flags: { defaultRole: "" } });
+  });
+
+  it("answers help and version before anything else", () => {
+    expect(parseWizardArgs(["--type", "x", "--help"])).toEqual({ kind: "help" });
+    expect(parseWizardArgs(["-v"])).toEqual({ kind: "version" });
+  });
+
+  it("reports bad usage with a message", () => {
+    expect(parseWizardArgs(["--type", "cookie"])).toEqual({
+      kind: "error",
+      message: "auth.type 'cookie' is planned but not implemented; use jwt or none",
+    });
+    expect(parseWizardArgs(["--roles", "Admin,1x"])).toMatchObject({
+      kind: "error",
+      message: expect.stringMatching(/^--roles: '1x' is not a valid role name/),
+    });
+    expect(parseWizardArgs(["--colour"])).toMatchObject({ kind: "error", message: expect.stringContaining("--colour") });
+    expect(parseWizardArgs(["a", "b"])).toMatchObject({ kind: "error", message: "expected at most one folder, got: a b" });
+    expect(parseWizardArgs(["--type"])).toMatchObject({ kind: "error" });
+  });
+});

@@ -1,0 +1,80 @@
+import { parseArgs } from "node:util";
+import type { Endpoint } from "@domain-auth/core/config";
+import type { ChoiceFlags } from "./auth-choices.js";
+import { ENDPOINT_NAMES } from "./domain-state.js";
+import { parseRoleList, validateAuthType, validateRoleList } from "./validators.js";
+
+/** The help text of `create-domain-auth`. */
+export const USAGE = `Usage: create-domain-auth [dir] [options]
+       create-domain-auth validate [file]
+
+Adds authentication to the domain.yaml in dir (default: the current folder):
+writes its auth block and scaffolds the Next.js route handler.
+
+Options:
+  --type jwt|none        how callers authenticate
+  --entity NAME          the entity that holds users
+  --roles A,B,C          the roles tokens may carry
+  --default-role NAME    the role register gives ("" for none; never the setup role)
+  --no-login             turn off POST /api/<auth>/login
+  --no-register          turn off POST /api/<auth>/register
+  --no-me                turn off GET /api/<auth>/me
+  --no-setup             turn off /api/<auth>/setup
+  -y, --yes              ask nothing: flags, else the file's current values
+  --dry-run              show the change, write nothing
+  -h, --help             show this help
+  -v, --version          show the version
+
+Exit codes: 0 done, 1 validation error, 2 bad usage, 130 cancelled.
+`;
+
+/** What the command line asks for. */
+export type WizardArgs =
+  | { readonly kind: "help" }
+  | { readonly kind: "version" }
+  | { readonly kind: "error"; readonly message: string }
+  | { readonly kind: "run"; readonly dir: string; readonly flags: ChoiceFlags; readonly yes: boolean; readonly dryRun: boolean };
+
+const OPTIONS = {
+  type: { type: "string" },
+  entity: { type: "string" },
+  roles: { type: "string" },
+  "default-role": { type: "string" },
+  "no-login": { type: "boolean" },
+  "no-register": { type: "boolean" },
+  "no-me": { type: "boolean" },
+  "no-setup": { type: "boolean" },
+  yes: { type: "boolean", short: "y" },
+  "dry-run": { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "v" },
+} as const;
+
+/** Parses the wizard's command line; never throws. */
+export function parseWizardArgs(argv: readonly string[]): WizardArgs {
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
+  try {
+    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    return { kind: "error", message: (error as Error).message };
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { kind: "help" };
+  if (values.version) return { kind: "version" };
+  if (positionals.length > 1) return { kind: "error", message: `expected at most one folder, got: ${positionals.join(" ")}` };
+
+  const typeError = values.type === undefined ? undefined : validateAuthType(values.type);
+  if (typeError) return { kind: "error", message: typeError };
+  const rolesError = values.roles === undefined ? undefined : validateRoleList(values.roles);
+  if (rolesError) return { kind: "error", message: `--roles: ${rolesError}` };
+
+  const disabledEndpoints = ENDPOINT_NAMES.filter((name) => values[`no-${name}`] === true) as Endpoint[];
+  const flags: ChoiceFlags = {
+    ...(values.type !== undefined && { type: values.type as ChoiceFlags["type"] }),
+    ...(values.entity !== undefined && { entity: values.entity }),
+    ...(values.roles !== undefined && { roles: parseRoleList(values.roles) }),
+    ...(values["default-role"] !== undefined && { defaultRole: values["default-role"] }),
+    disabledEndpoints,
+  };
+  return { kind: "run", dir: positionals[0] ?? ".", flags, yes: values.yes === true, dryRun: values["dry-run"] === true };
+}

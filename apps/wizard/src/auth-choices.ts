@@ -1,0 +1,79 @@
+import type { AuthType, Endpoint } from "@domain-auth/core/config";
+import { type CredentialField, type DomainState, detectAuthEntity, missingCredentials, registerRoleCandidates } from "./domain-state.js";
+
+/** Every answer the wizard collects: what the `auth` block (and the auth entity) should become. */
+export interface AuthChoices {
+  readonly type: AuthType;
+  /** The auth entity (used with `jwt`). */
+  readonly entity: string;
+  /** Credential fields to add to the auth entity (used with `jwt`). */
+  readonly addFields: readonly CredentialField[];
+  readonly roles: readonly string[];
+  /** The role register gives, the `default` of the auth entity's `role` field; `null` for none (used with `jwt`). */
+  readonly defaultRole: string | null;
+  /** Which auth endpoints exist (used with `jwt`). */
+  readonly endpoints: Readonly<Record<Endpoint, boolean>>;
+}
+
+/** The answers given as flags; an absent key is a question still open. */
+export interface ChoiceFlags {
+  readonly type?: AuthType;
+  readonly entity?: string;
+  readonly roles?: readonly string[];
+  /** `""` means "no default role". */
+  readonly defaultRole?: string;
+  /** Endpoints turned off with `--no-<endpoint>`. */
+  readonly disabledEndpoints: readonly Endpoint[];
+}
+
+/** The auth type to start from: the flag, else the file's (when it is one the wizard can write), else `jwt`. */
+export function initialType(state: DomainState, flags: ChoiceFlags): AuthType {
+  if (flags.type) return flags.type;
+  return state.type === "none" ? "none" : "jwt";
+}
+
+/** The entity to start from: the flag, else `auth.entity` or the detected one, else `User`, else the first entity. */
+export function initialEntity(state: DomainState, flags: ChoiceFlags): string {
+  const names = state.entities.map((entity) => entity.name);
+  return flags.entity ?? detectAuthEntity(state) ?? (names.includes("User") ? "User" : names[0]) ?? "User";
+}
+
+/**
+ * The default role to start from. The flag wins; otherwise the file's current default is kept.
+ * For a new file, a default that the chosen roles do not allow gives way to the first role register may give.
+ */
+export function initialDefaultRole(
+  state: DomainState,
+  flags: ChoiceFlags,
+  options: { entity: string; roles: readonly string[]; isNewFile: boolean },
+): string | null {
+  if (flags.defaultRole !== undefined) return flags.defaultRole === "" ? null : flags.defaultRole;
+  const current = state.entities.find((entity) => entity.name === options.entity)?.roleDefault ?? null;
+  if (!options.isNewFile) return current;
+  const candidates = registerRoleCandidates(options.roles);
+  return current !== null && candidates.includes(current) ? current : (candidates[0] ?? null);
+}
+
+/** The endpoints to start from: the file's, with the `--no-*` flags applied. */
+export function initialEndpoints(state: DomainState, flags: ChoiceFlags): Record<Endpoint, boolean> {
+  const endpoints = { ...state.endpoints };
+  for (const endpoint of flags.disabledEndpoints) endpoints[endpoint] = false;
+  return endpoints;
+}
+
+/**
+ * The answers of an unattended run (`--yes`): the flags, and for every other question the file's
+ * current value (or the starter's for a new file). Missing credential fields are added.
+ */
+export function unattendedChoices(state: DomainState, flags: ChoiceFlags, options: { isNewFile: boolean }): AuthChoices {
+  const entity = initialEntity(state, flags);
+  const roles = flags.roles ?? state.roles;
+  return {
+    type: initialType(state, flags),
+    entity,
+    addFields: missingCredentials(state, entity),
+    roles,
+    defaultRole: initialDefaultRole(state, flags, { entity, roles, isNewFile: options.isNewFile }),
+    endpoints: initialEndpoints(state, flags),
+  };
+}

@@ -1,0 +1,169 @@
+import { validateDomainText } from "@domain-auth/core/config";
+import { describe, expect, it } from "vitest";
+import type { AuthChoices } from "./auth-choices.js";
+import { applyAuthChoices } from "./auth-edit.js";
+import { readDomainState } from "./domain-state.js";
+
+const BLOG = `# The blog's API.
+name: blog                      # identifier; used as the JWT issuer
+entities:
+  User:
+    fields:
+      email: { type: string, required: true, unique: true }
+      password: { type: string, required: true }
+      name: string              # shorthand for { type: string }
+      role: { type: string, default: Reader }   # the schema default role
+    permissions:
+      read: [Admin, "@Owner"]
+      update: [Admin, "@Owner"]
+      delete: [Admin]
+  Post:
+    owner: author               # field that holds the owning user's id (for @Owner)
+    fields:
+      title: { type: string, required: true, maxLength: 200 }
+      author: { type: ref, to: User }
+    permissions:
+      create: [Editor, Admin]
+      read: ["*"]
+      update: ["@Owner", Admin]
+
+auth:
+  type: jwt   # jwt or none
+  entity: User                  # optional: detected when omitted
+  roles: [Admin, Editor, Reader]
+  endpoints: { login: true, register: true, me: true, setup: true }
+
+# trailing comment
+`;
+
+const ALL_ON = { login: true, register: true, me: true, setup: true };
+const BLOG_CHOICES: AuthChoices = {
+  type: "jwt",
+  entity: "User",
+  addFields: [],
+  roles: ["Admin", "Editor", "Reader"],
+  defaultRole: "Reader",
+  endpoints: ALL_ON,
+};
+
+function authBlockOf(text: string): string {
+  const start = text.indexOf("\nauth:");
+  const end = text.indexOf("\n\n", start + 1);
+  return text.slice(start, end);
+}
+
+function withoutAuthBlock(text: string): string {
+  return text.replace(authBlockOf(text), "");
+}
+
+describe("applyAuthChoices", () => {
+  it("returns the same text when the answers match the file", () => {
+    expect(applyAuthChoices(BLOG, BLOG_CHOICES)).toBe(BLOG);
+  });
+
+  it("changes only the auth block when switching jwt to none, keeping every comment", () => {
+    const result = applyAuthChoices(BLOG, { ...BLOG_CHOICES, type: "none" });
+    expect(withoutAuthBlock(result)).toBe(withoutAuthBlock(BLOG));
+    expect(authBlockOf(result)).toContain("type: none   # jwt or none");
+    expect(validateDomainText(result).errorCount).toBe(0);
+    expect(readDomainState(result)?.type).toBe("none");
+  });
+
+  it("rewrites roles, the default role and endpoints in place", () => {
+    const result = applyAuthChoices(BLOG, {
+      ...BLOG_CHOICES,
+      roles: ["Admin", "Editor", "Reader", "Guest"],
+      defaultRole: "Guest",
+      endpoints: { ...ALL_ON, register: false },
+    });
+    expect(result).toContain("  roles: [Admin, Editor, Reader, Guest]\n");
+    expect(result).toContain("role: { type: string, default: Guest }   # the schema default role\n");
+    expect(result).toContain("endpoints: { login: true, register: false, me: true, setup: true }");
+    expect(result).toContain("name: blog                      # identifier; used as the JWT issuer\n");
+    expect(validateDomainText(result).errorCount).toBe(0);
+  });
+
+  it("removes the default role when register should give none", () => {
+    const result = applyAuthChoices(BLOG, { ...BLOG_CHOICES, defaultRole: null });
+    expect(result).toContain("      role: { type: string }   # the schema default role\n");
+    expect(validateDomainText(result).model?.auth?.defaultRole).toBeNull();
+  });
+
+  it("adds the auth block, missing credentials and a role field to a file without auth", () => {
+    const source = "name: shop # the shop\nentities:\n  Customer:\n    fields:\n      email: string # login name\n";
+    const result = applyAuthChoices(source, {
+      type: "jwt",
+      entity: "Customer",
+      addFields: ["password"],
+      roles: ["Admin", "Buyer"],
+      defaultRole: "Buyer",
+      endpoints: { ...ALL_ON, setup: false },
+    });
+    expect(result).toBe(
+      [
+        "name: shop # the shop",
+        "entities:",
+        "  Customer:",
+        "    fields:",
+        "      email: string # login name",
+        "      password: { type: string, required: true }",
+        "      role: { type: string, default: Buyer }",
+        "auth:",
+        "  type: jwt",
+        "  roles: [Admin, Buyer]",
+        "  endpoints: { login: true, register: true, me: true, setup: false }",
+        "",
+      ].join("\n"),
+    );
+    expect(validateDomainText(result).errorCount).toBe(0);
+  });
+
+  it("names the entity when detection would not find it, and keeps block-style lists block-style", () => {
+    const source = [
+      "name: two",
+      "entities:",
+      "  Staff:",
+      "    fields:",
+      "      email: string",
+      "      password: string",
+      "  Member:",
+      "    fields:",
+      "      email: string",
+      "      password: string",
+      "auth:",
+      "  type: jwt",
+      "  roles:",
+      "    - Admin   # everything",
+      "    - Clerk",
+      "",
+    ].join("\n");
+    const result = applyAuthChoices(source, { ...BLOG_CHOICES, entity: "Staff", roles: ["Admin", "Clerk", "Viewer"], defaultRole: null });
+    expect(result).toContain("auth:\n  type: jwt\n  entity: Staff\n  roles:\n    - Admin\n    - Clerk\n    - Viewer\n");
+    expect(validateDomainText(result).errorCount).toBe(0);
+  });
+
+  it("turns a shorthand role field into a map with a default, and writes a quoted scalar when plain would not read back", () => {
+    const source =
+      "name: x\nentities:\n  User:\n    fields:\n      email: string\n      password: string\n      role: string\nauth:\n  type: jwt\n";
+    const result = applyAuthChoices(source, { ...BLOG_CHOICES, roles: ["Admin", "true"], defaultRole: "true" });
+    expect(result).toContain('      role: { type: string, default: "true" }\n');
+    expect(result).toContain('  roles: [Admin, "true"]\n');
+    expect(readDomainState(result)?.roles).toEqual(["Admin", "true"]);
+  });
+
+  it("adds keys to an endpoints block map in their usual order", () => {
+    const source =
+      "name: x\nentities:\n  User:\n    fields:\n      email: string\n      password: string\nauth:\n  type: jwt\n  endpoints:\n    login: true\n    setup: true # first run\n";
+    const result = applyAuthChoices(source, { ...BLOG_CHOICES, roles: [], defaultRole: null, endpoints: { ...ALL_ON, me: false } });
+    expect(result).toContain("  endpoints:\n    login: true\n    me: false\n    setup: true # first run\n");
+    expect(validateDomainText(result).model?.auth?.endpoints.me).toBe(false);
+  });
+
+  it("replaces an auth value that is not a map", () => {
+    const source = "name: x\nauth: jwt # to do\nentities:\n  User:\n    fields:\n      email: string\n      password: string\n";
+    const result = applyAuthChoices(source, { ...BLOG_CHOICES, roles: ["Admin"], defaultRole: null });
+    expect(result).toBe(
+      "name: x\nauth:\n  type: jwt\n  roles: [Admin]\nentities:\n  User:\n    fields:\n      email: string\n      password: string\n",
+    );
+  });
+});

@@ -1,0 +1,166 @@
+import { isMap, isScalar, isSeq, type Node, type Pair, parseDocument, type YAMLMap } from "yaml";
+import type { AuthChoices } from "./auth-choices.js";
+import { type CredentialField, credentialEntities, ENDPOINT_NAMES, readDomainState } from "./domain-state.js";
+import {
+  appendBlock,
+  applyTextEdits,
+  indentUnitOf,
+  insertPair,
+  removePair,
+  renderFlowList,
+  renderFlowMap,
+  renderScalar,
+  replaceList,
+  replaceNode,
+  type TextEdit,
+} from "./text-edits.js";
+
+/** How a credential field the user agreed to add is declared. */
+export const CREDENTIAL_DECLARATIONS: Readonly<Record<CredentialField, Record<string, string | boolean>>> = {
+  email: { type: "string", required: true, unique: true },
+  password: { type: "string", required: true },
+};
+
+/** The order of the keys of the `auth` block, for placing a new key among existing ones. */
+const AUTH_KEY_ORDER = ["type", "entity", "roles", "endpoints"] as const;
+
+function pairOf(map: YAMLMap, key: string): Pair | undefined {
+  return map.items.find((pair) => isScalar(pair.key) && pair.key.value === key);
+}
+
+function scalarText(node: unknown): string | undefined {
+  return isScalar(node) ? String(node.value) : undefined;
+}
+
+/** The pair after which `key` goes: the last existing key that comes before it in `order`; `null` for first. */
+function anchorFor(map: YAMLMap, key: string, order: readonly string[]): Pair | null {
+  const before = order.slice(0, order.indexOf(key));
+  const anchors = map.items.filter((pair) => isScalar(pair.key) && before.includes(String(pair.key.value)));
+  return anchors.at(-1) ?? null;
+}
+
+function setScalarPair(source: string, map: YAMLMap, key: string, value: string | boolean, order: readonly string[]): TextEdit[] {
+  const pair = pairOf(map, key);
+  if (!pair) return [insertPair(source, map, key, renderScalar(value), anchorFor(map, key, order))];
+  if (scalarText(pair.value) === String(value)) return [];
+  return [isScalar(pair.value) ? replaceNode(pair.value, renderScalar(value)) : replacePairValue(source, map, pair, renderScalar(value))];
+}
+
+function replacePairValue(source: string, map: YAMLMap, pair: Pair, text: string): TextEdit {
+  const value = pair.value as Node | null;
+  if (value?.range) return replaceNode(value, text);
+  const key = String((pair.key as { value: unknown }).value);
+  return { ...removePair(source, map, pair), text: insertPair(source, map, key, text).text };
+}
+
+function roleDefaultEdits(source: string, fields: YAMLMap, defaultRole: string | null): TextEdit[] {
+  const rolePair = pairOf(fields, "role");
+  if (!rolePair)
+    return defaultRole === null ? [] : [insertPair(source, fields, "role", renderFlowMap({ type: "string", default: defaultRole }))];
+  const role = rolePair.value;
+  if (isScalar(role)) {
+    return defaultRole === null ? [] : [replaceNode(role, renderFlowMap({ type: String(role.value), default: defaultRole }))];
+  }
+  if (!isMap(role)) return [];
+  const defaultPair = pairOf(role, "default");
+  if (defaultRole === null) return defaultPair ? [removePair(source, role, defaultPair)] : [];
+  return setScalarPair(source, role, "default", defaultRole, ["type", "default"]);
+}
+
+function entityEdits(source: string, root: YAMLMap, choices: AuthChoices): TextEdit[] {
+  const entities = root.get("entities", true);
+  const entity = isMap(entities) ? entities.get(choices.entity, true) : undefined;
+  const fields = isMap(entity) ? entity.get("fields", true) : undefined;
+  if (!isMap(fields)) return [];
+  return [
+    ...choices.addFields
+      .filter((field) => !pairOf(fields, field))
+      .map((field) => insertPair(source, fields, field, renderFlowMap(CREDENTIAL_DECLARATIONS[field]))),
+    ...roleDefaultEdits(source, fields, choices.defaultRole),
+  ];
+}
+
+/** Whether `auth.entity` must be written: the chosen entity is not the one detection would find. */
+function needsExplicitEntity(source: string, choices: AuthChoices): boolean {
+  const state = readDomainState(source);
+  if (!state) return true;
+  const candidates = new Set(credentialEntities(state));
+  if (choices.addFields.length > 0) candidates.add(choices.entity);
+  return !(candidates.size === 1 && candidates.has(choices.entity));
+}
+
+function endpointsEdits(source: string, auth: YAMLMap, choices: AuthChoices): TextEdit[] {
+  const pair = pairOf(auth, "endpoints");
+  const allOn = ENDPOINT_NAMES.every((name) => choices.endpoints[name]);
+  if (!pair)
+    return allOn
+      ? []
+      : [insertPair(source, auth, "endpoints", renderFlowMap(choices.endpoints), anchorFor(auth, "endpoints", AUTH_KEY_ORDER))];
+  const endpoints = pair.value;
+  if (!isMap(endpoints)) return [replacePairValue(source, auth, pair, renderFlowMap(choices.endpoints))];
+  return ENDPOINT_NAMES.flatMap((name) => {
+    const wanted = choices.endpoints[name];
+    if (!pairOf(endpoints, name) && wanted) return [];
+    return setScalarPair(source, endpoints, name, wanted, ENDPOINT_NAMES);
+  });
+}
+
+function authBlockEdits(source: string, auth: YAMLMap, choices: AuthChoices): TextEdit[] {
+  const jwt = choices.type === "jwt";
+  const edits = setScalarPair(source, auth, "type", choices.type, AUTH_KEY_ORDER);
+  if (jwt && (pairOf(auth, "entity") || needsExplicitEntity(source, choices))) {
+    edits.push(...setScalarPair(source, auth, "entity", choices.entity, AUTH_KEY_ORDER));
+  }
+  const rolesPair = pairOf(auth, "roles");
+  if (rolesPair) {
+    const current = isSeq(rolesPair.value) ? rolesPair.value.items.map(scalarText) : undefined;
+    const same = current?.length === choices.roles.length && current.every((role, index) => role === choices.roles[index]);
+    if (!same) {
+      edits.push(
+        isSeq(rolesPair.value)
+          ? replaceList(source, rolesPair.value, choices.roles)
+          : replacePairValue(source, auth, rolesPair, renderFlowList(choices.roles)),
+      );
+    }
+  } else if (choices.roles.length > 0) {
+    edits.push(insertPair(source, auth, "roles", renderFlowList(choices.roles), anchorFor(auth, "roles", AUTH_KEY_ORDER)));
+  }
+  if (jwt) edits.push(...endpointsEdits(source, auth, choices));
+  return edits;
+}
+
+function newAuthLines(source: string, choices: AuthChoices): string[] {
+  const jwt = choices.type === "jwt";
+  const lines = [`type: ${renderScalar(choices.type)}`];
+  if (jwt && needsExplicitEntity(source, choices)) lines.push(`entity: ${renderScalar(choices.entity)}`);
+  if (choices.roles.length > 0) lines.push(`roles: ${renderFlowList(choices.roles)}`);
+  if (jwt && !ENDPOINT_NAMES.every((name) => choices.endpoints[name])) lines.push(`endpoints: ${renderFlowMap(choices.endpoints)}`);
+  return lines;
+}
+
+/**
+ * Writes the answers into a `domain.yaml` text: the `auth` block, the auth entity's `role` default and
+ * the credential fields to add. Every other byte is kept (comments, order, spacing); when nothing
+ * changes, the same text comes back.
+ *
+ * @throws {Error} when the text is not YAML whose root is a map.
+ */
+export function applyAuthChoices(source: string, choices: AuthChoices): string {
+  const document = parseDocument(source);
+  if (document.errors.length > 0) throw new Error(`not valid YAML: ${document.errors[0]?.message}`);
+  const root = document.contents;
+  if (!isMap(root)) throw new Error("the root of domain.yaml must be a map");
+
+  const edits = choices.type === "jwt" ? entityEdits(source, root, choices) : [];
+  const authPair = pairOf(root, "auth");
+  const indent = indentUnitOf(source, root);
+  if (!authPair) {
+    edits.push(appendBlock(source, "auth", newAuthLines(source, choices), indent));
+  } else if (isMap(authPair.value)) {
+    edits.push(...authBlockEdits(source, authPair.value, choices));
+  } else {
+    const block = newAuthLines(source, choices).map((line) => `${indent}${line}\n`);
+    edits.push({ ...removePair(source, root, authPair), text: `auth:\n${block.join("")}` });
+  }
+  return applyTextEdits(source, edits);
+}

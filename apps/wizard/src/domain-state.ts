@@ -1,0 +1,106 @@
+import type { Endpoint } from "@domain-auth/core/config";
+import { parseDocument } from "yaml";
+
+/** The four auth endpoints, in the order the wizard offers them. */
+export const ENDPOINT_NAMES = ["login", "register", "me", "setup"] as const satisfies readonly Endpoint[];
+
+/** The fields an auth entity must have. */
+export const CREDENTIAL_FIELDS = ["email", "password"] as const;
+export type CredentialField = (typeof CREDENTIAL_FIELDS)[number];
+
+/** What the wizard needs to know of one entity. */
+export interface EntityState {
+  readonly name: string;
+  readonly fields: readonly string[];
+  /** The `default` of its `role` field, when it has one. */
+  readonly roleDefault: string | undefined;
+}
+
+/** The current auth settings of a `domain.yaml`, read loosely (the file need not be valid). */
+export interface DomainState {
+  readonly type: string | undefined;
+  /** `auth.entity` as written. */
+  readonly entity: string | undefined;
+  readonly entities: readonly EntityState[];
+  readonly roles: readonly string[];
+  readonly endpoints: Readonly<Record<Endpoint, boolean>>;
+  /** Role names used in any `permissions` list (not `*` nor `@` tokens), in order of first use. */
+  readonly usedRoles: readonly string[];
+}
+
+type Loose = Record<string, unknown>;
+
+function record(value: unknown): Loose {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Loose) : {};
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
+}
+
+function entityState(name: string, declaration: unknown): EntityState {
+  const fields = record(record(declaration).fields);
+  const roleDefault = record(fields.role).default;
+  return { name, fields: Object.keys(fields), roleDefault: typeof roleDefault === "string" ? roleDefault : undefined };
+}
+
+function usedRolesOf(entities: Loose): string[] {
+  const used = new Set<string>();
+  for (const entity of Object.values(entities)) {
+    for (const list of Object.values(record(record(entity).permissions))) {
+      for (const role of strings(list)) if (role !== "*" && !role.startsWith("@")) used.add(role);
+    }
+  }
+  return [...used];
+}
+
+/**
+ * Reads the auth settings of a `domain.yaml` text.
+ *
+ * @returns `null` when the text is not well-formed YAML.
+ */
+export function readDomainState(text: string): DomainState | null {
+  const document = parseDocument(text);
+  if (document.errors.length > 0) return null;
+  const data = record(document.toJS());
+  const auth = record(data.auth);
+  const entities = record(data.entities);
+  const endpoints = record(auth.endpoints);
+  return {
+    type: typeof auth.type === "string" ? auth.type : undefined,
+    entity: typeof auth.entity === "string" ? auth.entity : undefined,
+    entities: Object.entries(entities).map(([name, declaration]) => entityState(name, declaration)),
+    roles: strings(auth.roles),
+    endpoints: Object.fromEntries(ENDPOINT_NAMES.map((name) => [name, endpoints[name] !== false])) as Record<Endpoint, boolean>,
+    usedRoles: usedRolesOf(entities),
+  };
+}
+
+/** The entities that have both `email` and `password` fields. */
+export function credentialEntities(state: DomainState): string[] {
+  return state.entities.filter((entity) => CREDENTIAL_FIELDS.every((field) => entity.fields.includes(field))).map((entity) => entity.name);
+}
+
+/** The auth entity the file names or implies: `auth.entity`, else the one entity with credentials. */
+export function detectAuthEntity(state: DomainState): string | undefined {
+  if (state.entity && state.entities.some((entity) => entity.name === state.entity)) return state.entity;
+  const candidates = credentialEntities(state);
+  return candidates.length === 1 ? candidates[0] : undefined;
+}
+
+/** The credential fields an entity lacks. */
+export function missingCredentials(state: DomainState, entityName: string): CredentialField[] {
+  const fields = state.entities.find((entity) => entity.name === entityName)?.fields ?? [];
+  return CREDENTIAL_FIELDS.filter((field) => !fields.includes(field));
+}
+
+/** The setup role (CONTRACT 1.2): `Admin` when listed or when no roles are, else the first role. */
+export function setupRoleOf(roles: readonly string[]): string {
+  return roles.length === 0 || roles.includes("Admin") ? "Admin" : (roles[0] as string);
+}
+
+/** The roles register may give: every declared role except the setup role. */
+export function registerRoleCandidates(roles: readonly string[]): string[] {
+  const setupRole = setupRoleOf(roles);
+  return roles.filter((role) => role !== setupRole);
+}

@@ -1,0 +1,47 @@
+import { IDENTIFIER, PLANNED_AUTH_TYPES } from "@domain-auth/core/config";
+import { setupRoleOf } from "./domain-state.js";
+
+/** Splits a role list as typed (`Admin, Editor Reader`) into names. */
+export function parseRoleList(text: string): string[] {
+  return text.split(/[\s,]+/).filter((role) => role.length > 0);
+}
+
+/** Checks a typed role list: every name an identifier, none twice. */
+export function validateRoleList(text: string | undefined): string | undefined {
+  const roles = parseRoleList(text ?? "");
+  const invalid = roles.find((role) => !IDENTIFIER.test(role));
+  if (invalid !== undefined) return `'${invalid}' is not a valid role name: use letters, digits and _, not starting with a digit`;
+  const twice = roles.find((role, index) => roles.indexOf(role) !== index);
+  if (twice !== undefined) return `'${twice}' is listed twice`;
+  return undefined;
+}
+
+/** Checks that a role list keeps every role the entities' permissions use. */
+export function validateRolesCoverPermissions(roles: readonly string[], usedRoles: readonly string[]): string | undefined {
+  const missing = usedRoles.filter((role) => !roles.includes(role));
+  if (missing.length === 0) return undefined;
+  const names = missing.map((role) => `'${role}'`).join(", ");
+  return `${names} ${missing.length === 1 ? "is" : "are"} used in permissions; keep ${missing.length === 1 ? "it" : "them"} in the list`;
+}
+
+/** Checks an auth type given as a flag. */
+export function validateAuthType(value: string): string | undefined {
+  if (value === "jwt" || value === "none") return undefined;
+  if ((PLANNED_AUTH_TYPES as readonly string[]).includes(value))
+    return `auth.type '${value}' is planned but not implemented; use jwt or none`;
+  return `--type must be jwt or none, not '${value}'`;
+}
+
+/** Checks the role register gives: `""` (none) or a declared role other than the setup role. */
+export function validateDefaultRole(role: string, roles: readonly string[]): string | undefined {
+  if (role === "") return undefined;
+  if (!roles.includes(role)) return `'${role}' is not one of the roles (${roles.length > 0 ? roles.join(", ") : "none declared"})`;
+  if (role === setupRoleOf(roles)) return `'${role}' is the setup role; register must never create an administrator`;
+  return undefined;
+}
+
+/** Checks an entity name against the entities of the file. */
+export function validateEntityChoice(name: string, entities: readonly string[]): string | undefined {
+  if (entities.includes(name)) return undefined;
+  return `'${name}' is not an entity of domain.yaml (entities: ${entities.length > 0 ? entities.join(", ") : "none"})`;
+}
