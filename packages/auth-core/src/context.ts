@@ -1,0 +1,25 @@
+import type { AuthModel, DomainModel } from "./config/index.js";
+import type { PasswordHasher } from "./password/hasher.js";
+import type { Database } from "./store/database.js";
+import type { RecordStore } from "./store/records.js";
+import type { LoginThrottle } from "./throttle/login-throttle.js";
+import type { TokenService } from "./tokens/tokens.js";
+
+/** What the auth routes need besides the model: present only with `auth.type: jwt`. */
+export interface AuthServices {
+  readonly auth: AuthModel;
+  readonly hasher: PasswordHasher;
+  readonly tokens: TokenService;
+  readonly throttle: LoginThrottle;
+}
+
+/** Everything a route handler works with. */
+export interface RouteContext {
+  readonly model: DomainModel;
+  readonly database: Database;
+  readonly store: RecordStore;
+  /** `null` under `auth.type: none`. */
+  readonly services: AuthServices | null;
+  /** The client's address, for per-address throttling. */
+  clientAddress(request: Request): string;
+}

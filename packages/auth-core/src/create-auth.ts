@@ -1,0 +1,110 @@
+import { clientAddressOf } from "./client-address.js";
+import type { DomainModel } from "./config/index.js";
+import type { AuthServices, RouteContext } from "./context.js";
+import { ApiError } from "./http/errors.js";
+import { errorResponse } from "./http/responses.js";
+import { createPasswordHasher, type PasswordHasher } from "./password/hasher.js";
+import { createRouter } from "./router.js";
+import { type Database, openDatabase } from "./store/database.js";
+import { isUnavailableError } from "./store/errors.js";
+import { migrate } from "./store/migrate.js";
+import { RecordStore } from "./store/records.js";
+import { createLoginThrottle } from "./throttle/login-throttle.js";
+import { createTokenService } from "./tokens/tokens.js";
+
+/** Options of {@link createAuth}. */
+export interface CreateAuthOptions {
+  /** The resolved domain (see `loadDomain`). */
+  domain: DomainModel;
+  /** A database URL (`file:…` or `postgres://…`) or an open {@link Database}, which `close()` then leaves open. */
+  database: string | Database;
+  /** The HMAC secret, at least 32 bytes; required with `auth.type: jwt`. */
+  secret?: string;
+  /** Token lifetime in seconds. @default 3600 */
+  tokenTtlSeconds?: number;
+  /** bcrypt cost. @default 10 */
+  bcryptCost?: number;
+  /** Password hashing threads. @default the number of cores */
+  hashThreads?: number;
+  /** Proxy hops to trust in `X-Forwarded-For`. @default 0 */
+  trustProxy?: number;
+  /** Overrides how the client address is found (for per-address throttling). */
+  clientAddress?: (request: Request) => string;
+  /** Receives unexpected errors (answered with 500). @default console.error */
+  onError?: (error: unknown) => void;
+}
+
+/** A running domain-auth instance. */
+export interface Auth {
+  readonly model: DomainModel;
+  /** Answers one `/api/*` request. Never throws; never answers with a stack trace. */
+  handle(request: Request): Promise<Response>;
+  /** `true` until the first user exists. */
+  isSetupRequired(): Promise<boolean>;
+  /** The record store, for tools such as the `admin` command. */
+  readonly store: RecordStore;
+  /** The password hasher of this instance (`null` under `auth.type: none`). */
+  readonly hasher: PasswordHasher | null;
+  close(): Promise<void>;
+}
+
+/**
+ * Creates an instance: opens the database, brings its schema up to date and returns the
+ * Web-standard handler.
+ *
+ * @example
+ * const auth = await createAuth({ domain: await loadDomain("domain.yaml"), database: "file:.data/app.db", secret });
+ * const response = await auth.handle(new Request("http://localhost/api/user/setup"));
+ */
+export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
+  const model = options.domain;
+  if (model.auth && (options.secret === undefined || new TextEncoder().encode(options.secret).byteLength < 32)) {
+    throw new Error("a secret of at least 32 bytes is required with auth.type jwt");
+  }
+  const database = typeof options.database === "string" ? await openDatabase(options.database) : options.database;
+  await migrate(database, model);
+
+  let services: AuthServices | null = null;
+  if (model.auth) {
+    services = {
+      auth: model.auth,
+      hasher: createPasswordHasher({ cost: options.bcryptCost ?? 10, ...(options.hashThreads ? { threads: options.hashThreads } : {}) }),
+      tokens: createTokenService({ secret: options.secret as string, issuer: model.name, ttlSeconds: options.tokenTtlSeconds ?? 3600 }),
+      throttle: createLoginThrottle(database),
+    };
+  }
+  const store = new RecordStore(database);
+  const trustProxy = options.trustProxy ?? 0;
+  const context: RouteContext = {
+    model,
+    database,
+    store,
+    services,
+    clientAddress: options.clientAddress ?? ((request) => clientAddressOf(request, trustProxy)),
+  };
+  const route = createRouter(context);
+  const onError = options.onError ?? ((error: unknown) => console.error("domain-auth: unexpected error", error));
+
+  return {
+    model,
+    store,
+    hasher: services?.hasher ?? null,
+    async handle(request) {
+      try {
+        return await route(request);
+      } catch (error) {
+        if (error instanceof ApiError) return errorResponse(error);
+        if (isUnavailableError(error)) return errorResponse(new ApiError("UNAVAILABLE", { cause: error }));
+        onError(error);
+        return errorResponse(new ApiError("INTERNAL_ERROR", { cause: error }));
+      }
+    },
+    async isSetupRequired() {
+      return !(await store.isSetupComplete());
+    },
+    async close() {
+      await services?.hasher.close();
+      if (typeof options.database === "string") await database.close();
+    },
+  };
+}

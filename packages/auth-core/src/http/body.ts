@@ -1,0 +1,58 @@
+import { ApiError } from "./errors.js";
+
+/** The largest accepted request body, in bytes. */
+export const MAX_BODY_BYTES = 16 * 1024;
+
+function isJsonContentType(value: string | null): boolean {
+  if (!value) return false;
+  const mediaType = value.split(";")[0]?.trim().toLowerCase();
+  return mediaType === "application/json" || (mediaType?.startsWith("application/") === true && mediaType.endsWith("+json"));
+}
+
+async function readLimited(request: Request): Promise<Uint8Array> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw new ApiError("PAYLOAD_TOO_LARGE");
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw new ApiError("PAYLOAD_TOO_LARGE");
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/**
+ * Reads a JSON object body: 415 without a JSON content type, 413 over 16 KiB, 400 when it is
+ * not valid UTF-8 JSON or not an object.
+ */
+export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
+  if (!isJsonContentType(request.headers.get("content-type"))) throw new ApiError("UNSUPPORTED_MEDIA_TYPE");
+  const bytes = await readLimited(request);
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch (cause) {
+    throw new ApiError("INVALID_BODY", { message: "The body is not valid JSON", cause });
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new ApiError("INVALID_BODY", {
+      message: "The body must be a JSON object",
+      issues: [{ path: [], message: "expected an object" }],
+    });
+  }
+  return value as Record<string, unknown>;
+}

@@ -1,0 +1,59 @@
+/** Every error code the API answers with, its status and default message. */
+export const ERROR_CODES = {
+  NOT_FOUND: { status: 404, message: "Not found" },
+  METHOD_NOT_ALLOWED: { status: 405, message: "Method not allowed" },
+  UNAUTHENTICATED: { status: 401, message: "Authentication required" },
+  INVALID_CREDENTIALS: { status: 401, message: "Invalid email or password" },
+  FORBIDDEN: { status: 403, message: "You are not allowed to do this" },
+  SETUP_COMPLETE: { status: 409, message: "Setup already complete" },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: "Send the body as application/json" },
+  PAYLOAD_TOO_LARGE: { status: 413, message: "The body is larger than 16 KiB" },
+  INVALID_BODY: { status: 400, message: "The body is not valid" },
+  INVALID_QUERY: { status: 400, message: "The query string is not valid" },
+  TOO_MANY_ATTEMPTS: { status: 429, message: "Too many failed sign-in attempts; try again later" },
+  EMAIL_TAKEN: { status: 409, message: "An account with this email already exists" },
+  CONFLICT: { status: 409, message: "A record with this value already exists" },
+  LAST_ADMIN: { status: 409, message: "This is the last administrator" },
+  UNAVAILABLE: { status: 503, message: "The service is temporarily unavailable; try again" },
+  INTERNAL_ERROR: { status: 500, message: "Internal error" },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** One problem in a request body or query: where, and what. */
+export interface Issue {
+  readonly path: readonly (string | number)[];
+  readonly message: string;
+}
+
+/** The body of every error response. */
+export interface ErrorBody {
+  readonly code: ErrorCode;
+  readonly message: string;
+  readonly issues?: readonly Issue[];
+}
+
+/** An expected failure that becomes an error response; `cause` keeps the underlying error. */
+export class ApiError extends Error {
+  override readonly name = "ApiError";
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly issues: readonly Issue[] | undefined;
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(
+    code: ErrorCode,
+    options: { message?: string; issues?: readonly Issue[]; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
+    super(options.message ?? ERROR_CODES[code].message, { cause: options.cause });
+    this.code = code;
+    this.status = ERROR_CODES[code].status;
+    this.issues = options.issues;
+    this.headers = options.headers ?? {};
+  }
+
+  /** The JSON body sent for this error. */
+  toBody(): ErrorBody {
+    return this.issues ? { code: this.code, message: this.message, issues: this.issues } : { code: this.code, message: this.message };
+  }
+}

@@ -1,0 +1,15 @@
+export { clientAddressOf, PEER_ADDRESS_HEADER } from "./client-address.js";
+export * from "./config/index.js";
+export { type Auth, type CreateAuthOptions, createAuth } from "./create-auth.js";
+export { type AuthEnvironment, authFromEnv, createAuthFromEnv, EnvironmentError } from "./env.js";
+export { ApiError, ERROR_CODES, type ErrorBody, type ErrorCode, type Issue } from "./http/errors.js";
+export { createPasswordHasher, type PasswordHasher, type PasswordHasherOptions } from "./password/hasher.js";
+export { MAX_PASSWORD_BYTES, MIN_PASSWORD_BYTES, passwordProblem } from "./password/rules.js";
+export { authorize, type Caller, type Decision, ownsRecord } from "./policy/authorize.js";
+export { emailProblem, normalizeEmail } from "./records/email.js";
+export { serializeRecord } from "./records/serialize.js";
+export { type Database, openDatabase } from "./store/database.js";
+export { migrate } from "./store/migrate.js";
+export { RecordStore, SetupCompleteError, UniqueConflictError } from "./store/records.js";
+export type { StoredRecord } from "./store/rows.js";
+export { createTokenService, type IssuedToken, type TokenClaims, type TokenService } from "./tokens/tokens.js";

@@ -1,0 +1,98 @@
+import { z } from "zod";
+import type { EntityModel, FieldModel } from "../config/index.js";
+import { passwordProblem } from "../password/rules.js";
+import { emailProblem, normalizeEmail } from "./email.js";
+
+/** Keys clients may send but that are never written. */
+export const IGNORED_KEYS = new Set(["id", "createdAt", "updatedAt"]);
+
+export type BodyMode = "create" | "update";
+
+const codePoints = (value: string) => [...value].length;
+
+function typeLabel(field: FieldModel): string {
+  switch (field.type) {
+    case "integer":
+      return "a whole number";
+    case "number":
+      return "a number";
+    case "boolean":
+      return "true or false";
+    case "datetime":
+      return "an ISO 8601 date-time string";
+    case "ref":
+      return "an id (string)";
+    default:
+      return "a string";
+  }
+}
+
+function valueSchema(field: FieldModel, entity: EntityModel): z.ZodType {
+  const error = (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : `must be ${typeLabel(field)}`);
+  if (entity.isAuthEntity && field.name === "email") {
+    return z.string({ error }).transform((value, context) => {
+      const email = normalizeEmail(value);
+      const problem = emailProblem(email);
+      if (problem) context.addIssue({ code: "custom", message: problem });
+      return email;
+    });
+  }
+  if (entity.isAuthEntity && field.name === "password") {
+    return z.string({ error }).superRefine((value, context) => {
+      const problem = passwordProblem(value);
+      if (problem) context.addIssue({ code: "custom", message: problem });
+    });
+  }
+  switch (field.type) {
+    case "string":
+    case "text": {
+      const max = field.maxLength;
+      return max === undefined
+        ? z.string({ error })
+        : z.string({ error }).refine((value) => codePoints(value) <= max, `must be at most ${max} characters`);
+    }
+    case "integer":
+    case "number": {
+      let schema = field.type === "integer" ? z.int({ error }).refine(Number.isSafeInteger, "is too large") : z.number({ error });
+      if (field.min !== undefined) schema = schema.refine((value) => value >= (field.min as number), `must be at least ${field.min}`);
+      if (field.max !== undefined) schema = schema.refine((value) => value <= (field.max as number), `must be at most ${field.max}`);
+      return schema;
+    }
+    case "boolean":
+      return z.boolean({ error });
+    case "datetime":
+      return z.iso.datetime({ offset: true, error }).transform((value) => new Date(value).toISOString());
+    case "ref":
+      return z.string({ error }).min(1, "must not be empty").max(128, "is not a valid id");
+  }
+}
+
+export interface BodySchemaOptions {
+  /** Declared fields to leave out (their keys are then unknown). */
+  readonly omit?: readonly string[];
+  /** Optional string keys that are not fields (e.g. `currentPassword`). */
+  readonly extraKeys?: readonly string[];
+  /** `reject` (default): undeclared keys are errors; `strip`: they are silently dropped. */
+  readonly unknownKeys?: "reject" | "strip";
+}
+
+/**
+ * The zod schema of a create or update body for an entity. Creates need every required field
+ * that has no default; updates are partial, and `null` clears only optional fields. Undeclared
+ * keys are errors (or dropped, with `unknownKeys: "strip"`), except `id`, `createdAt` and
+ * `updatedAt`, which are always dropped.
+ */
+export function bodySchema(entity: EntityModel, mode: BodyMode, options: BodySchemaOptions = {}): z.ZodType<Record<string, unknown>> {
+  const shape: Record<string, z.ZodType> = {};
+  for (const field of entity.fields) {
+    if (options.omit?.includes(field.name)) continue;
+    let schema = valueSchema(field, entity);
+    if (!field.required) schema = schema.nullable();
+    if (mode === "update" || field.default !== undefined || (!field.required && mode === "create")) schema = schema.optional();
+    shape[field.name] = schema;
+  }
+  for (const key of options.extraKeys ?? []) shape[key] = z.string({ error: "must be a string" }).optional();
+  if (options.unknownKeys === "strip") return z.object(shape);
+  for (const key of IGNORED_KEYS) shape[key] = z.unknown().optional();
+  return z.strictObject(shape);
+}

@@ -1,0 +1,45 @@
+import type { z } from "zod";
+import type { EntityModel } from "../config/index.js";
+import { ApiError, type Issue } from "../http/errors.js";
+import { type BodyMode, type BodySchemaOptions, bodySchema, IGNORED_KEYS } from "./body-schema.js";
+
+const cache = new WeakMap<EntityModel, Map<string, z.ZodType<Record<string, unknown>>>>();
+
+function cachedSchema(entity: EntityModel, mode: BodyMode, options: BodySchemaOptions): z.ZodType<Record<string, unknown>> {
+  const key = JSON.stringify([mode, options]);
+  const schemas = cache.get(entity) ?? new Map<string, z.ZodType<Record<string, unknown>>>();
+  cache.set(entity, schemas);
+  const schema = schemas.get(key) ?? bodySchema(entity, mode, options);
+  schemas.set(key, schema);
+  return schema;
+}
+
+function issuesOf(error: z.ZodError): Issue[] {
+  return error.issues.flatMap((issue): Issue[] => {
+    const path = issue.path.map((segment) => (typeof segment === "symbol" ? String(segment) : segment));
+    if (issue.code === "unrecognized_keys")
+      return issue.keys.map((key) => ({ path: [...path, key], message: "is not a field you can set" }));
+    return [{ path, message: issue.message }];
+  });
+}
+
+/**
+ * Validates a request body against an entity's fields.
+ *
+ * @returns the values to write (ignored keys dropped).
+ * @throws {ApiError} `INVALID_BODY` with one issue per problem.
+ */
+export function parseRecordBody(
+  entity: EntityModel,
+  body: Record<string, unknown>,
+  mode: BodyMode,
+  options: BodySchemaOptions = {},
+): Record<string, unknown> {
+  const result = cachedSchema(entity, mode, options).safeParse(body);
+  if (!result.success) throw new ApiError("INVALID_BODY", { issues: issuesOf(result.error) });
+  const values: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(result.data)) {
+    if (!IGNORED_KEYS.has(key) && value !== undefined) values[key] = value;
+  }
+  return values;
+}

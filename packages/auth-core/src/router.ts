@@ -1,0 +1,69 @@
+import type { Endpoint, EntityModel } from "./config/index.js";
+import type { AuthServices, RouteContext } from "./context.js";
+import { ApiError } from "./http/errors.js";
+import { createRecord, deleteRecord, listRecords, readRecord, updateRecord } from "./routes/entity.js";
+import { login } from "./routes/login.js";
+import { me } from "./routes/me.js";
+import { register } from "./routes/register.js";
+import { setup, setupStatus } from "./routes/setup.js";
+
+type AuthHandler = (context: RouteContext, services: AuthServices, request: Request) => Promise<Response>;
+
+const AUTH_ROUTES: Record<Endpoint, Partial<Record<string, AuthHandler>>> = {
+  login: { POST: login },
+  register: { POST: register },
+  me: { GET: me },
+  setup: { GET: (context) => setupStatus(context), POST: setup },
+};
+
+const COLLECTION_METHODS = ["GET", "POST"];
+const ITEM_METHODS = ["GET", "PATCH", "DELETE"];
+
+function methodNotAllowed(allowed: readonly string[]): ApiError {
+  return new ApiError("METHOD_NOT_ALLOWED", { headers: { allow: allowed.join(", ") } });
+}
+
+function pathSegments(url: URL): string[] | null {
+  if (!url.pathname.startsWith("/api/")) return null;
+  try {
+    return url.pathname.slice("/api/".length).replace(/\/$/, "").split("/").map(decodeURIComponent);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Creates the request router: auth endpoints at `/api/<auth>/<endpoint>`, then each entity's
+ * collection and items. Unknown paths and disabled endpoints are 404, wrong methods 405.
+ */
+export function createRouter(context: RouteContext): (request: Request) => Promise<Response> {
+  const entities = new Map<string, EntityModel>(context.model.entities.map((entity) => [entity.segment, entity]));
+  const services = context.services;
+
+  return async (request) => {
+    const segments = pathSegments(new URL(request.url));
+    if (!segments || segments.length > 2) throw new ApiError("NOT_FOUND");
+    const [segment = "", id] = segments;
+    const method = request.method.toUpperCase();
+
+    if (services && segment === services.auth.entity.segment && id !== undefined && id in AUTH_ROUTES) {
+      const endpoint = id as Endpoint;
+      if (!services.auth.endpoints[endpoint]) throw new ApiError("NOT_FOUND");
+      const handler = AUTH_ROUTES[endpoint][method];
+      if (!handler) throw methodNotAllowed(Object.keys(AUTH_ROUTES[endpoint]));
+      return handler(context, services, request);
+    }
+
+    const entity = entities.get(segment);
+    if (!entity || id === "") throw new ApiError("NOT_FOUND");
+    if (id === undefined) {
+      if (method === "GET") return listRecords(context, request, entity);
+      if (method === "POST") return createRecord(context, request, entity);
+      throw methodNotAllowed(COLLECTION_METHODS);
+    }
+    if (method === "GET") return readRecord(context, request, entity, id);
+    if (method === "PATCH") return updateRecord(context, request, entity, id);
+    if (method === "DELETE") return deleteRecord(context, request, entity, id);
+    throw methodNotAllowed(ITEM_METHODS);
+  };
+}

@@ -1,0 +1,45 @@
+import type { AuthServices, RouteContext } from "../context.js";
+import { ApiError } from "../http/errors.js";
+import type { Caller } from "../policy/authorize.js";
+import type { StoredRecord } from "../store/rows.js";
+
+/** An authenticated caller with their current user record. */
+export interface Authenticated {
+  readonly caller: NonNullable<Caller>;
+  readonly user: StoredRecord;
+}
+
+const INVALID_TOKEN = { "www-authenticate": 'Bearer error="invalid_token"' };
+
+/** The bearer token of a request; another scheme counts as no token. */
+export function bearerToken(request: Request): string | null {
+  const header = request.headers.get("authorization");
+  if (header === null) return null;
+  const match = /^\s*([A-Za-z]+)(?:\s+(.*?))?\s*$/s.exec(header);
+  if (!match || match[1]?.toLowerCase() !== "bearer") return null;
+  return match[2] ?? "";
+}
+
+/**
+ * The caller of a request: `null` without a bearer token. A token that fails verification, or
+ * whose user is gone or whose role or password changed since, is a 401, never anonymous.
+ */
+export async function authenticate(context: RouteContext, request: Request): Promise<Authenticated | null> {
+  const services: AuthServices | null = context.services;
+  if (!services) return null;
+  const token = bearerToken(request);
+  if (token === null) return null;
+  const claims = token === "" ? null : await services.tokens.verify(token);
+  const user = claims ? await context.store.find(services.auth.entity, claims.sub) : undefined;
+  if (!claims || !user || Number(user.tokenVersion) !== claims.ver || (user.role ?? null) !== claims.role) {
+    throw new ApiError("UNAUTHENTICATED", { message: "The token is invalid or has expired", headers: INVALID_TOKEN });
+  }
+  return { caller: { id: user.id, role: (user.role as string | null) ?? null }, user };
+}
+
+/** Like {@link authenticate}, but a request without a token is a 401 too. */
+export async function requireUser(context: RouteContext, request: Request): Promise<Authenticated> {
+  const authenticated = await authenticate(context, request);
+  if (!authenticated) throw new ApiError("UNAUTHENTICATED", { headers: { "www-authenticate": "Bearer" } });
+  return authenticated;
+}

@@ -1,0 +1,211 @@
+import type { EntityModel, Operation } from "../config/index.js";
+import type { RouteContext } from "../context.js";
+import { readJsonObject } from "../http/body.js";
+import { ApiError } from "../http/errors.js";
+import { json, jsonWithToken, noContent } from "../http/responses.js";
+import { authorize, type Caller, type Decision, ownsRecord } from "../policy/authorize.js";
+import { parseRecordBody } from "../records/parse-body.js";
+import { serializeRecord } from "../records/serialize.js";
+import type { StoredRecord } from "../store/rows.js";
+import { authenticate } from "./authenticate.js";
+import { conflictError, createUser, signedInBody } from "./users.js";
+
+type Allowed = Extract<Decision, { allowed: true }>;
+
+async function permit(
+  context: RouteContext,
+  request: Request,
+  entity: EntityModel,
+  operation: Operation,
+): Promise<{ caller: Caller; decision: Allowed }> {
+  const authenticated = await authenticate(context, request);
+  const caller = authenticated?.caller ?? null;
+  const decision = authorize(entity, operation, caller, { open: context.services === null });
+  if (!decision.allowed) {
+    throw decision.status === 401
+      ? new ApiError("UNAUTHENTICATED", { headers: { "www-authenticate": "Bearer" } })
+      : new ApiError("FORBIDDEN");
+  }
+  return { caller, decision };
+}
+
+function isSetupRole(context: RouteContext, caller: Caller): boolean {
+  return context.services !== null && caller !== null && caller.role === context.services.auth.setupRole;
+}
+
+function forbidden(message: string): ApiError {
+  return new ApiError("FORBIDDEN", { message });
+}
+
+function integerParam(url: URL, name: string, fallback: number, min: number, max: number): number {
+  const raw = url.searchParams.get(name);
+  if (raw === null) return fallback;
+  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new ApiError("INVALID_QUERY", { issues: [{ path: [name], message: `must be a whole number from ${min} to ${max}` }] });
+  }
+  return value;
+}
+
+async function checkRefs(context: RouteContext, entity: EntityModel, values: Record<string, unknown>): Promise<void> {
+  const issues = [];
+  for (const field of entity.fields) {
+    const value = values[field.name];
+    if (field.type !== "ref" || typeof value !== "string") continue;
+    const target = context.model.entities.find((candidate) => candidate.name === field.to);
+    if (!target || !(await context.store.exists(target, value)))
+      issues.push({ path: [field.name], message: `is not the id of an existing ${field.to}` });
+  }
+  if (issues.length > 0) throw new ApiError("INVALID_BODY", { issues });
+}
+
+function guardProtectedFields(context: RouteContext, entity: EntityModel, caller: Caller, values: Record<string, unknown>): void {
+  if (isSetupRole(context, caller) || context.services === null) return;
+  const guarded = [entity.isAuthEntity ? "role" : null, entity.ownerField].filter((name): name is string => name !== null);
+  const sent = guarded.find((name) => name in values);
+  if (sent) throw forbidden(`Only the ${context.services.auth.setupRole} role may set '${sent}'`);
+}
+
+/** `GET /api/<segment>`: a page of the records the caller may read. */
+export async function listRecords(context: RouteContext, request: Request, entity: EntityModel): Promise<Response> {
+  const { caller, decision } = await permit(context, request, entity, "read");
+  const url = new URL(request.url);
+  const limit = integerParam(url, "limit", 20, 1, 100);
+  const offset = integerParam(url, "offset", 0, 0, Number.MAX_SAFE_INTEGER);
+  const ownedBy = decision.scope === "own" ? caller?.id : undefined;
+  const { rows, total } = await context.store.list(entity, { limit, offset, ...(ownedBy ? { ownedBy } : {}) });
+  return json(200, { items: rows.map((row) => serializeRecord(entity, row)), total });
+}
+
+/** `GET /api/<segment>/<id>`. */
+export async function readRecord(context: RouteContext, request: Request, entity: EntityModel, id: string): Promise<Response> {
+  const { caller, decision } = await permit(context, request, entity, "read");
+  const record = await context.store.find(entity, id);
+  if (!record) throw new ApiError("NOT_FOUND");
+  if (decision.scope === "own" && !ownsRecord(entity, record, caller)) throw forbidden("You can only read your own records");
+  return json(200, { item: serializeRecord(entity, record) });
+}
+
+/** `POST /api/<segment>`: creates a record owned by the caller. */
+export async function createRecord(context: RouteContext, request: Request, entity: EntityModel): Promise<Response> {
+  const { caller } = await permit(context, request, entity, "create");
+  const values = parseRecordBody(entity, await readJsonObject(request), "create");
+  await checkRefs(context, entity, values);
+  guardProtectedFields(context, entity, caller, values);
+
+  const services = context.services;
+  if (entity.isAuthEntity && services) {
+    const role = "role" in values ? ((values.role as string | null) ?? null) : services.auth.defaultRole;
+    if (role !== null && !services.auth.roles.includes(role) && role !== services.auth.setupRole) {
+      throw new ApiError("INVALID_BODY", { issues: [{ path: ["role"], message: `must be one of ${services.auth.roles.join(", ")}` }] });
+    }
+    const { role: _ignored, ...fields } = values;
+    const user = await createUser(context, services, fields, { role, setup: "mark-complete" });
+    return json(201, { item: serializeRecord(entity, user) });
+  }
+
+  const defaults = Object.fromEntries(
+    entity.fields.filter((field) => field.default !== undefined && !(field.name in values)).map((field) => [field.name, field.default]),
+  );
+  const owner = entity.ownerField ? { [entity.ownerField]: caller?.id ?? null } : {};
+  try {
+    const record = await context.store.insert(entity, { ...defaults, ...values, ...owner });
+    return json(201, { item: serializeRecord(entity, record) });
+  } catch (error) {
+    throw conflictError(error, { isAuthEntity: false });
+  }
+}
+
+/** `PATCH /api/<segment>/<id>`: a partial update, with the field guards of CONTRACT 5. */
+export async function updateRecord(context: RouteContext, request: Request, entity: EntityModel, id: string): Promise<Response> {
+  const { caller, decision } = await permit(context, request, entity, "update");
+  const services = context.services;
+  const extraKeys = entity.isAuthEntity ? ["currentPassword"] : [];
+  const { currentPassword, ...values } = parseRecordBody(entity, await readJsonObject(request), "update", { extraKeys });
+  await checkRefs(context, entity, values);
+
+  const existing = await context.store.find(entity, id);
+  if (!existing) throw new ApiError("NOT_FOUND");
+  if (decision.scope === "own" && !ownsRecord(entity, existing, caller)) throw forbidden("You can only change your own records");
+  guardProtectedFields(context, entity, caller, values);
+
+  if (!entity.isAuthEntity || !services) {
+    try {
+      const record = await context.store.update(entity, id, values);
+      if (!record) throw new ApiError("NOT_FOUND");
+      return json(200, { item: serializeRecord(entity, record) });
+    } catch (error) {
+      throw conflictError(error, { isAuthEntity: false });
+    }
+  }
+
+  const self = caller?.id === id;
+  const admin = isSetupRole(context, caller);
+  if (existing.role === services.auth.setupRole && !admin) throw forbidden(`Only the ${services.auth.setupRole} role may change this user`);
+  if (("password" in values || "email" in values) && !self && !admin) throw forbidden("Only the user or an administrator may change this");
+  if (
+    "role" in values &&
+    values.role !== null &&
+    !services.auth.roles.includes(values.role as string) &&
+    values.role !== services.auth.setupRole
+  ) {
+    throw new ApiError("INVALID_BODY", { issues: [{ path: ["role"], message: `must be one of ${services.auth.roles.join(", ")}` }] });
+  }
+  const changesPassword = "password" in values;
+  if (changesPassword && self) {
+    const confirmed =
+      typeof currentPassword === "string" && (await services.hasher.verify(currentPassword, existing.passwordHash as string));
+    if (!confirmed) throw forbidden("Changing your password needs your current password in 'currentPassword'");
+  }
+
+  const { password, ...fields } = values;
+  const changes: Record<string, unknown> = { ...fields };
+  if (changesPassword) changes.passwordHash = await services.hasher.hash(password as string);
+  const roleChanges = "role" in values && (values.role ?? null) !== (existing.role ?? null);
+  const demotesAdmin = roleChanges && existing.role === services.auth.setupRole;
+  let record: StoredRecord | undefined;
+  try {
+    record = await context.store.update(entity, id, changes, {
+      bumpTokenVersion: changesPassword || roleChanges,
+      guard: async (trx, current) => {
+        if (
+          demotesAdmin &&
+          current.role === services.auth.setupRole &&
+          (await context.store.countWithRole(trx, entity, services.auth.setupRole)) <= 1
+        ) {
+          throw new ApiError("LAST_ADMIN");
+        }
+      },
+    });
+  } catch (error) {
+    throw conflictError(error, { isAuthEntity: true });
+  }
+  if (!record) throw new ApiError("NOT_FOUND");
+  const item = serializeRecord(entity, record);
+  if (!(changesPassword && self)) return json(200, { item });
+  const { user: _profile, ...token } = await signedInBody(services, record);
+  return jsonWithToken(200, { item, ...token });
+}
+
+/** `DELETE /api/<segment>/<id>`. */
+export async function deleteRecord(context: RouteContext, request: Request, entity: EntityModel, id: string): Promise<Response> {
+  const { caller, decision } = await permit(context, request, entity, "delete");
+  const existing = await context.store.find(entity, id);
+  if (!existing) throw new ApiError("NOT_FOUND");
+  if (decision.scope === "own" && !ownsRecord(entity, existing, caller)) throw forbidden("You can only delete your own records");
+  const services = context.services;
+  if (entity.isAuthEntity && services) {
+    const setupRole = services.auth.setupRole;
+    if (existing.role === setupRole && !isSetupRole(context, caller)) throw forbidden(`Only the ${setupRole} role may delete this user`);
+    const removed = await context.store.remove(entity, id, {
+      guard: async (trx, current) => {
+        if (current.role === setupRole && (await context.store.countWithRole(trx, entity, setupRole)) <= 1)
+          throw new ApiError("LAST_ADMIN");
+      },
+    });
+    if (!removed) throw new ApiError("NOT_FOUND");
+    return noContent();
+  }
+  if (!(await context.store.remove(entity, id))) throw new ApiError("NOT_FOUND");
+  return noContent();
+}

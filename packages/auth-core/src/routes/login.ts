@@ -1,0 +1,40 @@
+import { z } from "zod";
+import type { AuthServices, RouteContext } from "../context.js";
+import { readJsonObject } from "../http/body.js";
+import { ApiError } from "../http/errors.js";
+import { jsonWithToken } from "../http/responses.js";
+import { normalizeEmail } from "../records/email.js";
+import { authenticate } from "./authenticate.js";
+import { signedInBody } from "./users.js";
+
+const loginBodySchema = z.object({
+  email: z.string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") }).max(1024, "is too long"),
+  password: z.string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") }).max(1024, "is too long"),
+});
+
+/** `POST /api/<auth>/login`: email and password in, a token out. */
+export async function login(context: RouteContext, services: AuthServices, request: Request): Promise<Response> {
+  await authenticate(context, request);
+  const parsed = loginBodySchema.safeParse(await readJsonObject(request));
+  if (!parsed.success) {
+    throw new ApiError("INVALID_BODY", {
+      issues: parsed.error.issues.map((issue) => ({ path: issue.path as (string | number)[], message: issue.message })),
+    });
+  }
+  const email = normalizeEmail(parsed.data.email);
+  const address = context.clientAddress(request);
+
+  const wait = await services.throttle.retryAfter(email, address);
+  if (wait !== null) throw new ApiError("TOO_MANY_ATTEMPTS", { headers: { "retry-after": String(wait) } });
+
+  const user = await context.store.findByEmail(services.auth.entity, email);
+  const valid = user
+    ? await services.hasher.verify(parsed.data.password, user.passwordHash as string)
+    : await services.hasher.verifyNothing(parsed.data.password);
+  if (!user || !valid) {
+    await services.throttle.recordFailure(email, address);
+    throw new ApiError("INVALID_CREDENTIALS");
+  }
+  await services.throttle.recordSuccess(email);
+  return jsonWithToken(200, await signedInBody(services, user));
+}

@@ -1,0 +1,63 @@
+import type { AuthServices, RouteContext } from "../context.js";
+import { ApiError } from "../http/errors.js";
+import { parseRecordBody } from "../records/parse-body.js";
+import { serializeRecord } from "../records/serialize.js";
+import { SetupCompleteError, type SetupMode, UniqueConflictError } from "../store/records.js";
+import type { StoredRecord } from "../store/rows.js";
+
+/** Maps store conflicts to the API's codes: the auth email is `EMAIL_TAKEN`, others `CONFLICT`. */
+export function conflictError(error: unknown, options: { isAuthEntity: boolean }): unknown {
+  if (error instanceof UniqueConflictError) {
+    const code = options.isAuthEntity && error.column === "email" ? "EMAIL_TAKEN" : "CONFLICT";
+    return new ApiError(code, { issues: [{ path: [error.column], message: "is already taken" }], cause: error });
+  }
+  if (error instanceof SetupCompleteError) return new ApiError("SETUP_COMPLETE", { cause: error });
+  return error;
+}
+
+/** Validates a register or setup body: email and password rules, declared fields; other keys (role, id…) ignored. */
+export function parseSignUpBody(services: AuthServices, body: Record<string, unknown>): Record<string, unknown> {
+  return parseRecordBody(services.auth.entity, body, "create", { omit: ["role"], unknownKeys: "strip" });
+}
+
+/**
+ * Creates a user from validated values: hashes the password (with no lock held), then inserts
+ * with the given role, a first token version and the setup flag.
+ */
+export async function createUser(
+  context: RouteContext,
+  services: AuthServices,
+  values: Record<string, unknown>,
+  options: { role: string | null; setup: SetupMode },
+): Promise<StoredRecord> {
+  const entity = services.auth.entity;
+  const { password, ...fields } = values;
+  const existing = options.setup === "mark-complete" && (await context.store.findByEmail(entity, fields.email as string));
+  if (existing) throw new ApiError("EMAIL_TAKEN", { issues: [{ path: ["email"], message: "is already taken" }] });
+  const defaults = Object.fromEntries(
+    entity.fields
+      .filter((field) => field.default !== undefined && fields[field.name] === undefined)
+      .map((field) => [field.name, field.default]),
+  );
+  const passwordHash = await services.hasher.hash(password as string);
+  try {
+    return await context.store.insert(
+      entity,
+      { ...defaults, ...fields, role: options.role, passwordHash, tokenVersion: 1 },
+      { setup: options.setup },
+    );
+  } catch (error) {
+    throw conflictError(error, { isAuthEntity: true });
+  }
+}
+
+/** The body of a response that signs a user in. */
+export async function signedInBody(services: AuthServices, user: StoredRecord): Promise<Record<string, unknown>> {
+  const issued = await services.tokens.issue({
+    id: user.id,
+    email: user.email as string,
+    role: (user.role as string | null) ?? null,
+    tokenVersion: Number(user.tokenVersion),
+  });
+  return { ...issued, user: serializeRecord(services.auth.entity, user) };
+}

@@ -1,0 +1,69 @@
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import pg from "pg";
+
+// Rows are shaped by domain.yaml at run time, so tables are typed loosely.
+// biome-ignore lint/suspicious/noExplicitAny: table shapes come from the model at run time
+export type AnyDB = Record<string, any>;
+
+/** An open database: the query builder and the driver-level client beneath it. */
+export type Database =
+  | { readonly dialect: "sqlite"; readonly db: Kysely<AnyDB>; readonly client: SQLite.Database; close(): Promise<void> }
+  | { readonly dialect: "postgres"; readonly db: Kysely<AnyDB>; readonly client: pg.Pool; close(): Promise<void> };
+
+export interface OpenDatabaseOptions {
+  /** How long a query waits for a lock or a connection before failing, in ms. @default 5000 */
+  busyTimeoutMs?: number;
+  /** Largest number of PostgreSQL connections. @default 10 */
+  maxConnections?: number;
+}
+
+/** The SQLite file path of a `file:` URL, resolved against the working directory. */
+export function sqlitePathOf(url: string): string {
+  const path = url.slice("file:".length).replace(/^\/\/(?=\/)/, "");
+  return path === ":memory:" ? path : resolve(path);
+}
+
+// PostgreSQL's int8 comes back as a string by default; our integers are safe integers.
+pg.types.setTypeParser(20, (value) => Number(value));
+
+/**
+ * Opens the database a URL names: `file:<path>` for SQLite (WAL, busy timeout, foreign keys),
+ * `postgres://…` or `postgresql://…` for PostgreSQL. Checks that it answers.
+ *
+ * @throws {Error} with a one-line message when the URL is not understood or the database is unreachable.
+ */
+export async function openDatabase(url: string, options: OpenDatabaseOptions = {}): Promise<Database> {
+  const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+  if (url.startsWith("file:")) {
+    const path = sqlitePathOf(url);
+    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+    const client = new SQLite(path, { timeout: busyTimeoutMs });
+    client.pragma("journal_mode = WAL");
+    client.pragma("synchronous = NORMAL");
+    client.pragma("foreign_keys = ON");
+    const db = new Kysely<AnyDB>({ dialect: new SqliteDialect({ database: client }) });
+    return { dialect: "sqlite", db, client, close: () => db.destroy() };
+  }
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    const client = new pg.Pool({
+      connectionString: url,
+      max: options.maxConnections ?? 10,
+      connectionTimeoutMillis: busyTimeoutMs,
+      statement_timeout: busyTimeoutMs * 2,
+      lock_timeout: busyTimeoutMs,
+    });
+    client.on("error", () => {});
+    try {
+      await client.query("select 1");
+    } catch (cause) {
+      await client.end().catch(() => {});
+      throw new Error(`cannot reach the PostgreSQL database: ${(cause as Error).message}`, { cause });
+    }
+    const db = new Kysely<AnyDB>({ dialect: new PostgresDialect({ pool: client }) });
+    return { dialect: "postgres", db, client, close: () => db.destroy() };
+  }
+  throw new Error(`DATABASE_URL must start with file: (SQLite) or postgres:// (PostgreSQL), got '${url.split(":")[0]}:…'`);
+}

@@ -1,0 +1,130 @@
+import { type Kysely, sql } from "kysely";
+import type { DomainModel } from "../config/index.js";
+import { entityColumns, uniqueIndexName } from "./columns.js";
+import type { AnyDB, Database } from "./database.js";
+import { writeTransaction } from "./transaction.js";
+
+/** Internal tables; entity tables never start with `domain_auth_`. */
+export const TABLES = {
+  migrations: "domain_auth_migrations",
+  setup: "domain_auth_setup",
+  throttle: "domain_auth_throttle",
+} as const;
+
+interface Step {
+  readonly name: string;
+  run(db: Kysely<AnyDB>): Promise<unknown>;
+}
+
+async function internalTables(db: Kysely<AnyDB>, dialect: Database["dialect"]): Promise<void> {
+  await db.schema
+    .createTable(TABLES.migrations)
+    .ifNotExists()
+    .addColumn("name", "text", (column) => column.primaryKey())
+    .addColumn("appliedAt", "text", (column) => column.notNull())
+    .execute();
+  await db.schema
+    .createTable(TABLES.setup)
+    .ifNotExists()
+    .addColumn("id", "integer", (column) => column.primaryKey())
+    .addColumn("completedAt", "text", (column) => column.notNull())
+    .execute();
+  await db.schema
+    .createTable(TABLES.throttle)
+    .ifNotExists()
+    .addColumn("key", "text", (column) => column.primaryKey())
+    .addColumn("points", "integer", (column) => column.notNull().defaultTo(0))
+    .addColumn("expire", dialect === "postgres" ? "bigint" : "integer")
+    .execute();
+}
+
+async function plannedSteps(db: Kysely<AnyDB>, model: DomainModel, dialect: Database["dialect"]): Promise<Step[]> {
+  const existing = new Map(
+    (await db.introspection.getTables()).map((table) => [table.name, new Set(table.columns.map((column) => column.name))]),
+  );
+  const steps: Step[] = [];
+  for (const entity of model.entities) {
+    const columns = entityColumns(entity, dialect);
+    const present = existing.get(entity.table);
+    if (!present) {
+      steps.push({
+        name: `create table ${entity.table}`,
+        run: (trx) => {
+          let builder = trx.schema
+            .createTable(entity.table)
+            .addColumn("id", "text", (column) => column.primaryKey())
+            .addColumn("createdAt", "text", (column) => column.notNull())
+            .addColumn("updatedAt", "text", (column) => column.notNull());
+          for (const column of columns) {
+            builder = builder.addColumn(column.name, column.type, (spec) => (column.notNull ? spec.notNull() : spec));
+          }
+          return builder.execute();
+        },
+      });
+      steps.push({
+        name: `create index ${entity.table} order`,
+        run: (trx) =>
+          trx.schema.createIndex(`${entity.table}__order`).ifNotExists().on(entity.table).columns(["createdAt", "id"]).execute(),
+      });
+    } else {
+      for (const column of columns.filter((candidate) => !present.has(candidate.name))) {
+        const fallback = column.name === "tokenVersion" ? 1 : column.name === "passwordHash" ? "" : undefined;
+        steps.push({
+          name: `add column ${entity.table}.${column.name}`,
+          run: (trx) =>
+            trx.schema
+              .alterTable(entity.table)
+              .addColumn(column.name, column.type, (spec) => (fallback === undefined ? spec : spec.notNull().defaultTo(fallback)))
+              .execute(),
+        });
+      }
+    }
+    const unique = entity.fields.filter((field) => field.unique || (entity.isAuthEntity && field.name === "email"));
+    for (const field of unique) {
+      const index = uniqueIndexName(entity.table, field.name);
+      steps.push({
+        name: `create index ${index}`,
+        run: (trx) => trx.schema.createIndex(index).ifNotExists().unique().on(entity.table).column(field.name).execute(),
+      });
+    }
+    if (entity.ownerField) {
+      const index = `${entity.table}__${entity.ownerField}__owner`;
+      steps.push({
+        name: `create index ${index}`,
+        run: (trx) =>
+          trx.schema
+            .createIndex(index)
+            .ifNotExists()
+            .on(entity.table)
+            .column(entity.ownerField as string)
+            .execute(),
+      });
+    }
+  }
+  return steps;
+}
+
+/**
+ * Brings the schema in line with the model: creates missing tables, columns and indexes, and
+ * records each step it ran. Never drops or rewrites data. Safe to run from several instances at
+ * once (PostgreSQL advisory lock; SQLite write lock).
+ *
+ * @returns the names of the steps that ran.
+ */
+export async function migrate(database: Database, model: DomainModel): Promise<string[]> {
+  return writeTransaction(database, async (trx) => {
+    if (database.dialect === "postgres") await sql`select pg_advisory_xact_lock(hashtext('domain_auth_migrate'))`.execute(trx);
+    await internalTables(trx, database.dialect);
+    const steps = await plannedSteps(trx, model, database.dialect);
+    const done = new Set((await trx.selectFrom(TABLES.migrations).select("name").execute()).map((row) => row.name as string));
+    const ran: string[] = [];
+    for (const step of steps) {
+      await step.run(trx);
+      if (!done.has(step.name)) {
+        await trx.insertInto(TABLES.migrations).values({ name: step.name, appliedAt: new Date().toISOString() }).execute();
+        ran.push(step.name);
+      }
+    }
+    return ran;
+  });
+}

@@ -1,0 +1,174 @@
+import { randomUUID } from "node:crypto";
+import { type Kysely, sql } from "kysely";
+import type { EntityModel } from "../config/index.js";
+import type { AnyDB, Database } from "./database.js";
+import { uniqueViolationColumn } from "./errors.js";
+import { TABLES } from "./migrate.js";
+import { fromRow, type StoredRecord, toColumns } from "./rows.js";
+import { writeTransaction } from "./transaction.js";
+
+/** A write clashed with a unique column. */
+export class UniqueConflictError extends Error {
+  override readonly name = "UniqueConflictError";
+  constructor(
+    readonly column: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`unique constraint on '${column}'`, options);
+  }
+}
+
+/** Setup was requested but a user has already been created. */
+export class SetupCompleteError extends Error {
+  override readonly name = "SetupCompleteError";
+}
+
+/** How creating a record of the auth entity treats the setup flag. */
+export type SetupMode = "first-user-only" | "mark-complete";
+
+export interface ListOptions {
+  readonly limit: number;
+  readonly offset: number;
+  /** Only records whose owner field (or, on the auth entity, id) equals this. */
+  readonly ownedBy?: string;
+}
+
+async function translateConflicts<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const column = uniqueViolationColumn(error);
+    if (column !== undefined) throw new UniqueConflictError(column, { cause: error });
+    throw error;
+  }
+}
+
+/** Options of a write: `guard` runs inside the transaction before it, and may throw to abort. */
+export interface WriteOptions {
+  readonly guard?: (trx: Kysely<AnyDB>, current: StoredRecord) => Promise<void>;
+}
+
+/** Records of every entity, and the user-specific queries of the auth entity. */
+export class RecordStore {
+  constructor(private readonly database: Database) {}
+
+  private get db(): Kysely<AnyDB> {
+    return this.database.db;
+  }
+
+  private ownerColumn(entity: EntityModel): string {
+    return entity.isAuthEntity ? "id" : (entity.ownerField ?? "id");
+  }
+
+  /** A page of records in `createdAt`, `id` order, and how many there are in all. */
+  async list(entity: EntityModel, options: ListOptions): Promise<{ rows: StoredRecord[]; total: number }> {
+    let query = this.db.selectFrom(entity.table);
+    if (options.ownedBy !== undefined) query = query.where(this.ownerColumn(entity), "=", options.ownedBy);
+    const [rows, count] = await Promise.all([
+      query.selectAll().orderBy("createdAt").orderBy("id").limit(options.limit).offset(options.offset).execute(),
+      query.select((eb) => eb.fn.countAll<number | string>().as("total")).executeTakeFirstOrThrow(),
+    ]);
+    return { rows: rows.map((row) => fromRow(entity, row)), total: Number(count.total) };
+  }
+
+  async find(entity: EntityModel, id: string): Promise<StoredRecord | undefined> {
+    const row = await this.db.selectFrom(entity.table).selectAll().where("id", "=", id).executeTakeFirst();
+    return row ? fromRow(entity, row) : undefined;
+  }
+
+  /** `true` when a record with this id exists (for `ref` checks). */
+  async exists(entity: EntityModel, id: string): Promise<boolean> {
+    const row = await this.db.selectFrom(entity.table).select("id").where("id", "=", id).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async findByEmail(entity: EntityModel, email: string): Promise<StoredRecord | undefined> {
+    const row = await this.db.selectFrom(entity.table).selectAll().where("email", "=", email).executeTakeFirst();
+    return row ? fromRow(entity, row) : undefined;
+  }
+
+  /**
+   * Inserts a record with a fresh random id. On the auth entity the setup flag is written in the
+   * same transaction: `first-user-only` fails with {@link SetupCompleteError} once it is set.
+   *
+   * @throws {UniqueConflictError} when a unique column clashes.
+   */
+  async insert(entity: EntityModel, values: Record<string, unknown>, options: { setup?: SetupMode } = {}): Promise<StoredRecord> {
+    const now = new Date().toISOString();
+    const row = { ...toColumns(entity, values), id: randomUUID(), createdAt: now, updatedAt: now };
+    if (!entity.isAuthEntity) {
+      await translateConflicts(() => this.db.insertInto(entity.table).values(row).execute());
+      return fromRow(entity, row);
+    }
+    await translateConflicts(() =>
+      writeTransaction(this.database, async (trx) => {
+        const flag = trx.insertInto(TABLES.setup).values({ id: 1, completedAt: now });
+        if (options.setup === "first-user-only") {
+          const inserted = await flag.onConflict((conflict) => conflict.column("id").doNothing()).executeTakeFirst();
+          if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) throw new SetupCompleteError("setup already complete");
+        } else {
+          await flag.onConflict((conflict) => conflict.column("id").doNothing()).execute();
+        }
+        await trx.insertInto(entity.table).values(row).execute();
+      }),
+    );
+    return fromRow(entity, row);
+  }
+
+  /**
+   * Updates some fields of a record and its `updatedAt`, in one write transaction. `guard` runs
+   * first, with the record as it is now, and may throw to abort; `bumpTokenVersion` increments
+   * the user's token version (so tokens issued before stop working).
+   *
+   * @returns the updated record, or `undefined` when it does not exist.
+   */
+  async update(
+    entity: EntityModel,
+    id: string,
+    values: Record<string, unknown>,
+    options: WriteOptions & { bumpTokenVersion?: boolean } = {},
+  ): Promise<StoredRecord | undefined> {
+    const changes: Record<string, unknown> = { ...toColumns(entity, values), updatedAt: new Date().toISOString() };
+    if (options.bumpTokenVersion) changes.tokenVersion = sql`${sql.ref("tokenVersion")} + 1`;
+    return translateConflicts(() =>
+      writeTransaction(this.database, async (trx) => {
+        const current = await this.lockRow(trx, entity, id);
+        if (!current) return undefined;
+        await options.guard?.(trx, current);
+        await trx.updateTable(entity.table).set(changes).where("id", "=", id).execute();
+        return this.lockRow(trx, entity, id);
+      }),
+    );
+  }
+
+  /** Deletes a record; `guard` as in {@link update}. @returns `false` when it did not exist. */
+  async remove(entity: EntityModel, id: string, options: WriteOptions = {}): Promise<boolean> {
+    return writeTransaction(this.database, async (trx) => {
+      const current = await this.lockRow(trx, entity, id);
+      if (!current) return false;
+      await options.guard?.(trx, current);
+      await trx.deleteFrom(entity.table).where("id", "=", id).execute();
+      return true;
+    });
+  }
+
+  /** How many users hold `role`, locking those rows on PostgreSQL so the answer holds until commit. */
+  async countWithRole(trx: Kysely<AnyDB>, entity: EntityModel, role: string): Promise<number> {
+    let query = trx.selectFrom(entity.table).select("id").where("role", "=", role);
+    if (this.database.dialect === "postgres") query = query.forUpdate();
+    return (await query.execute()).length;
+  }
+
+  /** `true` once the first user has been created, by any path. */
+  async isSetupComplete(): Promise<boolean> {
+    const row = await this.db.selectFrom(TABLES.setup).select("id").where("id", "=", 1).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  private async lockRow(trx: Kysely<AnyDB>, entity: EntityModel, id: string): Promise<StoredRecord | undefined> {
+    let query = trx.selectFrom(entity.table).selectAll().where("id", "=", id);
+    if (this.database.dialect === "postgres") query = query.forUpdate();
+    const row = await query.executeTakeFirst();
+    return row ? fromRow(entity, row) : undefined;
+  }
+}

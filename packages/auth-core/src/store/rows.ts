@@ -1,0 +1,26 @@
+import type { EntityModel } from "../config/index.js";
+import { dataFields } from "./columns.js";
+
+/** A record as the API sees it: field values by name, plus `id`, `createdAt`, `updatedAt`. */
+export type StoredRecord = Record<string, unknown> & { readonly id: string; readonly createdAt: string; readonly updatedAt: string };
+
+/** Field values on their way into the database (booleans as 0/1). */
+export function toColumns(entity: EntityModel, values: Record<string, unknown>): Record<string, unknown> {
+  const columns: Record<string, unknown> = {};
+  const types = new Map(entity.fields.map((field) => [field.name, field.type]));
+  for (const [name, value] of Object.entries(values)) {
+    columns[name] = types.get(name) === "boolean" && typeof value === "boolean" ? Number(value) : value;
+  }
+  return columns;
+}
+
+/** A database row as a record (0/1 back to booleans). Keeps internal columns; the serializer drops them. */
+export function fromRow(entity: EntityModel, row: Record<string, unknown>): StoredRecord {
+  const record: Record<string, unknown> = { ...row };
+  for (const field of dataFields(entity)) {
+    const value = row[field.name];
+    if (field.type === "boolean" && value !== null && value !== undefined) record[field.name] = Boolean(value);
+    else if (value === undefined) record[field.name] = null;
+  }
+  return record as StoredRecord;
+}

@@ -1,0 +1,43 @@
+import { type DomainModel, validateDomainText } from "../../src/index.js";
+
+/** The contract's blog example. */
+export const BLOG_YAML = `name: blog
+entities:
+  User:
+    fields:
+      email: { type: string, required: true, unique: true }
+      password: { type: string, required: true }
+      name: string
+      role: { type: string, default: Reader }
+    permissions:
+      read: [Admin, "@Owner"]
+      update: [Admin, "@Owner"]
+      delete: [Admin]
+  Post:
+    owner: author
+    fields:
+      title: { type: string, required: true, maxLength: 200 }
+      body: text
+      published: { type: boolean, default: false }
+      author: { type: ref, to: User }
+    permissions:
+      create: [Editor, Admin]
+      read: ["*"]
+      update: ["@Owner", Admin]
+      delete: [Admin]
+auth:
+  type: jwt
+  entity: User
+  roles: [Admin, Editor, Reader]
+  endpoints: { login: true, register: true, me: true, setup: true }
+`;
+
+/** Resolves a domain.yaml text, failing loudly when it does not validate. */
+export function domainOf(yaml: string): DomainModel {
+  const { model, diagnostics } = validateDomainText(yaml);
+  if (!model) throw new Error(`test domain is invalid: ${JSON.stringify(diagnostics)}`);
+  return model;
+}
+
+/** A secret for tests (32+ bytes). */
+export const TEST_SECRET = "test-secret-that-is-long-enough-for-hs256!";
