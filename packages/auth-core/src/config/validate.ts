@@ -70,7 +70,7 @@ export function validateDomainText(text: string): DomainValidation {
       ...fieldFindings(data),
     ];
     diagnostics.push(...findings.map(source.place));
-    if (parsed.success && !findings.some((finding) => finding.severity === "error")) {
+    if (parsed.success && !diagnostics.some((diagnostic) => diagnostic.severity === "error")) {
       model = resolveDomain(parsed.data);
     }
   }
