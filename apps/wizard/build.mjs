@@ -1,11 +1,14 @@
-import { chmod } from "node:fs/promises";
+import { chmod, rm } from "node:fs/promises";
 import { build } from "esbuild";
 
-const outfile = "dist/cli.js";
+// The entry loads only what the first prompt needs; validation (and zod) load in a chunk afterwards.
+await rm("dist", { recursive: true, force: true });
 await build({
   entryPoints: ["src/cli.ts"],
-  outfile,
+  outdir: "dist",
+  chunkNames: "[name]-[hash]",
   bundle: true,
+  splitting: true,
   platform: "node",
   format: "esm",
   target: "node20",
@@ -14,4 +17,4 @@ await build({
   external: ["@clack/prompts", "yaml", "zod", "better-sqlite3", "pg"],
   logLevel: "warning",
 });
-await chmod(outfile, 0o755);
+await chmod("dist/cli.js", 0o755);

@@ -1,0 +1,70 @@
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import { withAuthSecret } from "./env-file.js";
+import { missingIgnoreEntries, withIgnoredEntries } from "./gitignore.js";
+import { readTextIfExists, writeFileAtomic } from "./write-files.js";
+
+/** What happens to one file of the project. */
+export type FileAction = "create" | "update" | "unchanged" | "conflict" | "overwrite" | "skip";
+
+/** One file the wizard would write, relative to the project folder. */
+export interface FileChange {
+  /** Path relative to the project folder, with `/`. */
+  readonly path: string;
+  readonly content: string;
+  /** `conflict`: an existing file differs from the template; it becomes `overwrite` or `skip` once decided. */
+  readonly action: FileAction;
+  /** A short explanation shown in the summary. */
+  readonly note?: string;
+  readonly mode?: number;
+}
+
+/** A fresh `AUTH_SECRET`: 32 random bytes, base64url. */
+export function generateSecret(): string {
+  return randomBytes(32).toString("base64url");
+}
+
+/** Compares rendered templates with the files in `dir`: new, identical, or differing (a conflict). */
+export async function planTemplateFiles(dir: string, files: readonly { to: string; content: string }[]): Promise<FileChange[]> {
+  return Promise.all(
+    files.map(async ({ to, content }): Promise<FileChange> => {
+      const existing = await readTextIfExists(join(dir, to));
+      if (existing === null) return { path: to, content, action: "create" };
+      if (existing === content) return { path: to, content, action: "unchanged" };
+      return { path: to, content, action: "conflict", note: "differs from the template" };
+    }),
+  );
+}
+
+/** `.env.local` with an `AUTH_SECRET`, and `.gitignore` with `.env.local` and `.data/`. */
+export async function planProjectFiles(dir: string, options: { secret: string }): Promise<FileChange[]> {
+  const env = await readTextIfExists(join(dir, ".env.local"));
+  const envContent = withAuthSecret(env, options.secret);
+  const gitignore = await readTextIfExists(join(dir, ".gitignore"));
+  const gitignoreContent = withIgnoredEntries(gitignore);
+  return [
+    envContent === null
+      ? { path: ".env.local", content: env ?? "", action: "unchanged" }
+      : { path: ".env.local", content: envContent, action: env === null ? "create" : "update", note: "a fresh AUTH_SECRET", mode: 0o600 },
+    gitignoreContent === null
+      ? { path: ".gitignore", content: gitignore ?? "", action: "unchanged" }
+      : {
+          path: ".gitignore",
+          content: gitignoreContent,
+          action: gitignore === null ? "create" : "update",
+          note: `ignores ${missingIgnoreEntries(gitignore).join(" and ")}`,
+        },
+  ];
+}
+
+/** Whether a change writes its file. */
+export function writesFile(change: FileChange): boolean {
+  return change.action === "create" || change.action === "update" || change.action === "overwrite";
+}
+
+/** Writes every change that writes a file, each atomically. */
+export async function applyFileChanges(dir: string, changes: readonly FileChange[]): Promise<void> {
+  for (const change of changes.filter(writesFile)) {
+    await writeFileAtomic(join(dir, change.path), change.content, change.mode === undefined ? {} : { mode: change.mode });
+  }
+}

@@ -1,0 +1,85 @@
+import { validateDomainText } from "@domain-auth/core/config";
+import { describe, expect, it } from "vitest";
+import { withAuthSecret } from "./env-file.js";
+import { missingIgnoreEntries, withIgnoredEntries } from "./gitignore.js";
+import { changedHunks, diffLines } from "./line-diff.js";
+import { serviceNameFrom, starterDomainText } from "./starter.js";
+
+describe("withAuthSecret", () => {
+  it("creates the file when it is absent or empty", () => {
+    expect(withAuthSecret(null, "s3cret")).toBe("AUTH_SECRET=s3cret\n");
+    expect(withAuthSecret("", "s3cret")).toBe("AUTH_SECRET=s3cret\n");
+  });
+
+  it("keeps a file that has a secret", () => {
+    expect(withAuthSecret("PORT=3001\nAUTH_SECRET=kept\n", "new")).toBeNull();
+    expect(withAuthSecret('export AUTH_SECRET="kept"', "new")).toBeNull();
+  });
+
+  it("appends a secret, or fills an empty one", () => {
+    expect(withAuthSecret("PORT=3001", "new")).toBe("PORT=3001\nAUTH_SECRET=new\n");
+    expect(withAuthSecret("AUTH_SECRET=\nPORT=1\n", "new")).toBe("AUTH_SECRET=new\nPORT=1\n");
+    expect(withAuthSecret('AUTH_SECRET=""\n', "new")).toBe("AUTH_SECRET=new\n");
+  });
+});
+
+describe("withIgnoredEntries", () => {
+  it("creates .gitignore with both entries", () => {
+    expect(withIgnoredEntries(null)).toBe(".env.local\n.data/\n");
+  });
+
+  it("adds only what is missing, under a heading", () => {
+    expect(withIgnoredEntries("node_modules\n/.data\n")).toBe("node_modules\n/.data\n\n# domain-auth\n.env.local\n");
+    expect(withIgnoredEntries("node_modules")).toBe("node_modules\n\n# domain-auth\n.env.local\n.data/\n");
+  });
+
+  it("leaves a file that covers both alone", () => {
+    expect(withIgnoredEntries(".env*.local\n.data/\n")).toBeNull();
+    expect(missingIgnoreEntries("# .env.local\n.data\n")).toEqual([".env.local"]);
+  });
+});
+
+describe("diff summary", () => {
+  it("diffs lines", () => {
+    expect(diffLines("a\nb\nc\n", "a\nB\nc\nd\n")).toEqual([
+      { kind: " ", text: "a" },
+      { kind: "-", text: "b" },
+      { kind: "+", text: "B" },
+      { kind: " ", text: "c" },
+      { kind: "+", text: "d" },
+    ]);
+  });
+
+  it("shows changes with context and marks skipped lines", () => {
+    const before = "1\n2\n3\n4\n5\n6\n7\n";
+    expect(changedHunks(before, before.replace("2", "two").replace("6", "six"))).toEqual([
+      "  1",
+      "- 2",
+      "+ two",
+      "  3",
+      "  …",
+      "  5",
+      "- 6",
+      "+ six",
+      "  7",
+    ]);
+    expect(changedHunks(before, before)).toEqual([]);
+    expect(changedHunks("", "a\n")).toEqual(["+ a"]);
+  });
+});
+
+describe("starter", () => {
+  it("is a valid domain.yaml named after the folder", () => {
+    const text = starterDomainText(serviceNameFrom("My App!"));
+    expect(text).toContain("name: my-app\n");
+    const { model, errorCount } = validateDomainText(text);
+    expect(errorCount).toBe(0);
+    expect(model?.auth?.defaultRole).toBe("Member");
+    expect(model?.auth?.setupRole).toBe("Admin");
+  });
+
+  it("falls back to app for names without letters or digits", () => {
+    expect(serviceNameFrom("---")).toBe("app");
+    expect(serviceNameFrom("_shop_")).toBe("shop");
+  });
+});

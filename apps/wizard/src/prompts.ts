@@ -1,0 +1,170 @@
+import type { Readable, Writable } from "node:stream";
+import { confirm, isCancel, log, multiselect, select, text } from "@clack/prompts";
+import { type AuthChoices, type ChoiceFlags, initialDefaultRole, initialEndpoints, initialEntity, initialType } from "./auth-choices.js";
+import { type DomainState, ENDPOINT_NAMES, missingCredentials, registerRoleCandidates, setupRoleOf } from "./domain-state.js";
+import { parseRoleList, validateRoleList, validateRolesCoverPermissions } from "./validators.js";
+
+/** Where prompts read keys from and draw to. */
+export interface PromptStreams {
+  readonly input: Readable;
+  readonly output: Writable;
+}
+
+/** Thrown when the user cancels a prompt (Ctrl-C or Escape). */
+export class PromptCancelled extends Error {
+  override readonly name = "PromptCancelled";
+}
+
+function answered<T>(value: T): Exclude<T, symbol> {
+  if (isCancel(value)) throw new PromptCancelled("cancelled");
+  return value as Exclude<T, symbol>;
+}
+
+const ENDPOINT_ROUTES = { login: "POST login", register: "POST register", me: "GET me", setup: "GET/POST setup" } as const;
+const ENDPOINT_HINTS = {
+  login: "email and password → token",
+  register: "anyone can sign up",
+  me: "the caller's profile",
+  setup: "creates the first administrator",
+} as const;
+
+/** Asks whether to start from the starter `domain.yaml` when the folder has none. */
+export async function askStarter(folder: string, io: PromptStreams): Promise<boolean> {
+  return answered(await confirm({ message: `${folder} has no domain.yaml. Start from a starter file with a User entity?`, ...io }));
+}
+
+async function askType(state: DomainState, flags: ChoiceFlags, io: PromptStreams): Promise<AuthChoices["type"]> {
+  if (flags.type) return flags.type;
+  return answered(
+    await select<AuthChoices["type"] | "cookie" | "oauth2">({
+      message: "How do callers authenticate?",
+      options: [
+        { value: "jwt", label: "JWT", hint: "bearer tokens; login, register, me and setup endpoints" },
+        { value: "none", label: "None", hint: "no accounts; every operation is open" },
+        { value: "cookie", label: "Cookie sessions", hint: "planned", disabled: true },
+        { value: "oauth2", label: "OAuth 2", hint: "planned", disabled: true },
+      ],
+      initialValue: initialType(state, flags),
+      ...io,
+    }),
+  ) as AuthChoices["type"];
+}
+
+async function askEntity(
+  state: DomainState,
+  flags: ChoiceFlags,
+  io: PromptStreams,
+): Promise<{ entity: string; addFields: AuthChoices["addFields"] }> {
+  if (state.entities.length === 0) return { entity: initialEntity(state, flags), addFields: [] };
+  for (;;) {
+    const entity =
+      flags.entity ??
+      answered(
+        await select({
+          message: "Which entity holds the users?",
+          options: state.entities.map(({ name }) => {
+            const missing = missingCredentials(state, name);
+            return { value: name, hint: missing.length === 0 ? "has email and password" : `no ${missing.join(" or ")} field yet` };
+          }),
+          initialValue: initialEntity(state, flags),
+          ...io,
+        }),
+      );
+    const missing = missingCredentials(state, entity);
+    if (missing.length === 0) return { entity, addFields: [] };
+    const fields = missing.join(" and ");
+    const add = answered(await confirm({ message: `Add ${fields} to ${entity}? An auth entity needs both.`, ...io }));
+    if (add || flags.entity !== undefined) return { entity, addFields: add ? missing : [] };
+    log.warn(`Pick an entity that has email and password, or let the wizard add them.`, io);
+  }
+}
+
+async function askRoles(state: DomainState, flags: ChoiceFlags, io: PromptStreams): Promise<string[]> {
+  if (flags.roles) return [...flags.roles];
+  const value = answered(
+    await text({
+      message: "Which roles can users hold? (comma-separated; Admin, or else the first, is the setup role)",
+      placeholder: "Admin, Editor, Reader",
+      initialValue: state.roles.join(", "),
+      validate: (typed) => validateRoleList(typed) ?? validateRolesCoverPermissions(parseRoleList(typed ?? ""), state.usedRoles),
+      ...io,
+    }),
+  );
+  return parseRoleList(value ?? "");
+}
+
+async function askDefaultRole(
+  state: DomainState,
+  flags: ChoiceFlags,
+  context: { entity: string; roles: readonly string[]; isNewFile: boolean },
+  io: PromptStreams,
+): Promise<string | null> {
+  if (flags.defaultRole !== undefined) return flags.defaultRole === "" ? null : flags.defaultRole;
+  const candidates = registerRoleCandidates(context.roles);
+  const initial = initialDefaultRole(state, flags, context);
+  const role = answered(
+    await select({
+      message: `Which role does register give new users? (${setupRoleOf(context.roles)}, the setup role, is never given)`,
+      options: [...candidates.map((value) => ({ value })), { value: "", label: "No role", hint: "signed in, holding no role" }],
+      initialValue: initial !== null && candidates.includes(initial) ? initial : "",
+      ...io,
+    }),
+  );
+  return role === "" ? null : role;
+}
+
+async function askEndpoints(state: DomainState, flags: ChoiceFlags, entity: string, io: PromptStreams): Promise<AuthChoices["endpoints"]> {
+  const initial = initialEndpoints(state, flags);
+  if (flags.disabledEndpoints.length > 0) return initial;
+  const { toSegment } = await import("@domain-auth/core/config");
+  const chosen = answered(
+    await multiselect({
+      message: "Which endpoints should exist?",
+      options: ENDPOINT_NAMES.map((name) => {
+        const [method, path] = ENDPOINT_ROUTES[name].split(" ") as [string, string];
+        return { value: name, label: `${method} /api/${toSegment(entity)}/${path}`, hint: ENDPOINT_HINTS[name] };
+      }),
+      initialValues: ENDPOINT_NAMES.filter((name) => initial[name]),
+      required: false,
+      ...io,
+    }),
+  );
+  return Object.fromEntries(ENDPOINT_NAMES.map((name) => [name, chosen.includes(name)])) as AuthChoices["endpoints"];
+}
+
+/** Asks every question without a flag, with the file's current values as defaults. */
+export async function askAuthChoices(
+  state: DomainState,
+  flags: ChoiceFlags,
+  options: { isNewFile: boolean },
+  io: PromptStreams,
+): Promise<AuthChoices> {
+  const type = await askType(state, flags, io);
+  if (type === "none") {
+    const entity = initialEntity(state, flags);
+    const roles = flags.roles ?? state.roles;
+    return {
+      type,
+      entity,
+      addFields: [],
+      roles,
+      defaultRole: initialDefaultRole(state, flags, { entity, roles, isNewFile: options.isNewFile }),
+      endpoints: initialEndpoints(state, flags),
+    };
+  }
+  const { entity, addFields } = await askEntity(state, flags, io);
+  const roles = await askRoles(state, flags, io);
+  const defaultRole = await askDefaultRole(state, flags, { entity, roles, isNewFile: options.isNewFile }, io);
+  const endpoints = await askEndpoints(state, flags, entity, io);
+  return { type, entity, addFields, roles, defaultRole, endpoints };
+}
+
+/** Asks whether to replace a file that differs from its template. */
+export async function askOverwrite(path: string, io: PromptStreams): Promise<boolean> {
+  return answered(await confirm({ message: `${path} differs from the template. Overwrite it?`, initialValue: false, ...io }));
+}
+
+/** Asks for the go-ahead before anything is written. */
+export async function askToWrite(io: PromptStreams): Promise<boolean> {
+  return answered(await confirm({ message: "Write these changes?", ...io }));
+}

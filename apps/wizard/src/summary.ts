@@ -1,0 +1,51 @@
+import type { FileChange } from "./file-changes.js";
+import { changedHunks } from "./line-diff.js";
+
+/** Colours for a terminal, or none. */
+export interface Paint {
+  readonly added: (text: string) => string;
+  readonly removed: (text: string) => string;
+  readonly dim: (text: string) => string;
+}
+
+const plain = (text: string) => text;
+
+/** ANSI colours when `enabled`, plain text otherwise. */
+export function paintFor(enabled: boolean): Paint {
+  if (!enabled) return { added: plain, removed: plain, dim: plain };
+  return {
+    added: (text) => `\x1b[32m${text}\x1b[39m`,
+    removed: (text) => `\x1b[31m${text}\x1b[39m`,
+    dim: (text) => `\x1b[2m${text}\x1b[22m`,
+  };
+}
+
+/** The change to `domain.yaml` as diff-like lines: `+`/`-` for changed lines, a little context. */
+export function formatDomainChange(before: string, after: string, paint: Paint): string[] {
+  return changedHunks(before, after).map((line) => {
+    if (line.startsWith("+")) return paint.added(line);
+    if (line.startsWith("-")) return paint.removed(line);
+    return paint.dim(line);
+  });
+}
+
+const ACTION_LABELS: Readonly<Record<FileChange["action"], string>> = {
+  create: "create",
+  update: "update",
+  unchanged: "unchanged",
+  conflict: "differs",
+  overwrite: "overwrite",
+  skip: "skip",
+};
+
+/** One line per project file: what happens to it, and why. */
+export function formatFileChanges(changes: readonly FileChange[], paint: Paint): string[] {
+  const width = Math.max(...Object.values(ACTION_LABELS).map((label) => label.length));
+  return changes.map((change) => {
+    const label = ACTION_LABELS[change.action].padEnd(width);
+    const note = change.note ? paint.dim(`  (${change.note})`) : "";
+    const styled =
+      change.action === "create" || change.action === "update" || change.action === "overwrite" ? paint.added(label) : paint.dim(label);
+    return `${styled}  ${change.path}${note}`;
+  });
+}

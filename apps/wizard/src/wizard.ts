@@ -1,0 +1,207 @@
+import { readFile } from "node:fs/promises";
+import { basename, join, resolve } from "node:path";
+import type { Readable, Writable } from "node:stream";
+import { cancel, intro, log, note, outro } from "@clack/prompts";
+import { parseWizardArgs, USAGE } from "./args.js";
+import { type AuthChoices, type ChoiceFlags, unattendedChoices } from "./auth-choices.js";
+import { applyAuthChoices } from "./auth-edit.js";
+import { type DomainState, readDomainState, setupRoleOf } from "./domain-state.js";
+import { type FileChange, writesFile } from "./file-changes.js";
+import { askAuthChoices, askOverwrite, askStarter, askToWrite, PromptCancelled, type PromptStreams } from "./prompts.js";
+import { serviceNameFrom, starterDomainText } from "./starter.js";
+import { formatDomainChange, formatFileChanges, paintFor } from "./summary.js";
+import { validateDefaultRole, validateEntityChoice } from "./validators.js";
+import { readTextIfExists } from "./write-files.js";
+
+/** Where the wizard runs: its folder, arguments, streams and environment. */
+export interface WizardContext {
+  readonly cwd: string;
+  /** The arguments after the command name. */
+  readonly argv: readonly string[];
+  readonly input: Readable & { isTTY?: boolean };
+  readonly output: Writable & { isTTY?: boolean; columns?: number };
+  /** Where errors go. @default output */
+  readonly errorOutput?: Writable;
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/** Exit codes (CONTRACT 7). */
+export const EXIT = { done: 0, invalid: 1, usage: 2, cancelled: 130 } as const;
+
+function isCi(env: WizardContext["env"]): boolean {
+  const value = env.CI;
+  return value !== undefined && value !== "" && value !== "0" && value.toLowerCase() !== "false";
+}
+
+async function packageVersion(): Promise<string> {
+  const manifest = JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
+  return manifest.version;
+}
+
+/** A flag that names something the file must have, checked once the file is read. */
+function checkFlagsAgainstFile(state: DomainState, flags: ChoiceFlags): string | undefined {
+  if (flags.entity !== undefined && (flags.type ?? "jwt") === "jwt") {
+    const problem = validateEntityChoice(
+      flags.entity,
+      state.entities.map((entity) => entity.name),
+    );
+    if (problem) return `--entity: ${problem}`;
+  }
+  if (flags.defaultRole !== undefined && flags.roles !== undefined) {
+    const problem = validateDefaultRole(flags.defaultRole, flags.roles);
+    if (problem) return `--default-role: ${problem}`;
+  }
+  return undefined;
+}
+
+function nextSteps(dirArg: string, choices: AuthChoices): string {
+  const steps: [string, string][] = dirArg === "." ? [] : [[`cd ${dirArg}`, ""]];
+  steps.push(["npm install @domain-auth/core", "the route handler imports it"]);
+  steps.push(["npm run dev", "start the Next.js app; /api/* is served by domain-auth"]);
+  if (choices.type === "jwt" && choices.endpoints.setup) steps.push(["open /setup", `create the first ${setupRoleOf(choices.roles)}`]);
+  steps.push(["npx create-domain-auth validate", "check domain.yaml after editing it"]);
+  const width = Math.max(...steps.map(([command]) => command.length));
+  const lines = steps.map(([command, why]) => (why ? `${command.padEnd(width)}  ${why}` : command));
+  if (choices.type === "jwt") lines.push("", "In production, set AUTH_SECRET (32 bytes or more) and DATABASE_URL.");
+  return lines.join("\n");
+}
+
+/**
+ * Runs `create-domain-auth [dir]`: asks the questions (or takes the flags), shows the change, and
+ * writes `domain.yaml` and the scaffolded files once confirmed.
+ *
+ * @returns the exit code: 0 done, 1 validation error, 2 bad usage, 130 cancelled.
+ */
+export async function runWizard(context: WizardContext): Promise<number> {
+  const { output } = context;
+  const errorOutput = context.errorOutput ?? output;
+  const args = parseWizardArgs(context.argv);
+  if (args.kind === "help") {
+    output.write(USAGE);
+    return EXIT.done;
+  }
+  if (args.kind === "version") {
+    output.write(`${await packageVersion()}\n`);
+    return EXIT.done;
+  }
+  if (args.kind === "error") {
+    errorOutput.write(`create-domain-auth: ${args.message}\nRun create-domain-auth --help for usage.\n`);
+    return EXIT.usage;
+  }
+
+  const interactive = !args.yes && context.input.isTTY === true && output.isTTY === true && !isCi(context.env);
+  if (!args.yes && !interactive) {
+    errorOutput.write(
+      "create-domain-auth: no terminal to ask questions in; pass --yes to run unattended (with flags such as --type jwt --roles Admin,Reader).\n",
+    );
+    return EXIT.usage;
+  }
+  const io: PromptStreams = { input: context.input, output };
+  try {
+    return await runSteps(context, { ...args, interactive, io, errorOutput });
+  } catch (error) {
+    if (!(error instanceof PromptCancelled)) throw error;
+    cancel("Cancelled; nothing was written.", { output });
+    return EXIT.cancelled;
+  }
+}
+
+interface RunOptions {
+  readonly dir: string;
+  readonly flags: ChoiceFlags;
+  readonly dryRun: boolean;
+  readonly interactive: boolean;
+  readonly io: PromptStreams;
+  readonly errorOutput: Writable;
+}
+
+async function runSteps(context: WizardContext, options: RunOptions): Promise<number> {
+  const { output } = context;
+  const { flags, io, interactive } = options;
+  const dir = resolve(context.cwd, options.dir);
+  const domainFile = options.dir === "." ? "domain.yaml" : join(options.dir, "domain.yaml");
+  const paint = paintFor(output.isTTY === true && context.env.NO_COLOR === undefined);
+
+  intro(`create-domain-auth${options.dryRun ? " (dry run)" : ""}`, { output });
+  const existing = await readTextIfExists(join(dir, "domain.yaml"));
+  if (existing === null) {
+    if (interactive && !(await askStarter(options.dir === "." ? "This folder" : options.dir, io))) {
+      outro("Nothing written. Add a domain.yaml and run the wizard again.", { output });
+      return EXIT.done;
+    }
+    if (!interactive) log.info(`No ${domainFile}: starting from a starter file with a User entity.`, { output });
+  }
+  const before = existing ?? starterDomainText(serviceNameFrom(basename(dir)));
+  const state = readDomainState(before);
+  // Loads while the first question is on screen, so that question does not wait for it.
+  const configLoading = import("@domain-auth/core/config");
+  const report = async (text: string) => {
+    const config = await configLoading;
+    for (const diagnostic of config.validateDomainText(text).diagnostics) {
+      options.errorOutput.write(`${config.formatDiagnostic(domainFile, diagnostic)}\n`);
+    }
+  };
+  if (!state) {
+    log.error(`${domainFile} is not valid YAML; fix it and run the wizard again.`, { output });
+    await report(before);
+    return EXIT.invalid;
+  }
+  const usage = checkFlagsAgainstFile(state, flags);
+  if (usage) {
+    options.errorOutput.write(`create-domain-auth: ${usage}\n`);
+    return EXIT.usage;
+  }
+
+  const isNewFile = existing === null;
+  const choices = interactive ? await askAuthChoices(state, flags, { isNewFile }, io) : unattendedChoices(state, flags, { isNewFile });
+  const after = applyAuthChoices(before, choices);
+  const validation = (await configLoading).validateDomainText(after);
+  if (!validation.model) {
+    log.error(`The result would not be a valid ${domainFile}; nothing was written.`, { output });
+    await report(after);
+    return EXIT.invalid;
+  }
+
+  const { loadManifest, renderTemplates } = await import("./templates.js");
+  const { applyFileChanges, generateSecret, planProjectFiles, planTemplateFiles } = await import("./file-changes.js");
+  const rendered = await renderTemplates(await loadManifest(), validation.model);
+  const files: FileChange[] = [...(await planTemplateFiles(dir, rendered)), ...(await planProjectFiles(dir, { secret: generateSecret() }))];
+  for (const [index, file] of files.entries()) {
+    if (file.action !== "conflict") continue;
+    const overwrite = interactive && (await askOverwrite(file.path, io));
+    files[index] = {
+      ...file,
+      action: overwrite ? "overwrite" : "skip",
+      note: overwrite ? "differs from the template" : "differs from the template; kept as it is",
+    };
+  }
+
+  const domainChange: FileChange = {
+    path: "domain.yaml",
+    content: after,
+    action: isNewFile ? "create" : after === before ? "unchanged" : "update",
+  };
+  const diff = formatDomainChange(isNewFile ? "" : before, after, paint);
+  if (diff.length > 0) note(diff.join("\n"), isNewFile ? `${domainFile} (new)` : domainFile, { output, format: (line) => line });
+  note(formatFileChanges([domainChange, ...files], paint).join("\n"), "Files", { output, format: (line) => line });
+
+  const changes = [domainChange, ...files].filter(writesFile);
+  if (changes.length === 0) {
+    outro("Everything is up to date; nothing to write.", { output });
+    return EXIT.done;
+  }
+  if (options.dryRun) {
+    outro(`Dry run: ${changes.length} file${changes.length === 1 ? "" : "s"} would be written; nothing was.`, { output });
+    return EXIT.done;
+  }
+  if (interactive && !(await askToWrite(io))) {
+    outro("Nothing written.", { output });
+    return EXIT.done;
+  }
+  await applyFileChanges(dir, changes);
+  for (const skipped of files.filter((file) => file.action === "skip"))
+    log.warn(`Skipped ${skipped.path}: it differs from the template.`, { output });
+  note(nextSteps(options.dir, choices), "Next steps", { output, format: (line) => line });
+  outro(`Done: ${changes.map((change) => change.path).join(", ")}.`, { output });
+  return EXIT.done;
+}
