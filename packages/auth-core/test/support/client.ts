@@ -13,7 +13,7 @@ export interface CallOptions {
   readonly token?: string;
   readonly headers?: Record<string, string>;
   /** A raw body sent as is (with no JSON content type unless given in headers). */
-  readonly raw?: BodyInit;
+  readonly raw?: string | Uint8Array | ReadableStream<Uint8Array>;
 }
 
 /** Calls an instance's handler in process, the way a server would. */
@@ -21,7 +21,7 @@ export function apiClient(auth: Auth, base = "http://localhost") {
   const call = async (method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<ApiResult> => {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
-    let payload: BodyInit | undefined = options.raw;
+    let payload: string | Uint8Array | ReadableStream<Uint8Array> | undefined = options.raw;
     if (body !== undefined) {
       headers["content-type"] ??= "application/json";
       payload = JSON.stringify(body);

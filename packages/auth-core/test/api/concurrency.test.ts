@@ -1,0 +1,67 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { BACKENDS, createSqliteDatabase, type TestDatabase } from "../support/backends.js";
+import { BLOG_YAML, domainOf } from "../support/domains.js";
+import { startInstance, type TestInstance } from "../support/instance.js";
+import { PASSWORD } from "../support/users.js";
+
+const domain = domainOf(BLOG_YAML);
+let cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const step of cleanup.reverse()) await step();
+  cleanup = [];
+});
+
+async function instances(database: TestDatabase, count: number): Promise<TestInstance[]> {
+  const started: TestInstance[] = [];
+  for (let index = 0; index < count; index++) started.push(await startInstance(domain, database.url));
+  cleanup.push(async () => {
+    for (const instance of started) await instance.auth.close();
+    await database.drop();
+  });
+  return started;
+}
+
+function statuses(responses: { status: number }[]): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const { status } of responses) counts[status] = (counts[status] ?? 0) + 1;
+  return counts;
+}
+
+describe.each(BACKENDS)("races on $name", (backend) => {
+  it("lets exactly one of 50 simultaneous setups through, across two instances", async () => {
+    const [first, second] = await instances(await backend.create(), 2);
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, (_, index) =>
+        (index % 2 === 0 ? first : second)?.api.post("/api/user/setup", { email: `admin${index}@example.com`, password: PASSWORD }),
+      ),
+    );
+    expect(statuses(responses as { status: number }[])).toEqual({ 201: 1, 409: 49 });
+    for (const response of responses) if (response?.status === 409) expect(response.body.code).toBe("SETUP_COMPLETE");
+    const list = await first?.api.get("/api/user/setup");
+    expect(list?.body).toEqual({ setupRequired: false });
+  });
+
+  it("lets exactly one of 20 simultaneous registrations of one email through", async () => {
+    const [first, second] = await instances(await backend.create(), 2);
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, index) =>
+        (index % 2 === 0 ? first : second)?.api.post("/api/user/register", {
+          email: index % 3 === 0 ? "Same@Example.com" : "same@example.com",
+          password: PASSWORD,
+        }),
+      ),
+    );
+    expect(statuses(responses as { status: number }[])).toEqual({ 201: 1, 409: 19 });
+    for (const response of responses) if (response?.status === 409) expect(response.body.code).toBe("EMAIL_TAKEN");
+  });
+});
+
+describe("setup flag", () => {
+  it("closes setup for good once a user registered", async () => {
+    const [instance] = await instances(createSqliteDatabase(), 1);
+    const api = (instance as TestInstance).api;
+    expect((await api.post("/api/user/register", { email: "first@example.com", password: PASSWORD })).status).toBe(201);
+    expect((await api.get("/api/user/setup")).body).toEqual({ setupRequired: false });
+    expect((await api.post("/api/user/setup", { email: "late@example.com", password: PASSWORD })).status).toBe(409);
+  });
+});

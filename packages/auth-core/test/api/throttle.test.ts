@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LOGIN_LIMITS } from "../../src/throttle/login-throttle.js";
+import { BACKENDS, type TestDatabase } from "../support/backends.js";
+import { BLOG_YAML, domainOf } from "../support/domains.js";
+import { startInstance, type TestInstance } from "../support/instance.js";
+import { PASSWORD } from "../support/users.js";
+
+describe.each(BACKENDS)("login throttling on $name", (backend) => {
+  let database: TestDatabase;
+  let instance: TestInstance;
+  let second: TestInstance;
+  const from = (address: string) => ({ headers: { "x-domain-auth-peer": address } });
+
+  beforeAll(async () => {
+    database = await backend.create();
+    instance = await startInstance(domainOf(BLOG_YAML), database.url);
+    second = await startInstance(domainOf(BLOG_YAML), database.url);
+    for (const email of ["victim@example.com", "reset@example.com"]) {
+      expect((await instance.api.post("/api/user/register", { email, password: PASSWORD })).status).toBe(201);
+    }
+  });
+  afterAll(async () => {
+    await instance?.auth.close();
+    await second?.auth.close();
+    await database?.drop();
+  });
+
+  it("locks an email after 5 failures, whatever its spelling, on every instance, even for the right password", async () => {
+    const spellings = [
+      "victim@example.com",
+      "VICTIM@example.com",
+      " victim@example.com",
+      "Victim@Example.com ",
+      "ｖｉｃｔｉｍ@example.com",
+    ];
+    for (const [index, email] of spellings.entries()) {
+      const api = index % 2 === 0 ? instance.api : second.api;
+      const response = await api.post("/api/user/login", { email, password: "wrong password" }, from(`10.0.0.${index}`));
+      expect(response.status, email).toBe(401);
+    }
+    const locked = await second.api.post("/api/user/login", { email: "victim@example.com", password: PASSWORD }, from("10.0.1.1"));
+    expect(locked.status).toBe(429);
+    expect(locked.body.code).toBe("TOO_MANY_ATTEMPTS");
+    const retryAfter = Number(locked.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThan(LOGIN_LIMITS.emailLockSeconds - 30);
+    expect(retryAfter).toBeLessThanOrEqual(LOGIN_LIMITS.emailLockSeconds);
+  });
+
+  it("resets an email's count after a successful login", async () => {
+    for (let round = 0; round < 3; round++) {
+      for (let failure = 0; failure < LOGIN_LIMITS.failuresPerEmail - 1; failure++) {
+        expect(
+          (await instance.api.post("/api/user/login", { email: "reset@example.com", password: "nope nope" }, from("10.1.0.1"))).status,
+        ).toBe(401);
+      }
+      expect(
+        (await instance.api.post("/api/user/login", { email: "reset@example.com", password: PASSWORD }, from("10.1.0.1"))).status,
+      ).toBe(200);
+    }
+  });
+
+  it("locks an address after 100 failures across many emails, and only that address", async () => {
+    const attacker = from("203.0.113.7");
+    for (let index = 0; index < LOGIN_LIMITS.failuresPerAddress; index++) {
+      const response = await instance.api.post(
+        "/api/user/login",
+        { email: `spray${index}@example.com`, password: "guess guess" },
+        attacker,
+      );
+      expect(response.status).toBe(401);
+    }
+    const blocked = await second.api.post("/api/user/login", { email: "reset@example.com", password: PASSWORD }, attacker);
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(LOGIN_LIMITS.addressLockSeconds - 30);
+    const elsewhere = await second.api.post("/api/user/login", { email: "reset@example.com", password: PASSWORD }, from("198.51.100.1"));
+    expect(elsewhere.status).toBe(200);
+  });
+
+  it("cannot be dodged with a client-sent X-Forwarded-For when no proxy is trusted", async () => {
+    const response = await instance.api.post(
+      "/api/user/login",
+      { email: "reset@example.com", password: PASSWORD },
+      { headers: { "x-domain-auth-peer": "203.0.113.7", "x-forwarded-for": "1.2.3.4" } },
+    );
+    expect(response.status).toBe(429);
+  });
+});
