@@ -164,7 +164,7 @@ describe.each(BACKENDS)("auth endpoints on $name", (backend) => {
     });
 
     it("asks for a token when there is none, or another scheme", async () => {
-      for (const headers of [{}, { authorization: "Basic YWRtaW46cGFzc3dvcmQ=" }]) {
+      for (const headers of [{}, { authorization: "Basic YWRtaW46cGFzc3dvcmQ=" }] as Record<string, string>[]) {
         const response = await instance.api.get("/api/user/me", { headers });
         expect(response.status).toBe(401);
         expect(response.headers.get("www-authenticate")).toBe("Bearer");
