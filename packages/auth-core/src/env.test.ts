@@ -1,0 +1,54 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { DomainConfigError } from "./config/index.js";
+import { createAuthFromEnv, EnvironmentError } from "./env.js";
+
+const BLOG = "name: blog\nentities:\n  User:\n    fields:\n      email: { type: string, required: true }\n      password: { type: string, required: true }\nauth: { type: jwt }\n";
+
+describe("createAuthFromEnv", () => {
+  const cwd = process.cwd();
+  afterEach(() => process.chdir(cwd));
+
+  function workspace(yaml = BLOG): string {
+    const directory = mkdtempSync(join(tmpdir(), "domain-auth-env-"));
+    writeFileSync(join(directory, "domain.yaml"), yaml);
+    process.chdir(directory);
+    return directory;
+  }
+
+  it("runs on the defaults in development, keeping a generated secret under .data/", async () => {
+    const directory = workspace();
+    const auth = await createAuthFromEnv({ AUTH_BCRYPT_COST: "4" });
+    const secret = readFileSync(join(directory, ".data", "auth-secret"), "utf8").trim();
+    expect(secret.length).toBeGreaterThanOrEqual(32);
+    expect(await auth.isSetupRequired()).toBe(true);
+    await auth.close();
+    const again = await createAuthFromEnv({ AUTH_BCRYPT_COST: "4" });
+    await again.close();
+    expect(readFileSync(join(directory, ".data", "auth-secret"), "utf8").trim()).toBe(secret);
+  });
+
+  it("requires a secret of at least 32 bytes in production", async () => {
+    workspace();
+    await expect(createAuthFromEnv({ NODE_ENV: "production" })).rejects.toThrow(EnvironmentError);
+    await expect(createAuthFromEnv({ AUTH_SECRET: "short" })).rejects.toThrow(/32 bytes/);
+  });
+
+  it("never allows a bcrypt cost below 10 in production", async () => {
+    workspace();
+    await expect(createAuthFromEnv({ NODE_ENV: "production", AUTH_SECRET: "x".repeat(32), AUTH_BCRYPT_COST: "4" })).rejects.toThrow(/AUTH_BCRYPT_COST/);
+  });
+
+  it("refuses an invalid domain.yaml with its diagnostics", async () => {
+    workspace("name: blog\nentities: {}\nauth: { type: cookie }\n");
+    await expect(createAuthFromEnv({})).rejects.toThrow(DomainConfigError);
+  });
+
+  it("refuses an unknown or unreachable database with one line", async () => {
+    workspace();
+    await expect(createAuthFromEnv({ DATABASE_URL: "mysql://x", AUTH_BCRYPT_COST: "4" })).rejects.toThrow(/DATABASE_URL/);
+    await expect(createAuthFromEnv({ DATABASE_URL: "postgres://postgres@127.0.0.1:1/none", AUTH_BCRYPT_COST: "4" })).rejects.toThrow(/cannot reach/);
+  });
+});
