@@ -1,0 +1,12 @@
+import { authFromEnv } from "@domain-auth/core";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+/** Every /api/* request goes to domain-auth's router. */
+async function handle(request: Request): Promise<Response> {
+  const auth = await authFromEnv();
+  return auth.handle(request);
+}
+
+export { handle as DELETE, handle as GET, handle as HEAD, handle as OPTIONS, handle as PATCH, handle as POST, handle as PUT };

@@ -1,0 +1,6 @@
+/**
+ * Runs each build whose output is missing or older than its sources (auth-core and the wizard
+ * through the root `npm run build`, then `next build` in apps/web); throws when one fails.
+ * @returns the names of the builds that ran.
+ */
+export declare function ensureBuilt(): string[];

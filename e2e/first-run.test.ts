@@ -1,0 +1,76 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type RunningApp, startApp } from "./support/app-server.js";
+import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
+import { ADMIN, api, fillAccountForm, profileValue } from "./support/flows.js";
+
+describe("first run", () => {
+  let app: RunningApp;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  test("the server's start line points to /setup", () => {
+    expect(app.output()).toMatch(/create the first administrator at http:\/\/localhost:\d+\/setup/);
+  });
+
+  test("every page leads to /setup while no user exists", async () => {
+    const page = await openTab(browser, app.url);
+    for (const path of ["/", "/login", "/register", "/profile", "/admin"]) {
+      await page.goto(path);
+      expect(new URL(page.url()).pathname, path).toBe("/setup");
+    }
+    await page.context().close();
+  });
+
+  test("setup shows the API's field errors inline, then creates the administrator and opens the profile", async () => {
+    const page = await openTab(browser, app.url);
+    await page.goto("/setup");
+    await page.getByRole("heading", { name: "Welcome to blog" }).waitFor();
+    await saveScreenshot(page, "first-run");
+
+    await fillAccountForm(page, { ...ADMIN, password: "short" });
+    await page.getByRole("button", { name: "Create administrator" }).click();
+    const passwordError = page.locator(".field-error");
+    expect(await passwordError.textContent()).toMatch(/8/);
+    expect(await page.getByLabel("Password", { exact: true }).getAttribute("aria-invalid")).toBe("true");
+    await saveScreenshot(page, "first-run-field-error");
+
+    await fillAccountForm(page, ADMIN);
+    await page.getByRole("button", { name: "Create administrator" }).click();
+    await page.waitForURL("**/profile");
+    expect(await profileValue(page, "Role")).toBe("Admin");
+    expect(await profileValue(page, "Email")).toBe(ADMIN.email);
+    expect(await profileValue(page, "Name")).toBe(ADMIN.name);
+    await saveScreenshot(page, "profile-admin");
+
+    const stored = await page.evaluate(() => ({
+      session: Object.keys(sessionStorage),
+      local: localStorage.length,
+      cookies: document.cookie,
+    }));
+    expect(stored).toEqual({ session: ["domain-auth.token"], local: 0, cookies: "" });
+    await page.context().close();
+  });
+
+  test("a second visit to /setup says setup is complete and links to sign-in; the API refuses another setup", async () => {
+    const page = await openTab(browser, app.url);
+    await page.goto("/setup");
+    await page.getByRole("heading", { name: "Setup is complete" }).waitFor();
+    expect(await page.getByRole("main").getByRole("link", { name: "Sign in" }).getAttribute("href")).toBe("/login");
+    await saveScreenshot(page, "setup-complete");
+    await page.context().close();
+
+    const again = await api(app.url, "/user/setup", { body: { email: "second@example.com", password: "another password" } });
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe("SETUP_COMPLETE");
+    expect((await api(app.url, "/user/setup")).body).toEqual({ setupRequired: false });
+  });
+});

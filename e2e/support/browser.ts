@@ -1,0 +1,36 @@
+import { mkdirSync } from "node:fs";
+import { type Browser, chromium, type Page } from "playwright-core";
+
+/** Debian's Chromium; `npm test` installs it when missing. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+const SCREENSHOTS = new URL("../screenshots/", import.meta.url);
+
+/** Starts headless Chromium with nothing that reaches the network on its own. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
+}
+
+/** A fresh tab in its own context (its own sessionStorage), at `baseURL`. */
+export async function openTab(browser: Browser, baseURL: string): Promise<Page> {
+  const context = await browser.newContext({ baseURL, viewport: { width: 1100, height: 760 } });
+  context.setDefaultTimeout(15_000);
+  return context.newPage();
+}
+
+/** Saves a full-page screenshot as `e2e/screenshots/<name>.png`. */
+export async function saveScreenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: new URL(`${name}.png`, SCREENSHOTS).pathname, fullPage: true });
+}
