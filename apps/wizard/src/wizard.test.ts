@@ -1,0 +1,381 @@
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { validateDomainText } from "@domain-auth/core/config";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { starterDomainText } from "./starter.js";
+import { KEY, startWizard } from "./testing/virtual-terminal.js";
+import { runWizard } from "./wizard.js";
+
+const BLOG = `# A blog, with comments everywhere.
+name: blog                      # identifier; used as the JWT issuer
+entities:
+  User:
+    fields:
+      email: { type: string, required: true, unique: true }
+      password: { type: string, required: true }
+      name: string              # shorthand for { type: string }
+      role: { type: string, default: Reader }   # the schema default role
+    permissions:
+      read: [Admin, "@Owner"]
+      update: [Admin, "@Owner"]
+
+  # Posts belong to their author.
+  Post:
+    owner: author               # field that holds the owning user's id (for @Owner)
+    fields:
+      title: { type: string, required: true, maxLength: 200 }
+      author: { type: ref, to: User }
+    permissions:
+      create: [Editor, Admin]
+      read: ["*"]
+      update: ["@Owner", Admin]
+auth:
+  type: jwt   # or none
+  entity: User                  # optional: detected when omitted
+  roles: [Admin, Editor, Reader]
+  endpoints: { login: true, register: true, me: true, setup: true }
+# the end
+`;
+
+const ROUTE = "app/api/[...path]/route.ts";
+let dir: string;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "wizard-"));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Every file under `root` with its content, to show that nothing changed. */
+async function snapshot(root: string): Promise<Record<string, string>> {
+  const files: Record<string, string> = {};
+  for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) {
+      const path = join(entry.parentPath, entry.name);
+      files[path.slice(root.length + 1)] = await readFile(path, "utf8");
+    }
+  }
+  return files;
+}
+
+const read = (path: string) => readFile(join(dir, path), "utf8");
+
+/** The lines of a text outside its auth block (from `auth:` to the next unindented line). */
+function outsideAuthBlock(text: string): string {
+  const lines = text.split("\n");
+  const start = lines.indexOf("auth:");
+  const end = lines.findIndex((line, index) => index > start && /^\S/.test(line));
+  return [...lines.slice(0, start), ...lines.slice(end)].join("\n");
+}
+
+async function unattended(argv: readonly string[], env: Record<string, string> = {}) {
+  const output = new PassThrough();
+  const errorOutput = new PassThrough();
+  let out = "";
+  let err = "";
+  output.on("data", (chunk: Buffer) => {
+    out += chunk;
+  });
+  errorOutput.on("data", (chunk: Buffer) => {
+    err += chunk;
+  });
+  const code = await runWizard({ cwd: dir, argv, input: new PassThrough(), output, errorOutput, env });
+  return { code, out, err };
+}
+
+describe("interactive", () => {
+  it("sets up a fresh folder from the starter", async () => {
+    const session = startWizard(dir);
+    await session.answer("has no domain.yaml", KEY.enter);
+    await session.answer("How do callers authenticate?", KEY.enter);
+    await session.answer("Which entity holds the users?", KEY.enter);
+    await session.answer("Which roles can users hold?", KEY.enter);
+    await session.answer("Which role does register give", KEY.enter);
+    await session.answer("Which endpoints should exist?", KEY.enter);
+    await session.answer("Write these changes?", KEY.enter);
+    expect(await session.done).toBe(0);
+
+    const domain = await read("domain.yaml");
+    expect(domain).toBe(starterDomainText(dir.split("/").at(-1)?.toLowerCase() ?? ""));
+    expect(validateDomainText(domain).model?.auth?.defaultRole).toBe("Member");
+    expect(await read(ROUTE)).toContain('import { authFromEnv } from "@domain-auth/core";');
+    expect(await read(".env.local")).toMatch(/^AUTH_SECRET=[A-Za-z0-9_-]{43}\n$/);
+    expect((await stat(join(dir, ".env.local"))).mode & 0o777).toBe(0o600);
+    expect(await read(".gitignore")).toBe(".env.local\n.data/\n");
+    expect(session.screen()).toContain("Next steps");
+    expect(session.screen()).toContain("open /setup");
+  });
+
+  it("changes an existing file and keeps every comment outside the auth block byte for byte", async () => {
+    await writeFile(join(dir, "domain.yaml"), BLOG);
+    const session = startWizard(dir);
+    await session.answer("How do callers authenticate?", KEY.enter);
+    await session.answer("Which entity holds the users?", KEY.enter);
+    await session.answer("Which roles can users hold?", ", Guest", KEY.enter);
+    await session.answer("Which role does register give", KEY.enter);
+    await session.answer("Which endpoints should exist?", KEY.down, KEY.down, KEY.space, KEY.enter);
+    await session.waitFor("domain.yaml");
+    await session.answer("Write these changes?", KEY.enter);
+    expect(await session.done).toBe(0);
+
+    const result = await read("domain.yaml");
+    expect(outsideAuthBlock(result)).toBe(outsideAuthBlock(BLOG));
+    expect(result).toContain(
+      "auth:\n  type: jwt   # or none\n  entity: User                  # optional: detected when omitted\n  roles: [Admin, Editor, Reader, Guest]\n  endpoints: { login: true, register: true, me: false, setup: true }\n# the end\n",
+    );
+    expect(session.screen()).toContain("+   roles: [Admin, Editor, Reader, Guest]");
+  });
+
+  it("changes the default role on the auth entity's role field only", async () => {
+    await writeFile(join(dir, "domain.yaml"), BLOG);
+    const session = startWizard(dir);
+    await session.answer("How do callers authenticate?", KEY.enter);
+    await session.answer("Which entity holds the users?", KEY.enter);
+    await session.answer("Which roles can users hold?", KEY.enter);
+    await session.answer("(Admin, the setup role, is never given)", KEY.up, KEY.enter);
+    await session.answer("Which endpoints should exist?", KEY.enter);
+    await session.answer("Write these changes?", KEY.enter);
+    expect(await session.done).toBe(0);
+    expect(await read("domain.yaml")).toBe(BLOG.replace("default: Reader }", "default: Editor }"));
+  });
+
+  it("switches jwt to none", async () => {
+    await writeFile(join(dir, "domain.yaml"), BLOG);
+    const session = startWizard(dir);
+    await session.answer("How do callers authenticate?", KEY.down, KEY.enter);
+    await session.answer("Write these changes?", KEY.enter);
+    expect(await session.done).toBe(0);
+    expect(await read("domain.yaml")).toBe(BLOG.replace("type: jwt   # or none", "type: none   # or none"));
+    expect(session.screen()).not.toContain("Which entity holds the users?");
+  });
+
+  it("re-asks for roles while they are invalid, showing why", async () => {
+    await writeFile(join(dir, "domain.yaml"), BLOG);
+    const session = startWizard(dir);
+    await session.answer("How do callers authenticate?", KEY.enter);
+    await session.answer("Which entity holds the users?", KEY.enter);
+    await session.answer("Which roles can users hold?", ", 9lives", KEY.enter);
+    await session.waitFor("'9lives' is not a valid role name: use letters, digits and _, not starting with a digit");
+    session.type(...Array.from({ length: ", 9lives".length }, () => KEY.backspace), ", Reader", KEY.enter);
+    await session.waitFor("'Reader' is listed twice");
+    session.type(KEY.ctrlU, "Admin, Reader", KEY.enter);
+    await session.waitFor("'Editor' is used in permissions; keep it in the list");
+    session.type(KEY.ctrlU, "Admin, Editor, Reader", KEY.enter);
+    await session.answer("Which role does register give", KEY.enter);
+    await session.answer("Which endpoints should exist?", KEY.enter);
+    await session.answer("unchanged  domain.yaml", KEY.down, KEY.enter);
+    await session.waitFor("Nothing written.");
+    expect(await session.done).toBe(0);
+    expect(await read("domain.yaml")).toBe(BLOG);
+  });
+
+  it("offers to add missing credential fields to the chosen entity", async () => {
+    await writeFile(
+      join(dir, "domain.yaml"),
+      "name: shop\nentities:\n  Customer:\n    fields:\n      email: string # sign-in\nauth:\n  type: none\n",
+    );
+    const session = startWizard(dir);
+    await session.answer("How do callers authenticate?", KEY.up, KEY.enter);
+    await session.answer("Which entity holds the users?", KEY.enter);
+    await session.answer("Add password to Customer?", KEY.enter);
+    await session.answer("Which roles can users hold?", "Admin, Buyer", KEY.enter);
+    await session.answer("Which role does register give", KEY.up, KEY.enter);
+    await session.answer("Which endpoints should exist?", KEY.enter);
+    await session.answer("Write these changes?", KEY.enter);
+    expect(await session.done).toBe(0);
+    expect(await read("domain.yaml")).toBe(
+      "name: shop\nentities:\n  Customer:\n    fields:\n      email: string # sign-in\n      password: { type: string, required: true }\n      role: { type: string, default: Buyer }\nauth:\n  type: jwt\n  roles: [Admin, Buyer]\n",
+    );
+  });
+
+  it("asks before overwriting a scaffolded file the user changed", async () => {
+    await writeFile(join(dir, "domain.yaml"), BLOG);
+    await mkdir(join(dir, "app/api/[...path]"), { recursive: true });
+    await writeFile(join(dir, ROUTE), "// mine\n");
+    const session = startWizard(dir, [
+      "--type",
+      "jwt",
+      "--entity",
+      "User",
+      "--roles",
+      "Admin,Editor,Reader",
+      "--default-role",
+      "Reader",
+      "--no-me",
+    ]);
+    await session.answer(`${ROUTE} differs from the template. Overwrite it?`, KEY.down, KEY.enter);
+    await session.answer("Write these changes?", KEY.enter);
+    expect(await session.done).toBe(0);
+    expect(await read(ROUTE)).toContain("authFromEnv");
+    expect(await read("domain.yaml")).toContain("me: false");
+  });
+
+  it("writes nothing when the user declines", async () => {
+    await writeFile(join(dir, "domain.yaml"), BLOG);
+    const before = await snapshot(dir);
+    const session = startWizard(dir, ["--type", "none"]);
+    await session.answer("Write these changes?", KEY.down, KEY.enter);
+    await session.waitFor("Nothing written.");
+    expect(await session.done).toBe(0);
+    expect(await snapshot(dir)).toEqual(before);
+  });
+
+  describe("Ctrl-C at any prompt exits 130 and changes no file", () => {
+    const steps = [
+      "How do callers authenticate?",
+      "Which entity holds the users?",
+      "Which roles can users hold?",
+      "Which role does register give",
+      "Which endpoints should exist?",
+      "differs from the template. Overwrite it?",
+      "Write these changes?",
+    ];
+    for (const [index, step] of steps.entries()) {
+      it(`at "${step}"`, async () => {
+        await writeFile(join(dir, "domain.yaml"), BLOG);
+        await mkdir(join(dir, "app/api/[...path]"), { recursive: true });
+        await writeFile(join(dir, ROUTE), "// mine\n");
+        const before = await snapshot(dir);
+        const session = startWizard(dir);
+        for (const earlier of steps.slice(0, index)) await session.answer(earlier, KEY.enter);
+        await session.answer(step, KEY.ctrlC);
+        expect(await session.done).toBe(130);
+        expect(session.screen()).toContain("Cancelled; nothing was written.");
+        expect(await snapshot(dir)).toEqual(before);
+      });
+    }
+
+    it('at "has no domain.yaml"', async () => {
+      const session = startWizard(dir);
+      await session.answer("has no domain.yaml", KEY.ctrlC);
+      expect(await session.done).toBe(130);
+      expect(await readdir(dir)).toEqual([]);
+    });
+  });
+});
+
+describe("unattended", () => {
+  it("exits 2 at once without a terminal unless --yes is given", async () => {
+    const { code, err } = await unattended([]);
+    expect(code).toBe(2);
+    expect(err).toContain("--yes");
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it("treats CI as no terminal", async () => {
+    const session = startWizard(dir, [], { CI: "true" });
+    expect(await session.done).toBe(2);
+    expect(session.errors()).toContain("pass --yes");
+  });
+
+  it("sets up a fresh folder with the flags and defaults", async () => {
+    const { code } = await unattended([
+      "app",
+      "--yes",
+      "--type",
+      "jwt",
+      "--roles",
+      "Owner,Staff,Guest",
+      "--default-role",
+      "Guest",
+      "--no-register",
+    ]);
+    expect(code).toBe(0);
+    const { model } = validateDomainText(await readFile(join(dir, "app/domain.yaml"), "utf8"));
+    expect(model?.name).toBe("app");
+    expect(model?.auth).toMatchObject({ roles: ["Owner", "Staff", "Guest"], setupRole: "Owner", defaultRole: "Guest" });
+    expect(model?.auth?.endpoints).toEqual({ login: true, register: false, me: true, setup: true });
+    expect(await readFile(join(dir, "app", ROUTE), "utf8")).toContain("authFromEnv");
+  });
+
+  it("picks a default role the new roles allow for a new file", async () => {
+    expect((await unattended(["--yes", "--roles", "Owner,Staff"])).code).toBe(0);
+    expect(validateDomainText(await read("domain.yaml")).model?.auth?.defaultRole).toBe("Staff");
+  });
+
+  it("changes no byte on an identical rerun", async () => {
+    await writeFile(join(dir, "domain.yaml"), BLOG);
+    expect((await unattended(["--yes", "--no-setup"])).code).toBe(0);
+    const first = await snapshot(dir);
+    const again = await unattended(["--yes", "--no-setup"]);
+    expect(again.code).toBe(0);
+    expect(again.out).toContain("nothing to write");
+    expect(await snapshot(dir)).toEqual(first);
+  });
+
+  it("writes nothing on --dry-run, but shows the change", async () => {
+    await writeFile(join(dir, "domain.yaml"), BLOG);
+    const before = await snapshot(dir);
+    const { code, out } = await unattended(["--yes", "--dry-run", "--type", "none"]);
+    expect(code).toBe(0);
+    expect(out).toContain("+   type: none   # or none");
+    expect(out).toContain("Dry run: 4 files would be written; nothing was.");
+    expect(await snapshot(dir)).toEqual(before);
+  });
+
+  it("writes nothing on --dry-run in an empty folder", async () => {
+    expect((await unattended(["--yes", "--dry-run"])).code).toBe(0);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it("exits 1 with positioned errors when the result would not validate, writing nothing", async () => {
+    await writeFile(join(dir, "domain.yaml"), BLOG);
+    const before = await snapshot(dir);
+    const { code, err } = await unattended(["--yes", "--roles", "Admin,Editor"]);
+    expect(code).toBe(1);
+    expect(err).toMatch(/^domain\.yaml:9:\d+ {2}entities\.User\.fields\.role\.default {2}.*Reader/m);
+    expect(await snapshot(dir)).toEqual(before);
+  });
+
+  it("exits 1 on a file that is not YAML", async () => {
+    await writeFile(join(dir, "domain.yaml"), "name: [unclosed\n");
+    const { code, err } = await unattended(["--yes"]);
+    expect(code).toBe(1);
+    expect(err).toMatch(/^domain\.yaml:\d+:\d+ {2}/);
+  });
+
+  it("exits 2 on bad flags", async () => {
+    expect((await unattended(["--yes", "--type", "oauth2"])).err).toContain(
+      "auth.type 'oauth2' is planned but not implemented; use jwt or none",
+    );
+    await writeFile(join(dir, "domain.yaml"), BLOG);
+    const entity = await unattended(["--yes", "--entity", "Author"]);
+    expect(entity).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("'Author' is not an entity of domain.yaml (entities: User, Post)"),
+    });
+    const role = await unattended(["--yes", "--roles", "Admin,Reader", "--default-role", "Admin"]);
+    expect(role).toMatchObject({ code: 2, err: expect.stringContaining("'Admin' is the setup role") });
+  });
+
+  it("keeps a scaffolded file the user changed, and says so", async () => {
+    await writeFile(join(dir, "domain.yaml"), BLOG);
+    await mkdir(join(dir, "app/api/[...path]"), { recursive: true });
+    await writeFile(join(dir, ROUTE), "// mine\n");
+    const { code, out } = await unattended(["--yes"]);
+    expect(code).toBe(0);
+    expect(await read(ROUTE)).toBe("// mine\n");
+    expect(out).toContain(`Skipped ${ROUTE}: it differs from the template.`);
+  });
+
+  it("adds to an existing .gitignore and .env.local, keeping an existing secret", async () => {
+    await writeFile(join(dir, ".gitignore"), "node_modules\n");
+    await writeFile(join(dir, ".env.local"), "PORT=3001\n");
+    expect((await unattended(["--yes"])).code).toBe(0);
+    expect(await read(".gitignore")).toBe("node_modules\n\n# domain-auth\n.env.local\n.data/\n");
+    const env = await read(".env.local");
+    expect(env).toMatch(/^PORT=3001\nAUTH_SECRET=[A-Za-z0-9_-]{43}\n$/);
+    expect((await unattended(["--yes"])).code).toBe(0);
+    expect(await read(".env.local")).toBe(env);
+  });
+
+  it("prints help and version", async () => {
+    const help = await unattended(["--help"]);
+    expect(help).toMatchObject({ code: 0, out: expect.stringContaining("--default-role NAME") });
+    const version = await unattended(["--version"]);
+    expect(version).toMatchObject({ code: 0, out: expect.stringMatching(/^\d+\.\d+\.\d+\n$/) });
+  });
+});
