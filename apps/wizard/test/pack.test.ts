@@ -1,0 +1,81 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildCli, WIZARD_DIR } from "./built-cli.js";
+
+// The package as published: packed, then run with npx from the tarball in an empty folder.
+let root: string;
+let project: string;
+let tarball: string;
+let env: NodeJS.ProcessEnv;
+
+function npx(...args: string[]) {
+  // A relative path with a slash makes npx install the tarball rather than look up a command.
+  const result = spawnSync("npx", ["--yes", `../${tarball}`, ...args], { cwd: project, env, encoding: "utf8" });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+beforeAll(async () => {
+  buildCli();
+  root = await mkdtemp(join(tmpdir(), "wizard-pack-"));
+  const packed = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", root], { cwd: WIZARD_DIR, encoding: "utf8" })) as {
+    filename: string;
+    files: { path: string }[];
+  }[];
+  tarball = packed[0]?.filename ?? "";
+  project = join(root, "project");
+  await mkdir(project);
+  const { CI: _ci, ...rest } = process.env;
+  env = { ...rest, npm_config_cache: join(root, "npm-cache"), npm_config_update_notifier: "false", npm_config_fund: "false" };
+}, 120_000);
+
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe("npx <tarball>", () => {
+  it("ships the bundle, the templates and registry dependencies only", async () => {
+    const manifest = JSON.parse(await readFile(join(WIZARD_DIR, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(["@clack/prompts", "yaml", "zod"]);
+    const listing = execFileSync("tar", ["tzf", join(root, tarball)], { encoding: "utf8" }).split("\n");
+    expect(listing).toEqual(
+      expect.arrayContaining([
+        "package/dist/cli.js",
+        "package/templates/manifest.yaml",
+        "package/templates/next/app/api/[...path]/route.ts",
+      ]),
+    );
+    expect(listing.filter((path) => path.startsWith("package/src/"))).toEqual([]);
+  });
+
+  it("sets up a folder unattended, and its own validate accepts the result", { timeout: 180_000 }, async () => {
+    const run = npx("--yes", "--type", "jwt", "--roles", "Admin,Editor,Reader", "--default-role", "Reader", "--no-register");
+    expect(run.stderr).not.toMatch(/error/i);
+    expect(run.code).toBe(0);
+
+    const validate = npx("validate", "domain.yaml");
+    expect(validate).toMatchObject({ code: 0, stdout: "domain.yaml: valid\n" });
+
+    const domain = await readFile(join(project, "domain.yaml"), "utf8");
+    expect(domain).toContain("  roles: [Admin, Editor, Reader]\n");
+    expect(domain).toContain("      role: { type: string, default: Reader }\n");
+    expect(domain).toContain("  endpoints: { login: true, register: false, me: true, setup: true }\n");
+    const route = await readFile(join(project, "app/api/[...path]/route.ts"), "utf8");
+    expect(route).toBe(await readFile(join(WIZARD_DIR, "templates/next/app/api/[...path]/route.ts"), "utf8"));
+    expect(await readFile(join(project, ".env.local"), "utf8")).toMatch(/^AUTH_SECRET=[A-Za-z0-9_-]{43}\n$/);
+    expect(await readFile(join(project, ".gitignore"), "utf8")).toBe(".env.local\n.data/\n");
+
+    const again = npx("--yes", "--type", "jwt", "--roles", "Admin,Editor,Reader", "--default-role", "Reader", "--no-register");
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain("nothing to write");
+    expect(await readFile(join(project, "domain.yaml"), "utf8")).toBe(domain);
+  });
+
+  it("refuses to run without a terminal unless --yes is given", { timeout: 60_000 }, () => {
+    const run = npx("--type", "none");
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("--yes");
+  });
+});
