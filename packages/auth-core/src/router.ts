@@ -46,7 +46,8 @@ export function createRouter(context: RouteContext): (request: Request) => Promi
     const [segment = "", id] = segments;
     const method = request.method.toUpperCase();
 
-    if (services && segment === services.auth.entity.segment && id !== undefined && id in AUTH_ROUTES) {
+    const isEndpointName = id !== undefined && Object.hasOwn(AUTH_ROUTES, id);
+    if (services && segment === services.auth.entity.segment && isEndpointName) {
       const endpoint = id as Endpoint;
       if (!services.auth.endpoints[endpoint]) throw new ApiError("NOT_FOUND");
       const handler = AUTH_ROUTES[endpoint][method];
@@ -56,6 +57,9 @@ export function createRouter(context: RouteContext): (request: Request) => Promi
 
     const entity = entities.get(segment);
     if (!entity || id === "") throw new ApiError("NOT_FOUND");
+    // Under auth.type none no auth endpoint exists: 404 for every method, not a 405 from the item
+    // route (no record can have these ids; ours are UUIDs).
+    if (!services && isEndpointName) throw new ApiError("NOT_FOUND");
     if (id === undefined) {
       if (method === "GET") return listRecords(context, request, entity);
       if (method === "POST") return createRecord(context, request, entity);

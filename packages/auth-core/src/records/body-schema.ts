@@ -10,6 +10,20 @@ export type BodyMode = "create" | "update";
 
 const codePoints = (value: string) => [...value].length;
 
+// PostgreSQL text cannot hold U+0000, and a lone surrogate cannot be stored as UTF-8: refuse both
+// up front so every backend answers 400 rather than failing (or silently altering the value).
+const UNSTORABLE = /\u0000|[\uD800-\uDFFF]/u;
+
+/** A string that every backend stores exactly: no U+0000, no lone surrogate. */
+function storableString(error: (issue: { input?: unknown }) => string): z.ZodString {
+  return z.string({ error }).refine((value) => !UNSTORABLE.test(value), "must not contain U+0000 or unpaired surrogates");
+}
+
+/** The auth entity's `email` and `password` are always required, whatever the declaration says. */
+function isRequired(field: FieldModel, entity: EntityModel): boolean {
+  return field.required || (entity.isAuthEntity && (field.name === "email" || field.name === "password"));
+}
+
 function typeLabel(field: FieldModel): string {
   switch (field.type) {
     case "integer":
@@ -30,7 +44,7 @@ function typeLabel(field: FieldModel): string {
 function valueSchema(field: FieldModel, entity: EntityModel): z.ZodType {
   const error = (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : `must be ${typeLabel(field)}`);
   if (entity.isAuthEntity && field.name === "email") {
-    return z.string({ error }).transform((value, context) => {
+    return storableString(error).transform((value, context) => {
       const email = normalizeEmail(value);
       const problem = emailProblem(email);
       if (problem) context.addIssue({ code: "custom", message: problem });
@@ -48,8 +62,8 @@ function valueSchema(field: FieldModel, entity: EntityModel): z.ZodType {
     case "text": {
       const max = field.maxLength;
       return max === undefined
-        ? z.string({ error })
-        : z.string({ error }).refine((value) => codePoints(value) <= max, `must be at most ${max} characters`);
+        ? storableString(error)
+        : storableString(error).refine((value) => codePoints(value) <= max, `must be at most ${max} characters`);
     }
     case "integer":
     case "number": {
@@ -63,7 +77,7 @@ function valueSchema(field: FieldModel, entity: EntityModel): z.ZodType {
     case "datetime":
       return z.iso.datetime({ offset: true, error }).transform((value) => new Date(value).toISOString());
     case "ref":
-      return z.string({ error }).min(1, "must not be empty").max(128, "is not a valid id");
+      return storableString(error).min(1, "must not be empty").max(128, "is not a valid id");
   }
 }
 
@@ -86,9 +100,10 @@ export function bodySchema(entity: EntityModel, mode: BodyMode, options: BodySch
   const shape: Record<string, z.ZodType> = {};
   for (const field of entity.fields) {
     if (options.omit?.includes(field.name)) continue;
+    const required = isRequired(field, entity);
     let schema = valueSchema(field, entity);
-    if (!field.required) schema = schema.nullable();
-    if (mode === "update" || field.default !== undefined || (!field.required && mode === "create")) schema = schema.optional();
+    if (!required) schema = schema.nullable();
+    if (mode === "update" || field.default !== undefined || !required) schema = schema.optional();
     shape[field.name] = schema;
   }
   for (const key of options.extraKeys ?? []) shape[key] = z.string({ error: "must be a string" }).optional();

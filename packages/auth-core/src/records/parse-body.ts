@@ -35,7 +35,10 @@ export function parseRecordBody(
   mode: BodyMode,
   options: BodySchemaOptions = {},
 ): Record<string, unknown> {
-  const result = cachedSchema(entity, mode, options).safeParse(body);
+  // A null-prototype copy: a field named like an Object.prototype member (`constructor`, `toString`)
+  // must read as absent when the body does not send it, not as the inherited function.
+  const input: Record<string, unknown> = Object.assign(Object.create(null), body);
+  const result = cachedSchema(entity, mode, options).safeParse(input);
   if (!result.success) throw new ApiError("INVALID_BODY", { issues: issuesOf(result.error) });
   const values: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(result.data)) {

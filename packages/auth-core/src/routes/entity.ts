@@ -53,7 +53,9 @@ async function checkRefs(context: RouteContext, entity: EntityModel, values: Rec
     const value = values[field.name];
     if (field.type !== "ref" || typeof value !== "string") continue;
     const target = context.model.entities.find((candidate) => candidate.name === field.to);
-    if (!target || !(await context.store.exists(target, value)))
+    // Without a target (the hidden owner under auth.type none) only null fits.
+    if (!target) issues.push({ path: [field.name], message: "must be null" });
+    else if (!(await context.store.exists(target, value)))
       issues.push({ path: [field.name], message: `is not the id of an existing ${field.to}` });
   }
   if (issues.length > 0) throw new ApiError("INVALID_BODY", { issues });
@@ -62,7 +64,7 @@ async function checkRefs(context: RouteContext, entity: EntityModel, values: Rec
 function guardProtectedFields(context: RouteContext, entity: EntityModel, caller: Caller, values: Record<string, unknown>): void {
   if (isSetupRole(context, caller) || context.services === null) return;
   const guarded = [entity.isAuthEntity ? "role" : null, entity.ownerField].filter((name): name is string => name !== null);
-  const sent = guarded.find((name) => name in values);
+  const sent = guarded.find((name) => Object.hasOwn(values, name));
   if (sent) throw forbidden(`Only the ${context.services.auth.setupRole} role may set '${sent}'`);
 }
 
@@ -95,7 +97,7 @@ export async function createRecord(context: RouteContext, request: Request, enti
 
   const services = context.services;
   if (entity.isAuthEntity && services) {
-    const role = "role" in values ? ((values.role as string | null) ?? null) : services.auth.defaultRole;
+    const role = Object.hasOwn(values, "role") ? ((values.role as string | null) ?? null) : services.auth.defaultRole;
     if (role !== null && !services.auth.roles.includes(role) && role !== services.auth.setupRole) {
       throw new ApiError("INVALID_BODY", { issues: [{ path: ["role"], message: `must be one of ${services.auth.roles.join(", ")}` }] });
     }
@@ -105,9 +107,13 @@ export async function createRecord(context: RouteContext, request: Request, enti
   }
 
   const defaults = Object.fromEntries(
-    entity.fields.filter((field) => field.default !== undefined && !(field.name in values)).map((field) => [field.name, field.default]),
+    entity.fields
+      .filter((field) => field.default !== undefined && !Object.hasOwn(values, field.name))
+      .map((field) => [field.name, field.default]),
   );
-  const owner = entity.ownerField ? { [entity.ownerField]: caller?.id ?? null } : {};
+  // The owner is the caller, unless a caller allowed past the field guard (the setup role) names one.
+  const ownerField = entity.ownerField;
+  const owner = ownerField && !Object.hasOwn(values, ownerField) ? { [ownerField]: caller?.id ?? null } : {};
   try {
     const record = await context.store.insert(entity, { ...defaults, ...values, ...owner });
     return json(201, { item: serializeRecord(entity, record) });
@@ -142,16 +148,17 @@ export async function updateRecord(context: RouteContext, request: Request, enti
   const self = caller?.id === id;
   const admin = isSetupRole(context, caller);
   if (existing.role === services.auth.setupRole && !admin) throw forbidden(`Only the ${services.auth.setupRole} role may change this user`);
-  if (("password" in values || "email" in values) && !self && !admin) throw forbidden("Only the user or an administrator may change this");
+  if ((Object.hasOwn(values, "password") || Object.hasOwn(values, "email")) && !self && !admin)
+    throw forbidden("Only the user or an administrator may change this");
   if (
-    "role" in values &&
+    Object.hasOwn(values, "role") &&
     values.role !== null &&
     !services.auth.roles.includes(values.role as string) &&
     values.role !== services.auth.setupRole
   ) {
     throw new ApiError("INVALID_BODY", { issues: [{ path: ["role"], message: `must be one of ${services.auth.roles.join(", ")}` }] });
   }
-  const changesPassword = "password" in values;
+  const changesPassword = Object.hasOwn(values, "password");
   if (changesPassword && self) {
     const confirmed =
       typeof currentPassword === "string" && (await services.hasher.verify(currentPassword, existing.passwordHash as string));
@@ -161,18 +168,16 @@ export async function updateRecord(context: RouteContext, request: Request, enti
   const { password, ...fields } = values;
   const changes: Record<string, unknown> = { ...fields };
   if (changesPassword) changes.passwordHash = await services.hasher.hash(password as string);
-  const roleChanges = "role" in values && (values.role ?? null) !== (existing.role ?? null);
-  const demotesAdmin = roleChanges && existing.role === services.auth.setupRole;
+  const setupRole = services.auth.setupRole;
+  const roleChanges = Object.hasOwn(values, "role") && (values.role ?? null) !== (existing.role ?? null);
+  const leavesSetupRole = Object.hasOwn(values, "role") && values.role !== setupRole;
   let record: StoredRecord | undefined;
   try {
     record = await context.store.update(entity, id, changes, {
       bumpTokenVersion: changesPassword || roleChanges,
       guard: async (trx, current) => {
-        if (
-          demotesAdmin &&
-          current.role === services.auth.setupRole &&
-          (await context.store.countWithRole(trx, entity, services.auth.setupRole)) <= 1
-        ) {
+        // Decided on the row as it is inside the transaction, not as it was read before it.
+        if (leavesSetupRole && current.role === setupRole && (await context.store.countWithRole(trx, entity, setupRole)) <= 1) {
           throw new ApiError("LAST_ADMIN");
         }
       },

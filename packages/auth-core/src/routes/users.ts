@@ -36,7 +36,7 @@ export async function createUser(
   if (existing) throw new ApiError("EMAIL_TAKEN", { issues: [{ path: ["email"], message: "is already taken" }] });
   const defaults = Object.fromEntries(
     entity.fields
-      .filter((field) => field.default !== undefined && fields[field.name] === undefined)
+      .filter((field) => field.default !== undefined && !Object.hasOwn(fields, field.name))
       .map((field) => [field.name, field.default]),
   );
   const passwordHash = await services.hasher.hash(password as string);

@@ -43,6 +43,17 @@ async function translateConflicts<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** The longest id a record can have; ours are UUIDs. */
+const MAX_ID_LENGTH = 128;
+
+/**
+ * `false` for a string that cannot be any record's id. PostgreSQL refuses U+0000 in text outright,
+ * so such ids are answered as "not found" without asking the database.
+ */
+function isPossibleId(id: string): boolean {
+  return id.length > 0 && id.length <= MAX_ID_LENGTH && !id.includes("\u0000");
+}
+
 /** Options of a write: `guard` runs inside the transaction before it, and may throw to abort. */
 export interface WriteOptions {
   readonly guard?: (trx: Kysely<AnyDB>, current: StoredRecord) => Promise<void>;
@@ -72,12 +83,14 @@ export class RecordStore {
   }
 
   async find(entity: EntityModel, id: string): Promise<StoredRecord | undefined> {
+    if (!isPossibleId(id)) return undefined;
     const row = await this.db.selectFrom(entity.table).selectAll().where("id", "=", id).executeTakeFirst();
     return row ? fromRow(entity, row) : undefined;
   }
 
   /** `true` when a record with this id exists (for `ref` checks). */
   async exists(entity: EntityModel, id: string): Promise<boolean> {
+    if (!isPossibleId(id)) return false;
     const row = await this.db.selectFrom(entity.table).select("id").where("id", "=", id).executeTakeFirst();
     return row !== undefined;
   }
@@ -152,11 +165,22 @@ export class RecordStore {
     });
   }
 
-  /** How many users hold `role`, locking those rows on PostgreSQL so the answer holds until commit. */
+  /**
+   * How many users hold `role`. On PostgreSQL the callers of this are serialized by a
+   * transaction-level advisory lock, so the answer holds until commit; locking the role's rows
+   * instead would deadlock two transactions that each hold one of them (two administrators
+   * removing each other). SQLite's write transactions are serialized already.
+   */
   async countWithRole(trx: Kysely<AnyDB>, entity: EntityModel, role: string): Promise<number> {
-    let query = trx.selectFrom(entity.table).select("id").where("role", "=", role);
-    if (this.database.dialect === "postgres") query = query.forUpdate();
-    return (await query.execute()).length;
+    if (this.database.dialect === "postgres") {
+      await sql`select pg_advisory_xact_lock(hashtext(${`domain_auth_roles:${entity.table}`}))`.execute(trx);
+    }
+    const row = await trx
+      .selectFrom(entity.table)
+      .select((eb) => eb.fn.countAll<number | string>().as("total"))
+      .where("role", "=", role)
+      .executeTakeFirstOrThrow();
+    return Number(row.total);
   }
 
   /** `true` once the first user has been created, by any path. */
@@ -166,6 +190,7 @@ export class RecordStore {
   }
 
   private async lockRow(trx: Kysely<AnyDB>, entity: EntityModel, id: string): Promise<StoredRecord | undefined> {
+    if (!isPossibleId(id)) return undefined;
     let query = trx.selectFrom(entity.table).selectAll().where("id", "=", id);
     if (this.database.dialect === "postgres") query = query.forUpdate();
     const row = await query.executeTakeFirst();
