@@ -12,11 +12,13 @@ const codePoints = (value: string) => [...value].length;
 
 // PostgreSQL text cannot hold U+0000, and a lone surrogate cannot be stored as UTF-8: refuse both
 // up front so every backend answers 400 rather than failing (or silently altering the value).
-const UNSTORABLE = /\u0000|[\uD800-\uDFFF]/u;
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 
 /** A string that every backend stores exactly: no U+0000, no lone surrogate. */
 function storableString(error: (issue: { input?: unknown }) => string): z.ZodString {
-  return z.string({ error }).refine((value) => !UNSTORABLE.test(value), "must not contain U+0000 or unpaired surrogates");
+  return z
+    .string({ error })
+    .refine((value) => !value.includes("\u0000") && !LONE_SURROGATE.test(value), "must not contain U+0000 or unpaired surrogates");
 }
 
 /** The auth entity's `email` and `password` are always required, whatever the declaration says. */
