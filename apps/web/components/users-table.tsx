@@ -17,8 +17,10 @@ export function UsersTable({ auth, token }: { readonly auth: AuthView; readonly 
 
   async function changeRole(event: FormEvent<HTMLFormElement>, user: UserProfile) {
     event.preventDefault();
-    const role = String(new FormData(event.currentTarget).get("role") ?? "") || null;
+    const form = event.currentTarget;
+    const role = String(new FormData(form).get("role") ?? "") || null;
     const result = await callApi(`/${auth.segment}/${encodeURIComponent(user.id)}`, { method: "PATCH", body: { role }, token });
+    if (!result.ok) form.reset();
     setFailure(result.ok ? null : result.error.message);
     setStatus(result.ok ? `${user.email} now has the role ${role ?? "none"}.` : "");
     list.reload();

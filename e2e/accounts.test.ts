@@ -1,0 +1,95 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type RunningApp, startApp } from "./support/app-server.js";
+import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
+import { fillAccountForm, profileValue, setUpAdmin, signIn } from "./support/flows.js";
+
+const READER = { email: "rita@example.com", password: "reading all day", name: "Rita Reader" };
+
+describe("register, sign in and sign out", () => {
+  let app: RunningApp;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+    await setUpAdmin(app.url);
+    page = await openTab(browser, app.url);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  test("the home page links to sign-in and registration", async () => {
+    await page.goto("/");
+    await page.getByRole("heading", { name: "blog" }).waitFor();
+    expect(await page.getByRole("main").getByRole("link", { name: "Create an account" }).getAttribute("href")).toBe("/register");
+    await saveScreenshot(page, "home");
+  });
+
+  test("registering shows the API's field errors inline", async () => {
+    await page.goto("/register");
+    await fillAccountForm(page, { ...READER, email: "not-an-email@", password: "short" });
+    await page.getByLabel("Email").evaluate((input: HTMLInputElement) => {
+      input.type = "text";
+    });
+    await page.getByRole("button", { name: "Create account" }).click();
+    await page.locator(".field-error").first().waitFor();
+    const email = page.getByLabel("Email");
+    const password = page.getByLabel("Password", { exact: true });
+    expect(await email.getAttribute("aria-invalid")).toBe("true");
+    expect(await password.getAttribute("aria-invalid")).toBe("true");
+    const describedBy = await password.getAttribute("aria-describedby");
+    expect(describedBy).toBeTruthy();
+    expect(await page.locator(`[id="${describedBy?.split(" ").at(-1)}"]`).textContent()).toMatch(/8/);
+    await saveScreenshot(page, "register-field-errors");
+  });
+
+  test("a registered user lands on their profile with the default role", async () => {
+    await page.goto("/register");
+    await fillAccountForm(page, READER);
+    await page.getByRole("button", { name: "Create account" }).click();
+    await page.waitForURL("**/profile");
+    expect(await profileValue(page, "Role")).toBe("Reader");
+    expect(await profileValue(page, "Name")).toBe(READER.name);
+    expect(await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Admin" }).count()).toBe(0);
+    await saveScreenshot(page, "profile-reader");
+  });
+
+  test("registering the same email again says it is taken", async () => {
+    const other = await openTab(browser, app.url);
+    await other.goto("/register");
+    await fillAccountForm(other, { ...READER, email: " RITA@example.com " });
+    await other.getByRole("button", { name: "Create account" }).click();
+    expect(await other.locator(".form-error").textContent()).toMatch(/./);
+    expect(new URL(other.url()).pathname).toBe("/register");
+    await other.context().close();
+  });
+
+  test("signing out forgets the token; the profile then asks to sign in", async () => {
+    await page.getByRole("main").getByRole("button", { name: "Sign out" }).click();
+    await page.waitForURL("**/login");
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    await page.goto("/profile");
+    await page.getByText("You are not signed in.").waitFor();
+  });
+
+  test("a wrong password shows an error and keeps the visitor signed out", async () => {
+    await page.goto("/login");
+    await fillAccountForm(page, { email: READER.email, password: "not the password" });
+    await page.getByRole("button", { name: "Sign in" }).click();
+    expect(await page.locator(".form-error").textContent()).toBeTruthy();
+    expect(new URL(page.url()).pathname).toBe("/login");
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    await saveScreenshot(page, "login-wrong-password");
+  });
+
+  test("signing in opens the profile", async () => {
+    await signIn(page, READER);
+    expect(await profileValue(page, "Email")).toBe(READER.email);
+    expect(await profileValue(page, "Role")).toBe("Reader");
+    await page.getByRole("navigation", { name: "Main" }).getByText(READER.email).waitFor();
+  });
+});

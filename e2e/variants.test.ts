@@ -1,0 +1,91 @@
+import { readFileSync } from "node:fs";
+import type { Browser } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { type RunningApp, startApp } from "./support/app-server.js";
+import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
+import { ADMIN, profileValue, setUpAdmin, signIn } from "./support/flows.js";
+
+const BLOG = readFileSync(new URL("../apps/web/domain.yaml", import.meta.url), "utf8");
+
+/** The blog example with other `auth.endpoints`. */
+function blogWithEndpoints(endpoints: string): string {
+  const changed = BLOG.replace(/endpoints: \{[^}]*\}/, `endpoints: { ${endpoints} }`);
+  if (changed === BLOG) throw new Error("the sample domain.yaml has no endpoints line to change");
+  return changed;
+}
+
+const OPEN_NOTES = `name: notes
+entities:
+  Note:
+    fields:
+      title: { type: string, required: true }
+      done: { type: boolean, default: false }
+auth:
+  type: none
+`;
+
+async function status(app: RunningApp, path: string): Promise<number> {
+  return (await fetch(`${app.url}${path}`, { redirect: "manual" })).status;
+}
+
+describe("pages follow the domain's auth block", () => {
+  let browser: Browser;
+  let app: RunningApp | undefined;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+
+  afterEach(async () => {
+    await app?.stop();
+    app = undefined;
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  test("register disabled: /register is 404 and never linked; me disabled: the profile comes from the token", async () => {
+    app = await startApp({ domain: blogWithEndpoints("register: false, me: false") });
+    await setUpAdmin(app.url);
+    expect(await status(app, "/register")).toBe(404);
+
+    const page = await openTab(browser, app.url);
+    for (const path of ["/", "/login"]) {
+      await page.goto(path);
+      await page.getByRole("main").waitFor();
+      expect(await page.locator('a[href="/register"]').count(), path).toBe(0);
+    }
+    await signIn(page, ADMIN);
+    expect(await profileValue(page, "Email")).toBe(ADMIN.email);
+    expect(await profileValue(page, "Role")).toBe("Admin");
+    await page.getByText("Shown from your sign-in token.").waitFor();
+    await saveScreenshot(page, "profile-from-token");
+  });
+
+  test("setup disabled: /setup is 404 and no page leads there, even with no user", async () => {
+    app = await startApp({ domain: blogWithEndpoints("setup: false") });
+    expect(app.output()).toMatch(/ready at http:\/\/localhost:\d+\//);
+    expect(await status(app, "/setup")).toBe(404);
+    for (const path of ["/", "/login", "/register", "/profile", "/admin"]) expect(await status(app, path), path).toBe(200);
+    const page = await openTab(browser, app.url);
+    await page.goto("/");
+    expect(await page.locator('a[href="/setup"]').count()).toBe(0);
+  });
+
+  test("auth none: every auth page is 404 and /admin lists the entities openly", async () => {
+    app = await startApp({ domain: OPEN_NOTES });
+    for (const path of ["/setup", "/login", "/register", "/profile"]) expect(await status(app, path), path).toBe(404);
+
+    const page = await openTab(browser, app.url);
+    await page.goto("/admin");
+    const notes = page.getByRole("region", { name: "Note", exact: true });
+    await notes.getByText("No Note records yet.").waitFor();
+    await notes.getByRole("button", { name: "New Note" }).click();
+    await notes.getByLabel("Title").fill("Buy milk");
+    await notes.getByRole("button", { name: "Create" }).click();
+    await notes.getByRole("row").filter({ hasText: "Buy milk" }).waitFor();
+    await saveScreenshot(page, "records-open");
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+  });
+});
