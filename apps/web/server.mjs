@@ -6,6 +6,7 @@ import { createServer } from "node:http";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { authFromEnv, PEER_ADDRESS_HEADER } from "@domain-auth/core";
+import nextEnv from "@next/env";
 import next from "next";
 
 process.env.NEXT_TELEMETRY_DISABLED = "1";
@@ -28,12 +29,14 @@ function recordPeerAddress(request) {
 }
 
 if (!existsSync(join(dir, ".next", "BUILD_ID"))) fail("no production build in apps/web/.next; run `npm start` from the repository root");
-const app = next({ dev: false, dir });
-// prepare() loads .env files (AUTH_SECRET in .env.local, say) before the core reads the environment.
-await app.prepare().catch((error) => fail(error?.message ?? error));
+// The same .env files `next start` reads (AUTH_SECRET in .env.local, say), loaded before the core reads the
+// environment and before Next.js sets NODE_ENV: only an explicit NODE_ENV=production demands AUTH_SECRET.
+nextEnv.loadEnvConfig(dir, false, { info: () => {}, error: console.error });
 const auth = await authFromEnv().catch((error) => fail(error?.message ?? error));
 // A first query now, so an unreachable database refuses to start rather than failing the first visitor.
 const setupRequired = await auth.isSetupRequired().catch((error) => fail(error?.message ?? error));
+const app = next({ dev: false, dir });
+await app.prepare().catch((error) => fail(error?.message ?? error));
 const handleRequest = app.getRequestHandler();
 
 const server = createServer((request, response) => {
