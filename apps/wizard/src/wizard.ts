@@ -47,8 +47,8 @@ function checkFlagsAgainstFile(state: DomainState, flags: ChoiceFlags): string |
     );
     if (problem) return `--entity: ${problem}`;
   }
-  if (flags.defaultRole !== undefined && flags.roles !== undefined) {
-    const problem = validateDefaultRole(flags.defaultRole, flags.roles);
+  if (flags.defaultRole !== undefined) {
+    const problem = validateDefaultRole(flags.defaultRole, flags.roles ?? state.roles);
     if (problem) return `--default-role: ${problem}`;
   }
   return undefined;
