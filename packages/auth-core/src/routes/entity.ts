@@ -61,6 +61,16 @@ async function checkRefs(context: RouteContext, entity: EntityModel, values: Rec
   if (issues.length > 0) throw new ApiError("INVALID_BODY", { issues });
 }
 
+/** On the auth entity, a `role` sent must be a declared role (or the setup role, or `null`): part of body validation. */
+function checkRole(context: RouteContext, entity: EntityModel, values: Record<string, unknown>): void {
+  const auth = context.services?.auth;
+  if (!auth || !entity.isAuthEntity || !Object.hasOwn(values, "role")) return;
+  const role = values.role as string | null;
+  if (role === null || role === auth.setupRole || auth.roles.includes(role)) return;
+  const allowed = auth.roles.length > 0 ? auth.roles : [auth.setupRole];
+  throw new ApiError("INVALID_BODY", { issues: [{ path: ["role"], message: `must be one of ${allowed.join(", ")}, or null` }] });
+}
+
 function guardProtectedFields(context: RouteContext, entity: EntityModel, caller: Caller, values: Record<string, unknown>): void {
   if (isSetupRole(context, caller) || context.services === null) return;
   const guarded = [entity.isAuthEntity ? "role" : null, entity.ownerField].filter((name): name is string => name !== null);
@@ -92,15 +102,13 @@ export async function readRecord(context: RouteContext, request: Request, entity
 export async function createRecord(context: RouteContext, request: Request, entity: EntityModel): Promise<Response> {
   const { caller } = await permit(context, request, entity, "create");
   const values = parseRecordBody(entity, await readJsonObject(request), "create");
+  checkRole(context, entity, values);
   await checkRefs(context, entity, values);
   guardProtectedFields(context, entity, caller, values);
 
   const services = context.services;
   if (entity.isAuthEntity && services) {
     const role = Object.hasOwn(values, "role") ? ((values.role as string | null) ?? null) : services.auth.defaultRole;
-    if (role !== null && !services.auth.roles.includes(role) && role !== services.auth.setupRole) {
-      throw new ApiError("INVALID_BODY", { issues: [{ path: ["role"], message: `must be one of ${services.auth.roles.join(", ")}` }] });
-    }
     const { role: _ignored, ...fields } = values;
     const user = await createUser(context, services, fields, { role, setup: "mark-complete" });
     return json(201, { item: serializeRecord(entity, user) });
@@ -128,6 +136,7 @@ export async function updateRecord(context: RouteContext, request: Request, enti
   const services = context.services;
   const extraKeys = entity.isAuthEntity ? ["currentPassword"] : [];
   const { currentPassword, ...values } = parseRecordBody(entity, await readJsonObject(request), "update", { extraKeys });
+  checkRole(context, entity, values);
   await checkRefs(context, entity, values);
 
   const existing = await context.store.find(entity, id);
@@ -150,14 +159,6 @@ export async function updateRecord(context: RouteContext, request: Request, enti
   if (existing.role === services.auth.setupRole && !admin) throw forbidden(`Only the ${services.auth.setupRole} role may change this user`);
   if ((Object.hasOwn(values, "password") || Object.hasOwn(values, "email")) && !self && !admin)
     throw forbidden("Only the user or an administrator may change this");
-  if (
-    Object.hasOwn(values, "role") &&
-    values.role !== null &&
-    !services.auth.roles.includes(values.role as string) &&
-    values.role !== services.auth.setupRole
-  ) {
-    throw new ApiError("INVALID_BODY", { issues: [{ path: ["role"], message: `must be one of ${services.auth.roles.join(", ")}` }] });
-  }
   const changesPassword = Object.hasOwn(values, "password");
   if (changesPassword && self) {
     const confirmed =

@@ -146,6 +146,25 @@ describe.each(BACKENDS)("auth entity guarded by default on $name", (backend) => 
     expect((await api.get("/api/user/me", { token: user.token })).status).toBe(401);
   });
 
+  it("validates a role sent by the administrator with the rest of the body (400 before 404)", async () => {
+    const user = await freshMember();
+    const unknownRole = await api.patch(`/api/user/${user.id}`, { role: "Emperor" }, { token: admin.token });
+    expect(unknownRole.status).toBe(400);
+    expect(unknownRole.body.issues.map((issue: { path: string[] }) => issue.path[0])).toEqual(["role"]);
+    expect((await api.patch("/api/user/00000000-0000-4000-8000-000000000000", { role: "Emperor" }, { token: admin.token })).status).toBe(
+      400,
+    );
+    expect((await api.patch("/api/user/00000000-0000-4000-8000-000000000000", { role: "Member" }, { token: admin.token })).status).toBe(
+      404,
+    );
+    const promoted = await api.patch(`/api/user/${user.id}`, { role: "Admin" }, { token: admin.token });
+    expect(promoted.body.item.role).toBe("Admin");
+    expect((await api.get("/api/user/me", { token: user.token })).status).toBe(401);
+    const roleless = await api.patch(`/api/user/${user.id}`, { role: null }, { token: admin.token });
+    expect(roleless.status).toBe(200);
+    expect(roleless.body.item.role).toBeNull();
+  });
+
   describe("own password change", () => {
     it("needs currentPassword (403 without it or with a wrong one), then returns a fresh token and retires the old one", async () => {
       const user = await freshMember();
