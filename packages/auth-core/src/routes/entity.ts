@@ -139,20 +139,26 @@ export async function updateRecord(context: RouteContext, request: Request, enti
   checkRole(context, entity, values);
   await checkRefs(context, entity, values);
 
-  const existing = await context.store.find(entity, id);
-  if (!existing) throw new ApiError("NOT_FOUND");
-  if (decision.scope === "own" && !ownsRecord(entity, existing, caller)) throw forbidden("You can only change your own records");
-  guardProtectedFields(context, entity, caller, values);
-
   if (!entity.isAuthEntity || !services) {
+    // One transaction: the record is read (and locked) once, and checked as it is when written.
     try {
-      const record = await context.store.update(entity, id, values);
+      const record = await context.store.update(entity, id, values, {
+        guard: async (_trx, current) => {
+          if (decision.scope === "own" && !ownsRecord(entity, current, caller)) throw forbidden("You can only change your own records");
+          guardProtectedFields(context, entity, caller, values);
+        },
+      });
       if (!record) throw new ApiError("NOT_FOUND");
       return json(200, { item: serializeRecord(entity, record) });
     } catch (error) {
       throw conflictError(error, { isAuthEntity: false });
     }
   }
+
+  const existing = await context.store.find(entity, id);
+  if (!existing) throw new ApiError("NOT_FOUND");
+  if (decision.scope === "own" && !ownsRecord(entity, existing, caller)) throw forbidden("You can only change your own records");
+  guardProtectedFields(context, entity, caller, values);
 
   const self = caller?.id === id;
   const admin = isSetupRole(context, caller);
@@ -196,22 +202,17 @@ export async function updateRecord(context: RouteContext, request: Request, enti
 /** `DELETE /api/<segment>/<id>`. */
 export async function deleteRecord(context: RouteContext, request: Request, entity: EntityModel, id: string): Promise<Response> {
   const { caller, decision } = await permit(context, request, entity, "delete");
-  const existing = await context.store.find(entity, id);
-  if (!existing) throw new ApiError("NOT_FOUND");
-  if (decision.scope === "own" && !ownsRecord(entity, existing, caller)) throw forbidden("You can only delete your own records");
   const services = context.services;
-  if (entity.isAuthEntity && services) {
-    const setupRole = services.auth.setupRole;
-    if (existing.role === setupRole && !isSetupRole(context, caller)) throw forbidden(`Only the ${setupRole} role may delete this user`);
-    const removed = await context.store.remove(entity, id, {
-      guard: async (trx, current) => {
-        if (current.role === setupRole && (await context.store.countWithRole(trx, entity, setupRole)) <= 1)
-          throw new ApiError("LAST_ADMIN");
-      },
-    });
-    if (!removed) throw new ApiError("NOT_FOUND");
-    return noContent();
-  }
-  if (!(await context.store.remove(entity, id))) throw new ApiError("NOT_FOUND");
+  const setupRole = entity.isAuthEntity ? services?.auth.setupRole : undefined;
+  // One transaction: the record is read (and locked) once, and checked as it is when deleted.
+  const removed = await context.store.remove(entity, id, {
+    guard: async (trx, current) => {
+      if (decision.scope === "own" && !ownsRecord(entity, current, caller)) throw forbidden("You can only delete your own records");
+      if (setupRole === undefined || current.role !== setupRole) return;
+      if (!isSetupRole(context, caller)) throw forbidden(`Only the ${setupRole} role may delete this user`);
+      if ((await context.store.countWithRole(trx, entity, setupRole)) <= 1) throw new ApiError("LAST_ADMIN");
+    },
+  });
+  if (!removed) throw new ApiError("NOT_FOUND");
   return noContent();
 }

@@ -375,6 +375,9 @@ describe.each(BACKENDS)("entity CRUD on $name", (backend) => {
       expect((await api.patch(`/api/article/${unknown}`, { title: "ok" }, { token: admin.token })).status).toBe(404);
       expect((await api.patch(`/api/article/${unknown}`, { title: 5 }, { token: admin.token })).status).toBe(400);
       expect((await api.delete(`/api/article/${unknown}`, { token: admin.token })).status).toBe(404);
+      expect((await api.patch(`/api/article/${unknown}`, { author: bob.id }, { token: alice.token })).status).toBe(404);
+      expect((await api.delete(`/api/article/${unknown}`, { token: alice.token })).status).toBe(404);
+      expect((await api.patch(`/api/note/${unknown}`, { text: "x" }, { token: alice.token })).status).toBe(404);
     });
 
     it("deletes with 204 and no body; the record is then gone", async () => {
