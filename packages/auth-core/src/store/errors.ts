@@ -13,7 +13,11 @@ export function uniqueViolationColumn(error: unknown): string | undefined {
   if (code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY") {
     return message.split(":").at(-1)?.split(",")[0]?.trim().split(".").at(-1) ?? "";
   }
-  if (code === "23505") return constraint?.split("__")[1] ?? "";
+  if (code === "23505") {
+    // `<table>__<column>__unique`: a column name may itself contain `__`.
+    const match = /^[^_]+(?:_[^_]+)*__(.+)__unique$/.exec(constraint ?? "");
+    return match?.[1] ?? "";
+  }
   return undefined;
 }
 

@@ -33,6 +33,7 @@ entities:
     fields:
       name: { type: string, required: true, unique: true }
       constructor: { type: string, default: plain }
+      short__code: { type: string, unique: true }
     permissions: { create: [Admin], read: ["*"], update: [Admin], delete: [Admin] }
   Note:
     fields:
@@ -500,6 +501,15 @@ describe.each(BACKENDS)("entity CRUD on $name", (backend) => {
           })
         ).status,
       ).toBe(415);
+    });
+
+    it("names the clashing field in the 409, even when its name contains __", async () => {
+      expect((await api.post("/api/category", { name: "Code 1", short__code: "c1" }, { token: admin.token })).status).toBe(201);
+      const clash = await api.post("/api/category", { name: "Code 2", short__code: "c1" }, { token: admin.token });
+      expect(clash.status).toBe(409);
+      expect(clash.body).toMatchObject({ code: "CONFLICT", issues: [{ path: ["short__code"] }] });
+      const named = await api.post("/api/category", { name: "Code 1" }, { token: admin.token });
+      expect(named.body).toMatchObject({ code: "CONFLICT", issues: [{ path: ["name"] }] });
     });
 
     it("answers 409 after 400: a body that is both invalid and clashing is a 400", async () => {
