@@ -117,7 +117,7 @@ export async function createRecord(context: RouteContext, request: Request, enti
   const defaults = Object.fromEntries(
     entity.fields
       .filter((field) => field.default !== undefined && !Object.hasOwn(values, field.name))
-      .map((field) => [field.name, field.default]),
+      .map((field) => [field.name, field.type === "datetime" ? new Date(String(field.default)).toISOString() : field.default]),
   );
   // The owner is the caller, unless a caller allowed past the field guard (the setup role) names one.
   const ownerField = entity.ownerField;

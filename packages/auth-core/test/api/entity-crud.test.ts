@@ -34,6 +34,7 @@ entities:
       name: { type: string, required: true, unique: true }
       constructor: { type: string, default: plain }
       short__code: { type: string, unique: true }
+      since: { type: datetime, default: "2030-01-01T02:00:00+02:00" }
     permissions: { create: [Admin], read: ["*"], update: [Admin], delete: [Admin] }
   Note:
     fields:
@@ -204,10 +205,11 @@ describe.each(BACKENDS)("entity CRUD on $name", (backend) => {
       expect(read.body.item).toEqual(result.body.item);
     });
 
-    it("fills the default of a field named like an Object.prototype member", async () => {
+    it("fills defaults, also of a field named like an Object.prototype member, date-times in UTC", async () => {
       const result = await api.post("/api/category", { name: "Prototype" }, { token: admin.token });
       expect(result.status, result.text).toBe(201);
       expect(result.body.item.constructor).toBe("plain");
+      expect(result.body.item.since).toBe("2030-01-01T00:00:00.000Z");
     });
 
     it("reports every problem of a body at once, with its path", async () => {
