@@ -8,7 +8,11 @@ import { authenticate } from "./authenticate.js";
 import { signedInBody } from "./users.js";
 
 const loginBodySchema = z.object({
-  email: z.string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") }).max(1024, "is too long"),
+  email: z
+    .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
+    .max(1024, "is too long")
+    // PostgreSQL text cannot hold U+0000 (the lookup and the throttle key would fail); no account has it.
+    .refine((email) => !email.includes("\u0000"), "must not contain U+0000"),
   password: z.string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") }).max(1024, "is too long"),
 });
 

@@ -246,6 +246,15 @@ describe.each(BACKENDS)("auth entity guarded by default on $name", (backend) => 
       }
       expect((await api.get(path, { token: user.token })).body.item.email).toBe("new.address@example.com");
     });
+
+    it("refuses an email with U+0000 everywhere with a 400, never a 500", async () => {
+      const user = await freshMember();
+      const email = "nul\u0000@example.com";
+      expect((await api.patch(`/api/user/${user.id}`, { email }, { token: user.token })).status).toBe(400);
+      expect((await api.post("/api/user", { email, password: TEST_PASSWORD }, { token: admin.token })).status).toBe(400);
+      expect((await api.post("/api/user/register", { email, password: TEST_PASSWORD })).status).toBe(400);
+      expect((await api.post("/api/user/login", { email, password: TEST_PASSWORD })).status).toBe(400);
+    });
   });
 
   describe("POST /api/user by the administrator", () => {
