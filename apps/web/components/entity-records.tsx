@@ -12,6 +12,14 @@ import { RecordForm } from "./record-form";
 
 type EntityRecord = Record<string, unknown> & { readonly id: string };
 
+/** How buttons name a record: its first text value, else its id. */
+function recordName(entity: EntityView, record: EntityRecord): string {
+  const text = entity.fields.find(
+    (field) => field.type === "string" && typeof record[field.name] === "string" && record[field.name] !== "",
+  );
+  return text ? String(record[text.name]) : record.id;
+}
+
 /** Props of {@link EntityRecords}. */
 export interface EntityRecordsProps {
   readonly entity: EntityView;
@@ -111,12 +119,22 @@ export function EntityRecords({ entity, token, caller }: EntityRecordsProps) {
                   ))}
                   <td className="actions">
                     {may("update", record) ? (
-                      <button type="button" className="button" onClick={() => setEditing(record)}>
+                      <button
+                        type="button"
+                        className="button"
+                        aria-label={`Edit ${recordName(entity, record)}`}
+                        onClick={() => setEditing(record)}
+                      >
                         Edit
                       </button>
                     ) : null}
                     {may("delete", record) && confirming !== record.id ? (
-                      <button type="button" className="button button-danger" onClick={() => setConfirming(record.id)}>
+                      <button
+                        type="button"
+                        className="button button-danger"
+                        aria-label={`Delete ${recordName(entity, record)}`}
+                        onClick={() => setConfirming(record.id)}
+                      >
                         Delete
                       </button>
                     ) : null}

@@ -1,6 +1,6 @@
 "use client";
 
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { type ApiError, formErrorSummary, issuesByField } from "@/lib/api";
 import type { FieldView } from "@/lib/domain-view";
 import { readFieldValues } from "@/lib/form-values";
@@ -25,6 +25,11 @@ export function RecordForm({ title, fields, record, submitLabel, onSubmit, onCan
   const [error, setError] = useState<ApiError | null>(null);
   const [pending, setPending] = useState(false);
   const fieldErrors = issuesByField(error);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  useEffect(() => {
+    formRef.current?.querySelector<HTMLElement>("input, textarea, select")?.focus();
+  }, []);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -35,7 +40,7 @@ export function RecordForm({ title, fields, record, submitLabel, onSubmit, onCan
   }
 
   return (
-    <form className="form card" method="post" onSubmit={submit} aria-labelledby={headingId} aria-busy={pending}>
+    <form ref={formRef} className="form card" method="post" onSubmit={submit} aria-labelledby={headingId} aria-busy={pending}>
       <h3 id={headingId}>{title}</h3>
       <FormError
         error={formErrorSummary(
