@@ -16,7 +16,7 @@ export function bearerToken(request: Request): string | null {
   const header = request.headers.get("authorization");
   if (header === null) return null;
   const match = /^\s*([A-Za-z]+)(?:\s+(.*?))?\s*$/s.exec(header);
-  if (!match || match[1]?.toLowerCase() !== "bearer") return null;
+  if (match?.[1]?.toLowerCase() !== "bearer") return null;
   return match[2] ?? "";
 }
 

@@ -1,0 +1,88 @@
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createNodeListener } from "../../src/index.js";
+import { createSqliteDatabase, type TestDatabase } from "../support/backends.js";
+import { BLOG_YAML, domainOf } from "../support/domains.js";
+import { startInstance, type TestInstance } from "../support/instance.js";
+
+interface Example {
+  readonly command: string;
+  readonly status: number;
+  readonly headers: [string, string][];
+  readonly body: unknown;
+}
+
+/** Each ```sh block that runs curl, paired with the ```http block that follows it. */
+function examplesOf(markdown: string): Example[] {
+  const blocks = [...markdown.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((match) => ({ kind: match[1], text: (match[2] as string).trim() }));
+  const examples: Example[] = [];
+  blocks.forEach((block, index) => {
+    const answer = blocks[index + 1];
+    if (block.kind !== "sh" || !block.text.startsWith("curl") || answer?.kind !== "http") return;
+    const [head = "", body = ""] = answer.text.split(/\n\n/);
+    const [statusLine = "", ...headerLines] = head.split("\n");
+    examples.push({
+      command: block.text,
+      status: Number(statusLine.split(" ")[1]),
+      headers: headerLines.map((line) => [line.slice(0, line.indexOf(":")).trim(), line.slice(line.indexOf(":") + 1).trim()]),
+      body: JSON.parse(body),
+    });
+  });
+  return examples;
+}
+
+function shape(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(shape);
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, shape(child)]));
+  return typeof value;
+}
+
+describe("the curl examples of docs/api.md", () => {
+  const examples = examplesOf(readFileSync(new URL("../../../../docs/api.md", import.meta.url), "utf8"));
+  let database: TestDatabase;
+  let instance: TestInstance;
+  let server: Server;
+  let base = "";
+  let token = "";
+
+  beforeAll(async () => {
+    database = createSqliteDatabase();
+    instance = await startInstance(domainOf(BLOG_YAML), database.url);
+    server = createServer(createNodeListener(instance.auth.handle));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server?.close(resolve));
+    await instance?.auth.close();
+    await database?.drop();
+  });
+
+  it("documents enough examples", () => {
+    expect(examples.length).toBeGreaterThanOrEqual(10);
+  });
+
+  it("answers each example as documented, in order", async () => {
+    for (const example of examples) {
+      const { stdout: output } = await promisify(execFile)("bash", ["-c", `${example.command} -s`], {
+        env: { ...process.env, BASE: base, TOKEN: token },
+        encoding: "utf8",
+      });
+      const [head = "", body = ""] = output.split(/\r\n\r\n/);
+      const [statusLine = "", ...headerLines] = head.split("\r\n");
+      const headers = new Map(
+        headerLines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]),
+      );
+      expect(Number(statusLine.split(" ")[1]), example.command).toBe(example.status);
+      for (const [name, value] of example.headers)
+        expect(headers.get(name.toLowerCase()), `${name} of ${example.command}`).toContain(value);
+      const parsed = JSON.parse(body);
+      expect(shape(parsed), example.command).toEqual(shape(example.body));
+      if (typeof parsed.token === "string") token = parsed.token;
+    }
+  });
+});
