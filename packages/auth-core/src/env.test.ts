@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { DomainConfigError } from "./config/index.js";
 import { createAuthFromEnv, EnvironmentError } from "./env.js";
 
-const BLOG = "name: blog\nentities:\n  User:\n    fields:\n      email: { type: string, required: true }\n      password: { type: string, required: true }\nauth: { type: jwt }\n";
+const BLOG =
+  "name: blog\nentities:\n  User:\n    fields:\n      email: { type: string, required: true }\n      password: { type: string, required: true }\nauth: { type: jwt }\n";
 
 describe("createAuthFromEnv", () => {
   const cwd = process.cwd();
@@ -38,7 +39,9 @@ describe("createAuthFromEnv", () => {
 
   it("never allows a bcrypt cost below 10 in production", async () => {
     workspace();
-    await expect(createAuthFromEnv({ NODE_ENV: "production", AUTH_SECRET: "x".repeat(32), AUTH_BCRYPT_COST: "4" })).rejects.toThrow(/AUTH_BCRYPT_COST/);
+    await expect(createAuthFromEnv({ NODE_ENV: "production", AUTH_SECRET: "x".repeat(32), AUTH_BCRYPT_COST: "4" })).rejects.toThrow(
+      /AUTH_BCRYPT_COST/,
+    );
   });
 
   it("refuses an invalid domain.yaml with its diagnostics", async () => {
@@ -49,6 +52,8 @@ describe("createAuthFromEnv", () => {
   it("refuses an unknown or unreachable database with one line", async () => {
     workspace();
     await expect(createAuthFromEnv({ DATABASE_URL: "mysql://x", AUTH_BCRYPT_COST: "4" })).rejects.toThrow(/DATABASE_URL/);
-    await expect(createAuthFromEnv({ DATABASE_URL: "postgres://postgres@127.0.0.1:1/none", AUTH_BCRYPT_COST: "4" })).rejects.toThrow(/cannot reach/);
+    await expect(createAuthFromEnv({ DATABASE_URL: "postgres://postgres@127.0.0.1:1/none", AUTH_BCRYPT_COST: "4" })).rejects.toThrow(
+      /cannot reach/,
+    );
   });
 });
