@@ -7,6 +7,7 @@ import { parseRoleList, validateAuthType, validateRoleList } from "./validators.
 /** The help text of `create-domain-auth`. */
 export const USAGE = `Usage: create-domain-auth [dir] [options]
        create-domain-auth validate [file]
+       create-domain-auth admin <email> [--password-stdin]
 
 Adds authentication to the domain.yaml in dir (default: the current folder):
 writes its auth block and scaffolds the Next.js route handler.

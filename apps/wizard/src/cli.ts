@@ -1,26 +1,17 @@
 import { runWizard } from "./wizard.js";
 
-/** Words that will be commands; until then they are refused rather than taken for a folder. */
-const UPCOMING_COMMANDS = ["admin"];
-
 async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === "validate") {
     const { runValidate } = await import("./validate-command.js");
     return runValidate(rest[0] ?? "domain.yaml", process);
   }
-  if (command !== undefined && UPCOMING_COMMANDS.includes(command)) {
-    process.stderr.write(`create-domain-auth: unknown command '${command}'\nRun create-domain-auth --help for usage.\n`);
-    return 2;
+  const context = { cwd: process.cwd(), argv, input: process.stdin, output: process.stdout, errorOutput: process.stderr, env: process.env };
+  if (command === "admin") {
+    const { runAdmin } = await import("./admin-command.js");
+    return runAdmin({ ...context, argv: rest });
   }
-  return runWizard({
-    cwd: process.cwd(),
-    argv,
-    input: process.stdin,
-    output: process.stdout,
-    errorOutput: process.stderr,
-    env: process.env,
-  });
+  return runWizard(context);
 }
 
 try {

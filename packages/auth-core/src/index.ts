@@ -1,3 +1,4 @@
+export { type AdministratorResult, ensureAdministrator } from "./admin.js";
 export { clientAddressOf, PEER_ADDRESS_HEADER } from "./client-address.js";
 export * from "./config/index.js";
 export { type Auth, type CreateAuthOptions, createAuth } from "./create-auth.js";

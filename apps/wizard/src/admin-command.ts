@@ -1,0 +1,112 @@
+import { randomBytes } from "node:crypto";
+import { text } from "node:stream/consumers";
+import { parseArgs } from "node:util";
+import { isCancel, password } from "@clack/prompts";
+import type { WizardContext } from "./wizard.js";
+
+export const ADMIN_USAGE = `Usage: create-domain-auth admin <email> [--password-stdin]
+
+Creates a user with the setup role, or gives an existing user that role and a new
+password: the way back in when setup is closed and no administrator is left.
+Reads DOMAIN_FILE (default domain.yaml) and DATABASE_URL (default file:.data/app.db).
+The password is asked for, or read from standard input with --password-stdin.
+`;
+
+type CoreModule = typeof import("@domain-auth/core");
+
+async function loadCore(): Promise<CoreModule | undefined> {
+  // Kept out of the bundle: the command uses the project's own installed core and its drivers.
+  const specifier = "@domain-auth/core";
+  try {
+    return (await import(specifier)) as CoreModule;
+  } catch {
+    return undefined;
+  }
+}
+
+async function readPassword(context: WizardContext, fromStdin: boolean): Promise<string | symbol | undefined> {
+  if (fromStdin) return (await text(context.input)).replace(/\r?\n$/, "");
+  const interactive = context.input.isTTY === true && context.output.isTTY === true;
+  if (!interactive) return undefined;
+  const streams = { input: context.input, output: context.output };
+  const first = await password({ message: "New password (8 to 72 bytes)", ...streams });
+  if (isCancel(first)) return first;
+  const again = await password({
+    message: "Repeat the password",
+    ...streams,
+    validate: (value) => (value === first ? undefined : "The passwords differ"),
+  });
+  return isCancel(again) ? again : first;
+}
+
+/**
+ * `create-domain-auth admin <email> [--password-stdin]`.
+ *
+ * @returns the exit code: 0 done, 1 failed, 2 bad usage, 130 cancelled.
+ */
+export async function runAdmin(context: WizardContext): Promise<number> {
+  const errors = context.errorOutput ?? context.output;
+  let parsed: ReturnType<
+    typeof parseArgs<{ options: { "password-stdin": { type: "boolean" }; help: { type: "boolean"; short: "h" } }; allowPositionals: true }>
+  >;
+  try {
+    parsed = parseArgs({
+      args: [...context.argv],
+      options: { "password-stdin": { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      allowPositionals: true,
+    });
+  } catch (error) {
+    errors.write(`create-domain-auth admin: ${(error as Error).message}\n\n${ADMIN_USAGE}`);
+    return 2;
+  }
+  if (parsed.values.help) {
+    context.output.write(ADMIN_USAGE);
+    return 0;
+  }
+  const [email, ...extra] = parsed.positionals;
+  if (!email || extra.length > 0) {
+    errors.write(ADMIN_USAGE);
+    return 2;
+  }
+  const secret = await readPassword(context, parsed.values["password-stdin"] === true);
+  if (secret === undefined) {
+    errors.write("create-domain-auth admin: no terminal to ask for the password; pipe it in with --password-stdin\n");
+    return 2;
+  }
+  if (typeof secret === "symbol") return 130;
+
+  const core = await loadCore();
+  if (!core) {
+    errors.write("create-domain-auth admin: @domain-auth/core is not installed here; run it in your app's folder after npm install\n");
+    return 1;
+  }
+  let auth: Awaited<ReturnType<CoreModule["createAuth"]>> | undefined;
+  try {
+    const domain = await core.loadDomain(context.env.DOMAIN_FILE || "domain.yaml");
+    auth = await core.createAuth({
+      domain,
+      database: context.env.DATABASE_URL || "file:.data/app.db",
+      secret: context.env.AUTH_SECRET ?? randomBytes(32).toString("base64url"),
+      bcryptCost: Number(context.env.AUTH_BCRYPT_COST) || 10,
+      hashThreads: 1,
+    });
+    const result = await core.ensureAdministrator(auth, { email, password: secret });
+    const role = String(result.user.role);
+    context.output.write(
+      result.action === "created"
+        ? `Created ${result.user.email} with the role ${role}.\n`
+        : `Gave ${result.user.email} the role ${role} and the new password.\n`,
+    );
+    return 0;
+  } catch (error) {
+    const diagnostics = (error as { diagnostics?: unknown; file?: string }).diagnostics;
+    if (Array.isArray(diagnostics) && core.formatDiagnostic) {
+      for (const diagnostic of diagnostics) errors.write(`${core.formatDiagnostic((error as { file: string }).file, diagnostic)}\n`);
+    } else {
+      errors.write(`create-domain-auth admin: ${(error as Error).message}\n`);
+    }
+    return 1;
+  } finally {
+    await auth?.close();
+  }
+}

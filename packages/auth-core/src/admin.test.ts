@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSqliteDatabase, type TestDatabase } from "../test/support/backends.js";
+import { BLOG_YAML, domainOf } from "../test/support/domains.js";
+import { startInstance, type TestInstance } from "../test/support/instance.js";
+import { PASSWORD, signUp } from "../test/support/users.js";
+import { ensureAdministrator } from "./admin.js";
+
+describe("ensureAdministrator", () => {
+  let database: TestDatabase;
+  let instance: TestInstance;
+  beforeAll(async () => {
+    database = createSqliteDatabase();
+    instance = await startInstance(domainOf(BLOG_YAML), database.url);
+  });
+  afterAll(async () => {
+    await instance?.auth.close();
+    await database?.drop();
+  });
+
+  it("creates an administrator on an empty store, closing setup", async () => {
+    const result = await ensureAdministrator(instance.auth, { email: " Root@Example.com", password: PASSWORD });
+    expect(result.action).toBe("created");
+    expect(result.user).toMatchObject({ email: "root@example.com", role: "Admin" });
+    expect(JSON.stringify(result.user)).not.toMatch(/password/i);
+    expect(await instance.auth.isSetupRequired()).toBe(false);
+    const login = await instance.api.post("/api/user/login", { email: "root@example.com", password: PASSWORD });
+    expect(login.body.user.role).toBe("Admin");
+  });
+
+  it("promotes an existing user with a new password and retires their tokens", async () => {
+    const admin = await instance.api.post("/api/user/login", { email: "root@example.com", password: PASSWORD });
+    const member = await signUp(instance.api, "member@example.com");
+    const result = await ensureAdministrator(instance.auth, { email: "member@example.com", password: "a brand new password" });
+    expect(result.action).toBe("promoted");
+    expect((await instance.api.get("/api/user/me", { token: member.token })).status).toBe(401);
+    const login = await instance.api.post("/api/user/login", { email: "member@example.com", password: "a brand new password" });
+    expect(login.body.user.role).toBe("Admin");
+    expect(admin.status).toBe(200);
+  });
+
+  it("refuses a weak password or a bad email", async () => {
+    await expect(ensureAdministrator(instance.auth, { email: "x@example.com", password: "short" })).rejects.toThrow(/password/);
+    await expect(ensureAdministrator(instance.auth, { email: "nope", password: PASSWORD })).rejects.toThrow(/email/);
+  });
+
+  it("leaves setup closed for good", async () => {
+    const setup = await instance.api.post("/api/user/setup", { email: "late@example.com", password: PASSWORD });
+    expect(setup.status).toBe(409);
+  });
+});

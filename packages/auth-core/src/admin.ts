@@ -1,0 +1,45 @@
+import type { Auth } from "./create-auth.js";
+import { passwordProblem } from "./password/rules.js";
+import { emailProblem, normalizeEmail } from "./records/email.js";
+import { serializeRecord } from "./records/serialize.js";
+
+/** What {@link ensureAdministrator} did. */
+export interface AdministratorResult {
+  readonly action: "created" | "promoted";
+  /** The administrator's profile (never the hash). */
+  readonly user: Record<string, unknown>;
+}
+
+/**
+ * The way back in when setup is closed and no administrator is left: creates a user with the
+ * setup role, or gives an existing user the setup role and the new password. Either way the
+ * user's earlier tokens stop working.
+ *
+ * @throws {Error} with a one-line message for `auth.type: none` or an invalid email or password.
+ */
+export async function ensureAdministrator(auth: Auth, credentials: { email: string; password: string }): Promise<AdministratorResult> {
+  const model = auth.model.auth;
+  if (!model || !auth.hasher) throw new Error("this domain has auth.type none: there are no users");
+  const email = normalizeEmail(credentials.email);
+  const problem = emailProblem(email);
+  if (problem) throw new Error(`the email ${problem}`);
+  const weak = passwordProblem(credentials.password);
+  if (weak) throw new Error(`the password ${weak}`);
+
+  const passwordHash = await auth.hasher.hash(credentials.password);
+  const existing = await auth.store.findByEmail(model.entity, email);
+  if (existing) {
+    const user = await auth.store.update(model.entity, existing.id, { role: model.setupRole, passwordHash }, { bumpTokenVersion: true });
+    if (!user) throw new Error(`the user ${email} was deleted meanwhile; run the command again`);
+    return { action: "promoted", user: serializeRecord(model.entity, user) };
+  }
+  const defaults = Object.fromEntries(
+    model.entity.fields.filter((field) => field.default !== undefined).map((field) => [field.name, field.default]),
+  );
+  const user = await auth.store.insert(
+    model.entity,
+    { ...defaults, email, role: model.setupRole, passwordHash, tokenVersion: 1 },
+    { setup: "mark-complete" },
+  );
+  return { action: "created", user: serializeRecord(model.entity, user) };
+}
