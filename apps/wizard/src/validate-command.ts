@@ -22,9 +22,9 @@ export async function runValidate(file: string, io: CommandIO): Promise<number> 
     return 1;
   }
   const { diagnostics, errorCount, warningCount } = validateDomainText(text);
-  for (const diagnostic of diagnostics) {
-    (diagnostic.severity === "error" ? io.stderr : io.stdout).write(`${formatDiagnostic(file, diagnostic)}\n`);
-  }
+  // One stream for the whole report keeps its lines in source order when both are piped.
+  const report = errorCount > 0 ? io.stderr : io.stdout;
+  for (const diagnostic of diagnostics) report.write(`${formatDiagnostic(file, diagnostic)}\n`);
   const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
   if (errorCount > 0) {
     io.stderr.write(`${file}: ${plural(errorCount, "error")}, ${plural(warningCount, "warning")}\n`);
