@@ -64,18 +64,22 @@ export function createLoginThrottle(database: Database): LoginThrottle {
   const addressPoints = LOGIN_LIMITS.failuresPerAddress - 1;
   const byEmail = limiter(database, "login-email", emailPoints, LOGIN_LIMITS.emailLockSeconds);
   const byAddress = limiter(database, "login-address", addressPoints, LOGIN_LIMITS.addressLockSeconds);
+  // On SQLite the limiter writes through the same connection as the store: take the store's
+  // connection lock, so a counter never lands inside (and rolls back with) another request's transaction.
+  const exclusive = <T>(work: () => Promise<T>): Promise<T> =>
+    database.dialect === "sqlite" ? database.db.connection().execute(() => work()) : work();
 
   return {
     async retryAfter(email, address) {
-      const [emailState, addressState] = await Promise.all([byEmail.get(digest(email)), byAddress.get(digest(address))]);
+      const [emailState, addressState] = await exclusive(() => Promise.all([byEmail.get(digest(email)), byAddress.get(digest(address))]));
       const waits = [lockedFor(emailState, emailPoints), lockedFor(addressState, addressPoints)].filter((wait) => wait !== null);
       return waits.length > 0 ? Math.max(...waits) : null;
     },
     async recordFailure(email, address) {
-      await Promise.all([consume(byEmail, digest(email)), consume(byAddress, digest(address))]);
+      await exclusive(() => Promise.all([consume(byEmail, digest(email)), consume(byAddress, digest(address))]));
     },
     async recordSuccess(email) {
-      await byEmail.delete(digest(email));
+      await exclusive(() => byEmail.delete(digest(email)));
     },
   };
 }

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LOGIN_LIMITS } from "../../src/throttle/login-throttle.js";
-import { BACKENDS, type TestDatabase } from "../support/backends.js";
+import { migrate, openDatabase } from "../../src/index.js";
+import { writeTransaction } from "../../src/store/transaction.js";
+import { createLoginThrottle, LOGIN_LIMITS } from "../../src/throttle/login-throttle.js";
+import { BACKENDS, createSqliteDatabase, type TestDatabase } from "../support/backends.js";
 import { BLOG_YAML, domainOf } from "../support/domains.js";
 import { startInstance, type TestInstance } from "../support/instance.js";
 import { PASSWORD } from "../support/users.js";
@@ -83,5 +85,32 @@ describe.each(BACKENDS)("login throttling on $name", (backend) => {
       { headers: { "x-domain-auth-peer": "203.0.113.7", "x-forwarded-for": "1.2.3.4" } },
     );
     expect(response.status).toBe(429);
+  });
+});
+
+describe("login throttling beside a transaction on sqlite", () => {
+  it("keeps a failure counted while another request's transaction rolls back", async () => {
+    const database = createSqliteDatabase();
+    const store = await openDatabase(database.url);
+    try {
+      await migrate(store, domainOf(BLOG_YAML));
+      const throttle = createLoginThrottle(store);
+      let recorded: Promise<void> | undefined;
+      await expect(
+        writeTransaction(store, async (trx) => {
+          await trx.insertInto("domain_auth_setup").values({ id: 1, completedAt: "now" }).execute();
+          recorded = throttle.recordFailure("held@example.com", "10.8.0.1");
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          throw new Error("roll back");
+        }),
+      ).rejects.toThrow("roll back");
+      await recorded;
+      for (let index = 1; index < LOGIN_LIMITS.failuresPerEmail; index++)
+        await throttle.recordFailure("held@example.com", `10.8.0.${index + 1}`);
+      expect(await throttle.retryAfter("held@example.com", "10.8.1.1")).not.toBeNull();
+    } finally {
+      await store.close();
+      await database.drop();
+    }
   });
 });
