@@ -1,13 +1,15 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
 /** Browser tests: one production build, then one server per file, files one after another. */
 export default defineConfig({
-  root: fileURLToPath(new URL(".", import.meta.url)),
   test: {
+    dir: here("."),
     include: ["**/*.test.ts"],
     exclude: ["**/node_modules/**"],
-    globalSetup: ["./global-setup.ts"],
+    globalSetup: [here("./global-setup.ts")],
     fileParallelism: false,
     testTimeout: 60_000,
     hookTimeout: 60_000,
