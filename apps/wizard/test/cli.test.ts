@@ -33,9 +33,9 @@ describe("the built CLI as a process", () => {
     expect(result.stderr).toContain("pass --yes to run unattended");
   });
 
-  it("refuses the admin command for now", () => {
+  it("asks for --password-stdin when the admin command has no terminal", () => {
     const result = run(["admin", "root@example.com"]);
-    expect(result).toMatchObject({ code: 2, stderr: expect.stringContaining("unknown command 'admin'") });
+    expect(result).toMatchObject({ code: 2, stderr: expect.stringContaining("--password-stdin") });
   });
 
   it("keeps validate working", async () => {
@@ -52,6 +52,6 @@ describe("the built CLI as a process", () => {
     });
     expect(await readdir(dir)).toEqual([]);
     expect(run(["--yes", "--type", "none"]).code).toBe(0);
-    expect((await readdir(dir)).sort()).toEqual([".env.local", ".gitignore", "app", "domain.yaml"]);
+    expect((await readdir(dir)).sort()).toEqual([".env.local", ".gitignore", "app", "components", "domain.yaml", "lib"]);
   });
 });

@@ -1,0 +1,35 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { SetupForm } from "@/components/setup-form";
+import { openAuthPage } from "@/lib/page-access";
+
+export const metadata: Metadata = { title: "First-run setup" };
+
+/** First run: create the first administrator; afterwards, say that setup is complete. */
+export default async function SetupPage() {
+  const { view, auth, setupRequired } = await openAuthPage("setup");
+  if (!setupRequired) {
+    return (
+      <section className="page-narrow">
+        <h1>Setup is complete</h1>
+        <p>The first administrator of {view.name} has already been created.</p>
+        {auth.endpoints.login ? (
+          <p>
+            <Link className="button button-primary" href="/login">
+              Sign in
+            </Link>
+          </p>
+        ) : null}
+      </section>
+    );
+  }
+  return (
+    <section className="page-narrow">
+      <h1>Welcome to {view.name}</h1>
+      <p className="lead">
+        Create the first administrator. This account gets the <strong>{auth.setupRole}</strong> role and can manage every user and record.
+      </p>
+      <SetupForm auth={auth} />
+    </section>
+  );
+}

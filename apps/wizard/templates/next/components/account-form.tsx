@@ -1,0 +1,62 @@
+"use client";
+
+import { type FormEvent, useState } from "react";
+import { type ApiError, formErrorSummary, issuesByField } from "@/lib/api";
+import type { FieldView } from "@/lib/domain-view";
+import { readFieldValues } from "@/lib/form-values";
+import { useHydrated } from "@/lib/hydrated";
+import { FieldInput } from "./field-input";
+import { FormError } from "./form-error";
+import { TextField } from "./text-field";
+
+/** Props of {@link AccountForm}. */
+export interface AccountFormProps {
+  /** Declared fields asked besides email and password (none for sign-in). */
+  readonly fields: readonly FieldView[];
+  readonly submitLabel: string;
+  readonly passwordAutoComplete: "new-password" | "current-password";
+  readonly passwordHint?: string;
+  /** Sends the body; resolves to the API's error, or `null` once the page has moved on. */
+  readonly onSubmit: (body: Record<string, unknown>) => Promise<ApiError | null>;
+}
+
+/** Email, password and extra fields, with the API's issues shown beside the inputs they concern. */
+export function AccountForm({ fields, submitLabel, passwordAutoComplete, passwordHint, onSubmit }: AccountFormProps) {
+  const [error, setError] = useState<ApiError | null>(null);
+  const [pending, setPending] = useState(false);
+  const hydrated = useHydrated();
+  const fieldErrors = issuesByField(error);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setPending(true);
+    const body = { email: form.get("email"), password: form.get("password"), ...readFieldValues(fields, form, "create") };
+    const failure = await onSubmit(body);
+    if (!failure) return;
+    setError(failure);
+    setPending(false);
+  }
+
+  return (
+    <form className="form" method="post" onSubmit={submit} aria-busy={pending}>
+      <FormError error={formErrorSummary(error, ["email", "password", ...fields.map((field) => field.name)])} />
+      <TextField label="Email" name="email" type="email" autoComplete="email" required error={fieldErrors.email} />
+      <TextField
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete={passwordAutoComplete}
+        required
+        hint={passwordHint}
+        error={fieldErrors.password}
+      />
+      {fields.map((field) => (
+        <FieldInput key={field.name} field={field} error={fieldErrors[field.name]} />
+      ))}
+      <button type="submit" className="button button-primary" disabled={pending || !hydrated}>
+        {pending ? "Please wait…" : submitLabel}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,28 @@
+"use client";
+
+import Link from "next/link";
+import type { AuthView } from "@/lib/domain-view";
+import { useSession } from "@/lib/session";
+import { SignOutButton } from "./sign-out-button";
+
+/** The header's links: profile, admin and sign-out when signed in; sign-in and register otherwise. */
+export function SessionNav({ auth }: { readonly auth: AuthView }) {
+  const session = useSession();
+  if (session === undefined) return null;
+  if (session === null) {
+    return (
+      <>
+        {auth.endpoints.login ? <Link href="/login">Sign in</Link> : null}
+        {auth.endpoints.register ? <Link href="/register">Register</Link> : null}
+      </>
+    );
+  }
+  return (
+    <>
+      <Link href="/profile">Profile</Link>
+      {session.claims.role === auth.setupRole ? <Link href="/admin">Admin</Link> : null}
+      <span className="nav-user">{session.claims.email}</span>
+      <SignOutButton loginEnabled={auth.endpoints.login} />
+    </>
+  );
+}

@@ -1,0 +1,25 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { AccountForm } from "@/components/account-form";
+import type { AuthView } from "@/lib/domain-view";
+import { requestToken } from "@/lib/sign-in";
+
+/** Creates the first administrator, signs them in and opens their profile. */
+export function SetupForm({ auth }: { readonly auth: AuthView }) {
+  const router = useRouter();
+  return (
+    <AccountForm
+      fields={auth.profileFields}
+      submitLabel="Create administrator"
+      passwordAutoComplete="new-password"
+      passwordHint="8 to 72 characters."
+      onSubmit={async (body) => {
+        const error = await requestToken(auth.segment, "setup", body);
+        if (error?.code === "SETUP_COMPLETE") router.refresh();
+        else if (!error) router.push("/profile");
+        return error;
+      }}
+    />
+  );
+}

@@ -1,0 +1,18 @@
+import Link from "next/link";
+import type { AuthView } from "@/lib/domain-view";
+
+/** What a page that needs a session shows without one. */
+export function SignedOutNotice({ auth, expired }: { readonly auth: AuthView; readonly expired: boolean }) {
+  return (
+    <div className="notice" role="status">
+      <p>{expired ? "Your session is no longer valid. Please sign in again." : "You are not signed in."}</p>
+      {auth.endpoints.login ? (
+        <p>
+          <Link className="button button-primary" href="/login">
+            Sign in
+          </Link>
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,90 @@
+import type { DomainModel, EntityModel, FieldModel, Operation } from "@domain-auth/core/config";
+
+/** A field as the browser needs it to render an input and a table cell. */
+export interface FieldView {
+  readonly name: string;
+  readonly type: FieldModel["type"];
+  readonly required: boolean;
+  readonly default?: string | number | boolean;
+  readonly maxLength?: number;
+  readonly min?: number;
+  readonly max?: number;
+  readonly to?: string;
+}
+
+/** An entity as the browser sees it: writable fields, owner field and permissions. */
+export interface EntityView {
+  readonly name: string;
+  readonly segment: string;
+  /** Declared fields clients may send, without `password` and without the owner field. */
+  readonly fields: readonly FieldView[];
+  /** The field holding the owner's id (set by the server on create), or `null`. */
+  readonly ownerField: string | null;
+  readonly permissions: Readonly<Partial<Record<Operation, readonly string[]>>>;
+}
+
+/** The `auth` block as the browser sees it. */
+export interface AuthView {
+  readonly entityName: string;
+  /** `/api/<segment>/login` and friends. */
+  readonly segment: string;
+  readonly roles: readonly string[];
+  readonly setupRole: string;
+  readonly defaultRole: string | null;
+  readonly endpoints: Readonly<{ login: boolean; register: boolean; me: boolean; setup: boolean }>;
+  /** Fields of the auth entity besides `email`, `password` and `role` (asked at setup and register). */
+  readonly profileFields: readonly FieldView[];
+}
+
+/** The serializable part of the domain model that client components receive as props. */
+export interface DomainView {
+  readonly name: string;
+  /** `null` under `auth.type: none`. */
+  readonly auth: AuthView | null;
+  /** Every entity except the auth entity (its users are managed apart). */
+  readonly entities: readonly EntityView[];
+}
+
+const CREDENTIAL_FIELDS = new Set(["email", "password", "role"]);
+
+function toFieldView(field: FieldModel): FieldView {
+  const { name, type, required, default: defaultValue, maxLength, min, max, to } = field;
+  return {
+    name,
+    type,
+    required,
+    ...(defaultValue === undefined ? {} : { default: defaultValue }),
+    ...(maxLength === undefined ? {} : { maxLength }),
+    ...(min === undefined ? {} : { min }),
+    ...(max === undefined ? {} : { max }),
+    ...(to === undefined ? {} : { to }),
+  };
+}
+
+function toEntityView(entity: EntityModel): EntityView {
+  return {
+    name: entity.name,
+    segment: entity.segment,
+    fields: entity.fields.filter((field) => field.name !== "password" && field.name !== entity.ownerField).map(toFieldView),
+    ownerField: entity.ownerField,
+    permissions: entity.permissions,
+  };
+}
+
+/** Projects the resolved model onto what the pages need, dropping storage details. */
+export function toDomainView(model: DomainModel): DomainView {
+  const auth = model.auth;
+  return {
+    name: model.name,
+    auth: auth && {
+      entityName: auth.entity.name,
+      segment: auth.entity.segment,
+      roles: auth.roles,
+      setupRole: auth.setupRole,
+      defaultRole: auth.defaultRole,
+      endpoints: auth.endpoints,
+      profileFields: auth.entity.fields.filter((field) => !CREDENTIAL_FIELDS.has(field.name)).map(toFieldView),
+    },
+    entities: model.entities.filter((entity) => !entity.isAuthEntity).map(toEntityView),
+  };
+}

@@ -1,0 +1,59 @@
+import { type Auth, authFromEnv } from "@domain-auth/core";
+import { notFound, redirect } from "next/navigation";
+import { connection } from "next/server";
+import { cache } from "react";
+import { type AuthView, type DomainView, toDomainView } from "./domain-view";
+
+/** The pages of the app; each one may exist or not depending on the domain's `auth` block. */
+export type PageName = "home" | "setup" | "login" | "register" | "profile" | "admin";
+
+const AUTH_PAGES: ReadonlySet<PageName> = new Set(["setup", "login", "register", "profile"]);
+
+/** Setup never reopens once complete, so a process only has to learn it once. */
+let setupKnownComplete = false;
+
+async function isSetupRequired(auth: Auth): Promise<boolean> {
+  if (setupKnownComplete) return false;
+  const required = await auth.isSetupRequired();
+  setupKnownComplete = !required;
+  return required;
+}
+
+function pageExists(page: PageName, view: DomainView): boolean {
+  if (!view.auth) return !AUTH_PAGES.has(page);
+  if (page === "setup" || page === "login" || page === "register") return view.auth.endpoints[page];
+  return true;
+}
+
+/** The domain as the pages see it, and whether first-run setup is pending (`/setup` is then where every page leads). */
+export interface PageState {
+  readonly view: DomainView;
+  readonly setupRequired: boolean;
+}
+
+/** The state of the current request, read once per request however many components ask. */
+export const loadPageState = cache(async (): Promise<PageState> => {
+  await connection();
+  const auth = await authFromEnv();
+  const view = toDomainView(auth.model);
+  const setupRequired = view.auth?.endpoints.setup === true && (await isSetupRequired(auth));
+  return { view, setupRequired };
+});
+
+/**
+ * Opens a page: answers 404 when the domain has no such page (auth none, a disabled endpoint)
+ * and leads to `/setup` while first-run setup is pending.
+ */
+export async function openPage(page: PageName): Promise<PageState> {
+  const state = await loadPageState();
+  if (!pageExists(page, state.view)) notFound();
+  if (state.setupRequired && page !== "setup") redirect("/setup");
+  return state;
+}
+
+/** Opens a page that exists only with `auth.type: jwt`, returning the `auth` block too. */
+export async function openAuthPage(page: PageName): Promise<PageState & { auth: AuthView }> {
+  const state = await openPage(page);
+  if (!state.view.auth) notFound();
+  return { ...state, auth: state.view.auth };
+}
