@@ -85,19 +85,26 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
   const route = createRouter(context);
   const onError = options.onError ?? ((error: unknown) => console.error("domain-auth: unexpected error", error));
 
+  const answer = async (request: Request): Promise<Response> => {
+    try {
+      return await route(request);
+    } catch (error) {
+      if (error instanceof ApiError) return errorResponse(error);
+      if (isUnavailableError(error)) return errorResponse(new ApiError("UNAVAILABLE", { cause: error }));
+      onError(error);
+      return errorResponse(new ApiError("INTERNAL_ERROR", { cause: error }));
+    }
+  };
+
   return {
     model,
     store,
     hasher: services?.hasher ?? null,
     async handle(request) {
-      try {
-        return await route(request);
-      } catch (error) {
-        if (error instanceof ApiError) return errorResponse(error);
-        if (isUnavailableError(error)) return errorResponse(new ApiError("UNAVAILABLE", { cause: error }));
-        onError(error);
-        return errorResponse(new ApiError("INTERNAL_ERROR", { cause: error }));
-      }
+      const response = await answer(request);
+      return request.method.toUpperCase() === "HEAD"
+        ? new Response(null, { status: response.status, headers: response.headers })
+        : response;
     },
     async isSetupRequired() {
       return !(await store.isSetupComplete());

@@ -20,7 +20,8 @@ const COLLECTION_METHODS = ["GET", "POST"];
 const ITEM_METHODS = ["GET", "PATCH", "DELETE"];
 
 function methodNotAllowed(allowed: readonly string[]): ApiError {
-  return new ApiError("METHOD_NOT_ALLOWED", { headers: { allow: allowed.join(", ") } });
+  const withHead = allowed.includes("GET") ? [...allowed, "HEAD"] : allowed;
+  return new ApiError("METHOD_NOT_ALLOWED", { headers: { allow: withHead.join(", ") } });
 }
 
 function pathSegments(url: URL): string[] | null {
@@ -44,7 +45,8 @@ export function createRouter(context: RouteContext): (request: Request) => Promi
     const segments = pathSegments(new URL(request.url));
     if (!segments || segments.length > 2) throw new ApiError("NOT_FOUND");
     const [segment = "", id] = segments;
-    const method = request.method.toUpperCase();
+    // HEAD is answered as GET; the caller drops the body.
+    const method = request.method.toUpperCase() === "HEAD" ? "GET" : request.method.toUpperCase();
 
     const isEndpointName = id !== undefined && Object.hasOwn(AUTH_ROUTES, id);
     if (services && segment === services.auth.entity.segment && isEndpointName) {

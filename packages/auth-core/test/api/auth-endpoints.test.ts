@@ -239,6 +239,17 @@ describe.each(BACKENDS)("auth endpoints on $name", (backend) => {
       }
     });
 
+    it("answers HEAD like GET, without a body", async () => {
+      const head = await instance.api.call("HEAD", "/api/user/setup");
+      expect(head.status).toBe(200);
+      expect(head.text).toBe("");
+      expect(head.headers.get("content-type")).toContain("application/json");
+      const unauthenticated = await instance.api.call("HEAD", "/api/user/me");
+      expect(unauthenticated.status).toBe(401);
+      expect(unauthenticated.text).toBe("");
+      expect((await instance.api.call("HEAD", "/api/user/login")).status).toBe(405);
+    });
+
     it("answers 405 with Allow for a wrong method and 404 for unknown routes", async () => {
       const wrong = await instance.api.get("/api/user/login");
       expect(wrong.status).toBe(405);

@@ -446,10 +446,10 @@ describe.each(BACKENDS)("entity CRUD on $name", (backend) => {
       const collection = await api.call("PUT", "/api/category");
       expect(collection.status).toBe(405);
       expect(collection.body.code).toBe("METHOD_NOT_ALLOWED");
-      expect(collection.headers.get("allow")).toBe("GET, POST");
+      expect(collection.headers.get("allow")).toBe("GET, POST, HEAD");
       const item = await api.call("POST", "/api/category/some-id");
       expect(item.status).toBe(405);
-      expect(item.headers.get("allow")).toBe("GET, PATCH, DELETE");
+      expect(item.headers.get("allow")).toBe("GET, PATCH, DELETE, HEAD");
       for (const id of ["constructor", "__proto__", "toString"]) {
         expect((await api.get(`/api/user/${id}`, { token: admin.token })).status).toBe(404);
       }
