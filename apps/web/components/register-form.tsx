@@ -25,7 +25,7 @@ export function RegisterForm({ auth }: { readonly auth: AuthView }) {
       fields={auth.profileFields}
       submitLabel="Create account"
       passwordAutoComplete="new-password"
-      passwordHint="8 to 72 characters."
+      passwordHint="At least 8 characters, at most 72 bytes (accented letters and emoji count 2 to 4)."
       onSubmit={async (body) => {
         const created = await callApi(`/${auth.segment}/register`, { method: "POST", body });
         if (!created.ok) return created.error;

@@ -13,7 +13,7 @@ export function SetupForm({ auth }: { readonly auth: AuthView }) {
       fields={auth.profileFields}
       submitLabel="Create administrator"
       passwordAutoComplete="new-password"
-      passwordHint="8 to 72 characters."
+      passwordHint="At least 8 characters, at most 72 bytes (accented letters and emoji count 2 to 4)."
       onSubmit={async (body) => {
         const error = await requestToken(auth.segment, "setup", body);
         if (error?.code === "SETUP_COMPLETE") router.refresh();
