@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,8 +14,12 @@ export interface RunningApp {
   readonly url: string;
   /** The temporary directory holding `domain.yaml` and `app.db`. */
   readonly dir: string;
+  /** The server's process id. */
+  readonly pid: number;
   /** Everything the server printed so far. */
   output(): string;
+  /** Sends `signal` (a crash with `SIGKILL`) and waits until the process is gone; keeps the directory. */
+  kill(signal: NodeJS.Signals): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -25,6 +29,11 @@ export interface StartAppOptions {
   readonly domain?: string;
   /** Extra environment variables. */
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * Serve from this existing directory (its `domain.yaml` and `app.db`, written when missing) instead of
+   * a new temporary one: a restart on the same database. The caller removes it; `stop()` leaves it.
+   */
+  readonly dir?: string;
 }
 
 function waitForExit(child: ChildProcess, timeoutMs: number): Promise<void> {
@@ -40,10 +49,11 @@ function waitForExit(child: ChildProcess, timeoutMs: number): Promise<void> {
 
 /** Starts `apps/web/server.mjs` with `NODE_ENV=production` on a free port and waits for its ready line. */
 export async function startApp(options: StartAppOptions = {}): Promise<RunningApp> {
-  const dir = mkdtempSync(join(tmpdir(), "domain-auth-e2e-"));
+  const ownsDir = options.dir === undefined;
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), "domain-auth-e2e-"));
   const domainFile = join(dir, "domain.yaml");
-  if (options.domain === undefined) copyFileSync(join(WEB, "domain.yaml"), domainFile);
-  else writeFileSync(domainFile, options.domain);
+  if (options.domain !== undefined) writeFileSync(domainFile, options.domain);
+  else if (ownsDir || !existsSync(domainFile)) copyFileSync(join(WEB, "domain.yaml"), domainFile);
 
   const child = spawn(process.execPath, [join(WEB, "server.mjs")], {
     cwd: dir,
@@ -83,18 +93,23 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
   });
   const port = await ready.catch((error: unknown) => {
     child.kill("SIGKILL");
-    rmSync(dir, { recursive: true, force: true });
+    if (ownsDir) rmSync(dir, { recursive: true, force: true });
     throw error;
   });
 
   return {
     url: `http://127.0.0.1:${port}`,
     dir,
+    pid: child.pid ?? 0,
     output: () => output,
+    async kill(signal) {
+      child.kill(signal);
+      await waitForExit(child, 5_000);
+    },
     async stop() {
       child.kill("SIGTERM");
       await waitForExit(child, 5_000);
-      rmSync(dir, { recursive: true, force: true });
+      if (ownsDir) rmSync(dir, { recursive: true, force: true });
     },
   };
 }
