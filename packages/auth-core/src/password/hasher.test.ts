@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { getPriority } from "node:os";
 import { afterAll, describe, expect, it } from "vitest";
 import { createPasswordHasher } from "./hasher.js";
 
@@ -36,5 +38,12 @@ describe("password hasher", () => {
     expect(lags.length).toBeGreaterThan(5);
     // One hash at cost 10 takes tens of milliseconds; on the main thread a tick would wait that long.
     expect(lags[Math.floor(lags.length / 2)]).toBeLessThan(20);
+  });
+
+  it.runIf(process.platform === "linux")("hashes on threads nicer than the process, so requests get the CPU first", async () => {
+    await hasher.hash("start a hashing thread");
+    const niceness = (thread: string) => Number(readFileSync(`/proc/self/task/${thread}/stat`, "utf8").split(") ")[1]?.split(" ")[16]);
+    const threads = readdirSync("/proc/self/task").map(niceness);
+    expect(Math.max(...threads)).toBeGreaterThan(getPriority());
   });
 });
