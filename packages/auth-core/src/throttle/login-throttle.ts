@@ -76,7 +76,12 @@ export function createLoginThrottle(database: Database): LoginThrottle {
       return waits.length > 0 ? Math.max(...waits) : null;
     },
     async recordFailure(email, address) {
-      await exclusive(() => Promise.all([consume(byEmail, digest(email)), consume(byAddress, digest(address))]));
+      // One after the other: when the database is locked the first write fails after the busy timeout and
+      // the second is not tried (together, a locked SQLite file made a failed login wait twice the timeout).
+      await exclusive(async () => {
+        await consume(byEmail, digest(email));
+        await consume(byAddress, digest(address));
+      });
     },
     async recordSuccess(email) {
       await exclusive(() => byEmail.delete(digest(email)));
