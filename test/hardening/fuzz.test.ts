@@ -82,6 +82,7 @@ const SPECIAL_STRINGS = [
   "<script>alert(1)</script>",
   "' OR '1'='1' --",
   '"; DROP TABLE users; --',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a log4j-style lookup, sent as it is
   "${jndi:ldap://127.0.0.1/a}",
   "{{7*7}}",
   "../../../../etc/passwd",
@@ -470,7 +471,7 @@ describe("fuzzing the production server", () => {
             "Transfer-Encoding: chunked\r\nContent-Length: 3",
             "Transfer-Encoding: gzip, chunked",
             "Transfer-Encoding: identity",
-            "X-Long: " + "a".repeat(20_000),
+            `X-Long: ${"a".repeat(20_000)}`,
             `Authorization: Bearer ${"a".repeat(100_000)}`,
             "Bad Header: 1",
             " Leading: space",

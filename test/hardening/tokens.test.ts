@@ -149,6 +149,7 @@ describe("forged and altered tokens are refused", () => {
 
   test("claims rules, checked even on tokens signed with the real secret", async () => {
     const base = claims();
+    expect(base.iss).toBe(ISSUER);
     const without = (name: string) => Object.fromEntries(Object.entries(base).filter(([claim]) => claim !== name));
     const header = { alg: "HS256", typ: "JWT" };
     await expectRefused(await hmac(header, without("exp"), key), "no exp");
