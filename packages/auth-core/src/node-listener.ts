@@ -37,7 +37,7 @@ export function createNodeListener(
     try {
       request = toRequest(incoming);
     } catch {
-      fail(outgoing, 400, "INVALID_BODY", "The request could not be read");
+      fail(outgoing, 400, "BAD_REQUEST", "The request could not be read");
       return;
     }
     handle(request)

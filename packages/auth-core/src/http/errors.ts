@@ -14,6 +14,8 @@ export const ERROR_CODES = {
   EMAIL_TAKEN: { status: 409, message: "An account with this email already exists" },
   CONFLICT: { status: 409, message: "A record with this value already exists" },
   LAST_ADMIN: { status: 409, message: "This is the last administrator" },
+  BAD_REQUEST: { status: 400, message: "The request could not be read" },
+  HEADERS_TOO_LARGE: { status: 431, message: "The request headers are larger than 16 KiB" },
   UNAVAILABLE: { status: 503, message: "The service is temporarily unavailable; try again" },
   INTERNAL_ERROR: { status: 500, message: "Internal error" },
 } as const satisfies Record<string, { status: number; message: string }>;
