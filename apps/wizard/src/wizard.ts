@@ -57,7 +57,9 @@ function checkFlagsAgainstFile(state: DomainState, flags: ChoiceFlags): string |
 function nextSteps(dirArg: string, choices: AuthChoices): string {
   const steps: [string, string][] = dirArg === "." ? [] : [[`cd ${dirArg}`, ""]];
   steps.push(["npm install @domain-auth/core", "the route handler imports it"]);
+  steps.push(['serverExternalPackages: ["@domain-auth/core"]', "add to next.config: Node loads the core, the bundler does not"]);
   steps.push(["npm run dev", "start the Next.js app; /api/* is served by domain-auth"]);
+  steps.push(["next build && node server.mjs", "in production: records each client's address for login throttling"]);
   if (choices.type === "jwt" && choices.endpoints.setup) steps.push(["open /setup", `create the first ${setupRoleOf(choices.roles)}`]);
   steps.push(["npx create-domain-auth validate", "check domain.yaml after editing it"]);
   const width = Math.max(...steps.map(([command]) => command.length));

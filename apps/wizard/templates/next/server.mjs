@@ -1,0 +1,117 @@
+#!/usr/bin/env node
+// The production server: Next.js's request handler behind a Node HTTP server that records each
+// connection's peer address in a header only it sets, so auth-core's throttling sees the real client.
+import { existsSync } from "node:fs";
+import { createServer } from "node:http";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { authFromEnv, createNodeListener, PEER_ADDRESS_HEADER } from "@domain-auth/core";
+import nextEnv from "@next/env";
+import next from "next";
+
+process.env.NEXT_TELEMETRY_DISABLED = "1";
+const dir = dirname(fileURLToPath(import.meta.url));
+const port = Number(process.env.PORT || 3000);
+const hostname = process.env.HOSTNAME || "127.0.0.1";
+
+function fail(message) {
+  console.error(`domain-auth: cannot start: ${String(message).split("\n")[0]}`);
+  process.exit(1);
+}
+
+/** Replaces any client-sent peer header with the socket's address. */
+function recordPeerAddress(request) {
+  const raw = request.rawHeaders;
+  for (let index = raw.length - 2; index >= 0; index -= 2) {
+    if (raw[index].toLowerCase() === PEER_ADDRESS_HEADER) raw.splice(index, 2);
+  }
+  request.headers[PEER_ADDRESS_HEADER] = request.socket.remoteAddress ?? "";
+}
+
+/** Writes an error in the API's body shape and closes the connection (for what never reaches a handler). */
+function answerError(response, status, code, message) {
+  response.writeHead(status, { "content-type": "application/json; charset=utf-8", connection: "close" });
+  response.end(JSON.stringify({ code, message }));
+}
+
+// The methods a Next.js route handler can export; Next.js answers any other with a bare 400.
+const NEXT_METHODS = new Set(["GET", "HEAD", "OPTIONS", "POST", "PUT", "DELETE", "PATCH"]);
+
+/**
+ * `true` for API requests Next.js cannot route: `/api` itself (not under `app/api/[...path]`), paths whose
+ * percent-encoding is broken (a bare 500 from Next.js) and methods Next.js does not know (a bare 400). The
+ * core answers them with its error body: 404 NOT_FOUND or 405 METHOD_NOT_ALLOWED.
+ */
+function isForCore(request) {
+  const path = (request.url ?? "/").split("?")[0] ?? "";
+  if (path !== "/api" && !path.startsWith("/api/")) return false;
+  if (path === "/api" || !NEXT_METHODS.has(request.method ?? "")) return true;
+  try {
+    decodeURIComponent(path);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Requests Node.js cannot parse (bad header bytes, unknown methods, conflicting framing, headers over
+ * 16 KiB) get the API's error body instead of a bare status line: 431 HEADERS_TOO_LARGE or 400 BAD_REQUEST.
+ */
+function answerClientError(error, socket) {
+  if (!socket.writable || socket._httpMessage?.headersSent || error.code === "ECONNRESET") {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
+  const timedOut = error.code === "ERR_HTTP_REQUEST_TIMEOUT";
+  const [status, reason, code, message] = tooLarge
+    ? [431, "Request Header Fields Too Large", "HEADERS_TOO_LARGE", "The request headers are larger than 16 KiB"]
+    : timedOut
+      ? [408, "Request Timeout", "REQUEST_TIMEOUT", "The request took too long to arrive"]
+      : [400, "Bad Request", "BAD_REQUEST", "The request could not be read"];
+  const body = JSON.stringify({ code, message });
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+if (!existsSync(join(dir, ".next", "BUILD_ID"))) fail("no production build in apps/web/.next; run `npm start` from the repository root");
+// The same .env files `next start` reads (AUTH_SECRET in .env.local, say), loaded before the core reads the
+// environment and before Next.js sets NODE_ENV: only an explicit NODE_ENV=production demands AUTH_SECRET.
+nextEnv.loadEnvConfig(dir, false, { info: () => {}, error: console.error });
+const auth = await authFromEnv().catch((error) => fail(error?.message ?? error));
+// A first query now, so an unreachable database refuses to start rather than failing the first visitor.
+const setupRequired = await auth.isSetupRequired().catch((error) => fail(error?.message ?? error));
+const app = next({ dev: false, dir });
+await app.prepare().catch((error) => fail(error?.message ?? error));
+const handleRequest = app.getRequestHandler();
+const handleInCore = createNodeListener((request) => auth.handle(request));
+
+// Node.js would answer a request without Host with a bare 400; we answer it with the error body.
+const server = createServer({ requireHostHeader: false }, (request, response) => {
+  if (!request.headers.host) return answerError(response, 400, "BAD_REQUEST", "The request has no Host header");
+  if (isForCore(request)) return handleInCore(request, response);
+  recordPeerAddress(request);
+  handleRequest(request, response);
+});
+server.on("clientError", answerClientError);
+server.on("error", (error) => fail(error.message));
+server.listen(port, hostname, () => {
+  const address = server.address();
+  const shownHost = hostname === "0.0.0.0" || hostname === "::" || hostname === "127.0.0.1" ? "localhost" : hostname;
+  const origin = `http://${shownHost}:${typeof address === "object" && address ? address.port : port}`;
+  const firstRun = setupRequired && auth.model.auth?.endpoints.setup === true;
+  console.log(firstRun ? `domain-auth: create the first administrator at ${origin}/setup` : `domain-auth: ready at ${origin}/`);
+});
+
+let stopping = false;
+async function shutDown() {
+  if (stopping) return;
+  stopping = true;
+  server.close();
+  await auth.close();
+  process.exit(0);
+}
+process.on("SIGINT", shutDown);
+process.on("SIGTERM", shutDown);
