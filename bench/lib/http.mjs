@@ -1,0 +1,252 @@
+// Over HTTP on the loopback: the servers (each its own process) and autocannon runs against them.
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import { BCRYPT_COST, DOMAIN_FILE, PASSWORD, SECRET } from "./in-process.mjs";
+import { quantile, sleep } from "./stats.mjs";
+
+const here = (path) => fileURLToPath(new URL(path, import.meta.url));
+export const WEB_SERVER = here("../../apps/web/server.mjs");
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts `node script` and resolves once it prints a line matching `ready`, with the port.
+ * `cpuProfileDir` adds `--cpu-prof` (the profile is written when the server stops).
+ */
+export async function startProcess(name, script, { env, port, ready, cpuProfileDir, reportsEventLoop = false }) {
+  const args = [...(cpuProfileDir ? ["--cpu-prof", "--cpu-prof-dir", cpuProfileDir, "--cpu-prof-name", `${name}.cpuprofile`] : []), script];
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, ...env, PORT: String(port ?? 0), NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const listening = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not start within 60 s:\n${output}`)), 60_000);
+    const onData = (chunk) => {
+      output += chunk;
+      const match = ready(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match);
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", (chunk) => (output += chunk));
+    child.on("exit", (code) => reject(new Error(`${name} exited with ${code}:\n${output}`)));
+  });
+  child.removeAllListeners("exit");
+  let waiting = null;
+  child.stdout.on("data", (chunk) => {
+    const match = /\{"eventLoopDelay":\{[^}]*\}\}/.exec(String(chunk));
+    if (match && waiting) waiting(JSON.parse(match[0]).eventLoopDelay);
+  });
+  return {
+    name,
+    url: `http://127.0.0.1:${listening.port}`,
+    pid: child.pid,
+    /** Only servers that report it (bench/servers/core-http.mjs): event loop delays since the last call. */
+    eventLoopDelay: reportsEventLoop
+      ? () =>
+          new Promise((resolve) => {
+            const timer = setTimeout(() => resolve(null), 2000);
+            waiting = (value) => {
+              clearTimeout(timer);
+              waiting = null;
+              resolve(value);
+            };
+            child.kill("SIGUSR2");
+          })
+      : undefined,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+        setTimeout(() => child.kill("SIGKILL"), 10_000).unref();
+      }),
+  };
+}
+
+export const portLine = (output) => {
+  const match = /\{"port":(\d+)\}/.exec(output);
+  return match ? { port: Number(match[1]) } : null;
+};
+
+export const coreEnv = (database) => ({
+  DOMAIN_FILE,
+  DATABASE_URL: `file:${database}`,
+  AUTH_SECRET: SECRET,
+  AUTH_BCRYPT_COST: String(BCRYPT_COST),
+});
+
+/** auth-core's handler on a bare node:http server. */
+export function startCoreServer(dir, options = {}) {
+  return startProcess("node-http", here("../servers/core-http.mjs"), {
+    env: coreEnv(join(dir, "http-core.db")),
+    ready: portLine,
+    reportsEventLoop: true,
+    ...options,
+  });
+}
+
+/** The web app's production server (apps/web/server.mjs: Next.js with the same handler). */
+export async function startNextServer(dir, options = {}) {
+  const port = await freePort();
+  return startProcess("next", WEB_SERVER, {
+    env: { ...coreEnv(join(dir, "http-next.db")), HOSTNAME: "127.0.0.1" },
+    port,
+    ready: (output) => (/domain-auth: (ready at|create the first administrator)/.test(output) ? { port } : null),
+    ...options,
+  });
+}
+
+/** Better Auth on a bare node:http server. */
+export function startBetterAuthServer(dir, options = {}) {
+  return startProcess("better-auth-http", here("../servers/better-auth-http.mjs"), {
+    env: { BENCH_DATABASE: join(dir, "http-better-auth.db"), AUTH_SECRET: SECRET },
+    ready: portLine,
+    ...options,
+  });
+}
+
+// Better Auth refuses a POST without an Origin it trusts (its CSRF check); domain-auth ignores it.
+const jsonHeaders = { "content-type": "application/json", origin: "http://localhost" };
+
+async function post(url, body) {
+  const response = await fetch(url, { method: "POST", headers: jsonHeaders, body: JSON.stringify(body) });
+  if (!response.ok) throw new Error(`POST ${url} answered ${response.status}: ${await response.text()}`);
+  return response;
+}
+
+/**
+ * Prepares a domain-auth server (bare or through Next.js): the first user through setup, whose
+ * token `me` uses, and `users` more through register for login storms.
+ */
+export async function prepareCore(server, users) {
+  const api = `${server.url}/api/user`;
+  const admin = `admin-${Date.now()}@bench.test`;
+  const { token } = await (await post(`${api}/setup`, { email: admin, password: PASSWORD })).json();
+  const emails = [];
+  for (let index = 0; index < users; index++) emails.push(`pool-${index}-${Date.now()}@bench.test`);
+  await Promise.all(emails.map((email) => post(`${api}/register`, { email, password: PASSWORD })));
+  return {
+    ...server,
+    me: { path: "/api/user/me", headers: { authorization: `Bearer ${token}` } },
+    login: { path: "/api/user/login", emails },
+    register: { path: "/api/user/register", body: (email) => ({ email, password: PASSWORD }) },
+  };
+}
+
+/** Prepares the Better Auth server: one signed-in user for get-session. */
+export async function prepareBetterAuth(server) {
+  const api = `${server.url}/api/auth`;
+  const email = `user-${Date.now()}@bench.test`;
+  await post(`${api}/sign-up/email`, { email, password: PASSWORD, name: "Bench User" });
+  const token = (await post(`${api}/sign-in/email`, { email, password: PASSWORD })).headers.get("set-auth-token");
+  return {
+    ...server,
+    me: { path: "/api/auth/get-session", headers: { authorization: `Bearer ${token}` } },
+    register: { path: "/api/auth/sign-up/email", body: (email) => ({ email, password: PASSWORD, name: "Bench User" }) },
+  };
+}
+
+/** CPU time (user + system, all threads) the process `pid` has used so far, in ms; Linux only. */
+export function cpuTimeMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/**
+ * Runs autocannon and summarizes it. Latencies are taken from each 2xx response as autocannon
+ * timed it (fractions of a millisecond kept; its own histogram rounds to whole milliseconds).
+ */
+async function cannon(options) {
+  const latencies = [];
+  const instance = autocannon(options);
+  instance.on("response", (_client, status, _bytes, ms) => {
+    if (status >= 200 && status < 300) latencies.push(ms);
+  });
+  const result = await instance;
+  const ok = result["2xx"];
+  return {
+    requestsPerSecond: ok / result.duration,
+    ok,
+    other: result.non2xx + result.errors + result.timeouts,
+    // None answered within the run: longer than the run.
+    p50: latencies.length ? quantile(latencies, 0.5) : Number.POSITIVE_INFINITY,
+    p99: latencies.length ? quantile(latencies, 0.99) : Number.POSITIVE_INFINITY,
+    max: latencies.length ? quantile(latencies, 1) : Number.POSITIVE_INFINITY,
+  };
+}
+
+/**
+ * `me` (or get-session) from `connections` callers for `seconds`: as fast as the server answers,
+ * or at `rate` requests per second in all.
+ */
+export async function hitMe(server, { connections = 10, seconds = 3, rate } = {}) {
+  const cpuBefore = cpuTimeMs(server.pid);
+  const run = await cannon({
+    url: `${server.url}${server.me.path}`,
+    headers: server.me.headers,
+    connections,
+    duration: seconds,
+    ...(rate ? { overallRate: rate } : {}),
+  });
+  return { ...run, serverCpuMsPerRequest: (cpuTimeMs(server.pid) - cpuBefore) / run.ok };
+}
+
+/**
+ * A storm of logins (correct passwords, cycling through the prepared users) or of registers
+ * (fresh emails) from `connections` callers for `seconds`. Resolves when it ends.
+ */
+export async function storm(server, kind, { connections = 16, seconds = 4 } = {}) {
+  let next = 0;
+  const prefix = `storm-${kind}-${process.pid}-${Date.now()}`;
+  const body =
+    kind === "login"
+      ? () => ({ email: server.login.emails[next++ % server.login.emails.length], password: PASSWORD })
+      : () => server.register.body(`${prefix}-${next++}@bench.test`);
+  return cannon({
+    url: server.url,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        method: "POST",
+        path: server[kind].path,
+        headers: jsonHeaders,
+        setupRequest: (request) => ({ ...request, body: JSON.stringify(body()) }),
+      },
+    ],
+  });
+}
+
+/** `me` at a fixed rate while a storm runs (started `leadMs` earlier so hashing is saturated). */
+export async function meDuringStorm(
+  meServer,
+  stormServer,
+  kind,
+  { rate, seconds = 3, leadMs = 750, connections = 4, stormConnections = 16 } = {},
+) {
+  const stormRun = storm(stormServer, kind, { seconds: seconds + 1, connections: stormConnections });
+  await sleep(leadMs);
+  const me = await hitMe(meServer, { connections, seconds, rate });
+  return { me, storm: await stormRun };
+}

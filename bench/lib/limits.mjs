@@ -1,0 +1,113 @@
+// The physical limits: what one password hash costs on this machine, and the two pieces of work
+// a `me` request cannot avoid (one HMAC verify, one indexed read).
+import { scryptSync } from "node:crypto";
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
+import { createTokenService } from "@domain-auth/core";
+import bcrypt from "bcryptjs";
+import { median } from "./stats.mjs";
+
+/** Milliseconds of one call of `work`, median of `runs`. */
+function timeEach(work, runs) {
+  const times = [];
+  for (let run = 0; run < runs; run++) {
+    const started = performance.now();
+    work();
+    times.push(performance.now() - started);
+  }
+  return median(times);
+}
+
+/** Milliseconds per call of the async `work`, median of `batches` batches of `size` calls in a row. */
+async function timeBatches(work, { batches = 5, size = 500 } = {}) {
+  const perCall = [];
+  for (let batch = 0; batch < batches; batch++) {
+    const started = performance.now();
+    for (let call = 0; call < size; call++) await work();
+    perCall.push((performance.now() - started) / size);
+  }
+  return median(perCall);
+}
+
+/**
+ * Hash limits: one bcryptjs hash and compare at `cost` (on this thread), one scrypt with Better
+ * Auth's parameters, and the login ceiling they imply (cores / one compare).
+ */
+export function hashLimits({ cost, runs = 7 }) {
+  const password = "correct horse battery staple";
+  const hash = bcrypt.hashSync(password, cost);
+  const bcryptHashMs = timeEach(() => bcrypt.hashSync(password, cost), runs);
+  const bcryptCompareMs = timeEach(() => bcrypt.compareSync(password, hash), runs);
+  const scryptMs = timeEach(() => scryptSync(password, "0123456789abcdef", 64, { N: 16384, r: 16, p: 1, maxmem: 64 * 1024 * 1024 }), runs);
+  const cores = availableParallelism();
+  return { cost, cores, bcryptHashMs, bcryptCompareMs, scryptMs, loginLimitPerSecond: cores * (1000 / bcryptCompareMs) };
+}
+
+const PASSWORD = "correct horse battery staple";
+let sampleHash;
+
+/** The login ceiling from one bcrypt comparison on this thread: cores / its time (median of `runs`). */
+export function loginLimitNow({ cost, runs = 3 }) {
+  sampleHash ??= bcrypt.hashSync(PASSWORD, cost);
+  const compareMs = timeEach(() => bcrypt.compareSync(PASSWORD, sampleHash), runs);
+  return availableParallelism() * (1000 / compareMs);
+}
+
+/**
+ * What the cores actually deliver right now: one thread per core comparing passwords back to
+ * back for `durationMs`, nothing else. Comparisons per second in all.
+ */
+export async function hashCapacityNow({ cost, durationMs = 2000 }) {
+  sampleHash ??= bcrypt.hashSync(PASSWORD, cost);
+  const workers = Array.from(
+    { length: availableParallelism() },
+    () =>
+      new Worker(new URL("./hash-loop-worker.mjs", import.meta.url), {
+        workerData: { password: PASSWORD, hash: sampleHash, durationMs },
+        execArgv: [],
+      }),
+  );
+  try {
+    await Promise.all(workers.map((worker) => new Promise((resolve) => worker.once("message", resolve))));
+    const results = await Promise.all(
+      workers.map((worker) => {
+        const done = new Promise((resolve) => worker.once("message", resolve));
+        worker.postMessage("go");
+        return done;
+      }),
+    );
+    return results.reduce((sum, { count, elapsedMs }) => sum + count / (elapsedMs / 1000), 0);
+  } finally {
+    await Promise.all(workers.map((worker) => worker.terminate()));
+  }
+}
+
+/**
+ * The floor of `me` on an instance from {@link createOurs}: one HS256 verify with auth-core's
+ * token service and one read of the user by id with its record store, each timed alone.
+ */
+export async function meFloor(ours, { batches = 5, size = 500 } = {}) {
+  const { auth, secret } = ours;
+  const tokens = createTokenService({ secret, issuer: auth.model.name });
+  const entity = auth.model.auth.entity;
+  const user = (await auth.store.list(entity, { limit: 1, offset: 0 })).rows[0];
+  const { token } = await tokens.issue({
+    id: user.id,
+    email: user.email,
+    role: user.role ?? null,
+    tokenVersion: Number(user.tokenVersion),
+  });
+  const verifyMs = await timeBatches(
+    async () => {
+      if (!(await tokens.verify(token))) throw new Error("the token did not verify");
+    },
+    { batches, size },
+  );
+  const readMs = await timeBatches(
+    async () => {
+      if (!(await auth.store.find(entity, user.id))) throw new Error("the user was not found");
+    },
+    { batches, size },
+  );
+  return { verifyMs, readMs, floorMs: verifyMs + readMs, floorPerSecond: 1000 / (verifyMs + readMs) };
+}

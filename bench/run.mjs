@@ -1,0 +1,245 @@
+#!/usr/bin/env node
+// `npm run bench`: every benchmark in one run, contenders taking turns; prints the tables and
+// writes docs/benchmarks.md.
+//   node run.mjs [--cpu-prof DIR] [--no-write]
+// --cpu-prof DIR  also profiles the three HTTP servers (written to DIR when they stop)
+// --no-write      prints only, leaves docs/benchmarks.md as it is
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { ensureBuilt } from "../apps/web/ensure-build.mjs";
+import * as http from "./lib/http.mjs";
+import { BCRYPT_COST, createOurs, createTheirs } from "./lib/in-process.mjs";
+import { hashCapacityNow, hashLimits, loginLimitNow, meFloor } from "./lib/limits.mjs";
+import { alternate, closedLoop } from "./lib/load.mjs";
+import { renderMarkdown, renderText } from "./lib/report.mjs";
+import * as startup from "./lib/startup.mjs";
+import { median } from "./lib/stats.mjs";
+
+const { values: flags } = parseArgs({ options: { "cpu-prof": { type: "string" }, "no-write": { type: "boolean" } } });
+const REPORT = fileURLToPath(new URL("../docs/benchmarks.md", import.meta.url));
+
+/** Settings of the run, printed with the results. */
+const SETTINGS = {
+  callers: 10,
+  inProcess: { rounds: 3, meMs: 1500, hashingMs: 3000 },
+  http: { rounds: 3, seconds: 3, connections: 10 },
+  // Better Auth gets a lower rate: at ours it would be near its ceiling even without a storm.
+  latency: { rounds: 5, seconds: 2, rate: 400, betterAuthRate: 100, connections: 4, stormConnections: 16 },
+  startup: { rounds: 7 },
+  loginPool: 16,
+};
+
+const log = (line) => process.stderr.write(`${line}\n`);
+/** Appends `value` to the list `lists[name]`. */
+function collect(lists, name, value) {
+  lists[name] ??= [];
+  lists[name].push(value);
+}
+const started = performance.now();
+const results = {
+  date: new Date().toISOString(),
+  machine: {
+    cores: availableParallelism(),
+    cpu: cpus()[0]?.model ?? "unknown",
+    node: process.version,
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    loadBefore: loadavg()[0],
+  },
+  settings: SETTINGS,
+  versions: {
+    betterAuth: versionOf("better-auth", "dist/index.mjs"),
+    createT3App: versionOf("create-t3-app", "dist/index.js"),
+    next: versionOf("next", "dist/server/next.js"),
+  },
+  notes: [],
+};
+
+/** The installed version of a package, from the file `entry` its main export resolves to. */
+function versionOf(name, entry) {
+  try {
+    const resolved = fileURLToPath(import.meta.resolve(name));
+    return JSON.parse(readFileSync(`${resolved.slice(0, resolved.length - entry.length)}package.json`, "utf8")).version;
+  } catch {
+    return "unknown";
+  }
+}
+
+log("Checking builds (auth-core, the wizard, the web app)…");
+try {
+  const builtAt = performance.now();
+  const ran = ensureBuilt();
+  if (ran.length > 0)
+    results.notes.push(
+      `Built ${ran.join(" and ")} first (${((performance.now() - builtAt) / 1000).toFixed(0)} s, not part of any figure).`,
+    );
+} catch (error) {
+  results.notes.push(`The build failed (${error.message}); what needs it was skipped.`);
+  log(`warning: ${error.message}`);
+}
+
+const dir = mkdtempSync(join(tmpdir(), "domain-auth-bench-"));
+const servers = [];
+process.on("SIGINT", async () => {
+  await Promise.allSettled(servers.map((server) => server.stop()));
+  process.exit(130);
+});
+
+try {
+  // ---- Limits ----
+  log("Limits: one password hash, one HMAC verify, one indexed read…");
+  results.hash = hashLimits({ cost: BCRYPT_COST });
+
+  // ---- In process ----
+  log("In process: domain-auth and Better Auth, taking turns…");
+  const ours = await createOurs(dir);
+  const theirs = await createTheirs(dir);
+  results.floor = await meFloor(ours);
+  const { rounds, meMs, hashingMs } = SETTINGS.inProcess;
+  const measure = (contender, operation, durationMs) => async () =>
+    (await closedLoop(contender[operation], { concurrency: SETTINGS.callers, durationMs })).opsPerSecond;
+  const pair = (operation, durationMs, others = []) =>
+    alternate(
+      [
+        { name: "ours", measure: measure(ours, operation, durationMs) },
+        { name: "theirs", measure: measure(theirs, operation, durationMs) },
+        ...others,
+      ],
+      rounds,
+    );
+  // Warm-up, and the users login cycles through.
+  await Promise.all([ours.ensureUsers(SETTINGS.callers), theirs.ensureUsers(SETTINGS.callers)]);
+  await closedLoop(ours.me, { durationMs: 500 });
+  await closedLoop(theirs.me, { durationMs: 500 });
+  results.inProcess = {
+    // The floor (one verify and one read, back to back on this thread) in the same turns.
+    me: await pair("me", meMs, [{ name: "floor", measure: async () => (await meFloor(ours, { batches: 3, size: 200 })).floorPerSecond }]),
+    register: await pair("register", hashingMs),
+    // The ceilings are measured in the same turns as the logins: cores / one comparison, and what
+    // one thread per core comparing back to back actually gets from the machine at the time.
+    login: await pair("login", hashingMs, [
+      { name: "limit", measure: async () => loginLimitNow({ cost: BCRYPT_COST }) },
+      { name: "capacity", measure: () => hashCapacityNow({ cost: BCRYPT_COST, durationMs: 2000 }) },
+    ]),
+  };
+  await ours.close();
+  await theirs.close();
+
+  // ---- Over HTTP ----
+  log("Over HTTP: starting the servers…");
+  const serverOptions = flags["cpu-prof"] ? { cpuProfileDir: flags["cpu-prof"] } : {};
+  const start = async (starter) => {
+    const server = await starter(dir, serverOptions);
+    servers.push(server);
+    return server;
+  };
+  const bare = await http.prepareCore(await start(http.startCoreServer), SETTINGS.loginPool);
+  const betterAuth = await http.prepareBetterAuth(await start(http.startBetterAuthServer));
+  let next = null;
+  try {
+    next = await http.prepareCore(await start(http.startNextServer), 0);
+  } catch (error) {
+    results.notes.push(
+      `The web app's server did not start, so the rows through Next.js are missing: ${String(error.message).split("\n")[0]}`,
+    );
+    log(`warning: the web app did not start: ${error.message}`);
+  }
+  const contenders = [
+    ...(next ? [{ name: "next", server: next }] : []),
+    { name: "bare", server: bare },
+    { name: "betterAuth", server: betterAuth },
+  ];
+  const { connections, seconds } = SETTINGS.http;
+  for (const { server } of contenders) await http.hitMe(server, { connections, seconds: 1 });
+  log("Over HTTP: me and get-session at full speed, taking turns…");
+  const throughputRuns = {};
+  results.http = await alternate(
+    contenders.map(({ name, server }) => ({
+      name,
+      measure: async () => {
+        const run = await http.hitMe(server, { connections, seconds });
+        collect(throughputRuns, name, run);
+        return run.requestsPerSecond;
+      },
+    })),
+    SETTINGS.http.rounds,
+  );
+  for (const [name, runs] of Object.entries(throughputRuns)) {
+    results.http[name].p99 = median(runs.map((run) => run.p99));
+    results.http[name].cpuMsPerRequest = median(runs.map((run) => run.serverCpuMsPerRequest));
+    results.http[name].failures = runs.reduce((sum, run) => sum + run.other, 0);
+  }
+
+  log("Over HTTP: me latency idle and during login and register storms…");
+  const latency = SETTINGS.latency;
+  const meAt = {
+    rate: latency.rate,
+    seconds: latency.seconds,
+    connections: latency.connections,
+    stormConnections: latency.stormConnections,
+  };
+  const betterAuthAt = { ...meAt, rate: latency.betterAuthRate };
+  const phases = {};
+  const phase = (name, work, server) => ({
+    name,
+    measure: async () => {
+      if (server.eventLoopDelay) await server.eventLoopDelay();
+      const run = await work();
+      if (server.eventLoopDelay) run.eventLoopDelay = await server.eventLoopDelay();
+      collect(phases, name, run);
+      return run.me.p99;
+    },
+  });
+  await alternate(
+    [
+      phase("idle", async () => ({ me: await http.hitMe(bare, meAt) }), bare),
+      phase("login", () => http.meDuringStorm(bare, bare, "login", meAt), bare),
+      phase("register", () => http.meDuringStorm(bare, bare, "register", meAt), bare),
+      phase("betterAuthIdle", async () => ({ me: await http.hitMe(betterAuth, betterAuthAt) }), betterAuth),
+      phase("betterAuthSignUp", () => http.meDuringStorm(betterAuth, betterAuth, "register", betterAuthAt), betterAuth),
+    ],
+    latency.rounds,
+  );
+  results.latency = Object.fromEntries(
+    Object.entries(phases).map(([name, runs]) => [
+      name,
+      {
+        p50: median(runs.map((run) => run.me.p50)),
+        p99: median(runs.map((run) => run.me.p99)),
+        p99PerTurn: runs.map((run) => run.me.p99),
+        eventLoopP99: runs[0].eventLoopDelay ? median(runs.map((run) => run.eventLoopDelay?.p99 ?? Number.NaN)) : undefined,
+        eventLoopMax: runs[0].eventLoopDelay ? median(runs.map((run) => run.eventLoopDelay?.max ?? Number.NaN)) : undefined,
+        answeredPerSecond: median(runs.map((run) => run.me.requestsPerSecond)),
+        stormPerSecond: runs[0].storm ? median(runs.map((run) => run.storm.requestsPerSecond)) : undefined,
+        stormFailures: runs[0].storm ? runs.reduce((sum, run) => sum + run.storm.other, 0) : undefined,
+      },
+    ]),
+  );
+  await Promise.all(servers.splice(0).map((server) => server.stop()));
+
+  // ---- Start-up of the command-line tools ----
+  log("Start-up: the wizard and create-t3-app, taking turns…");
+  results.startup = await alternate(
+    [
+      { name: "wizardFirstPrompt", measure: startup.wizardFirstPrompt },
+      { name: "t3FirstPrompt", measure: startup.t3FirstPrompt },
+      { name: "wizardValidate", measure: startup.wizardValidate },
+      { name: "t3Help", measure: startup.t3Help },
+      { name: "nodeFloor", measure: startup.nodeFloor },
+    ],
+    SETTINGS.startup.rounds,
+  );
+} finally {
+  await Promise.allSettled(servers.map((server) => server.stop()));
+  rmSync(dir, { recursive: true, force: true });
+}
+
+results.machine.loadAfter = loadavg()[0];
+results.durationSeconds = (performance.now() - started) / 1000;
+console.log(renderText(results));
+if (!flags["no-write"]) {
+  writeFileSync(REPORT, renderMarkdown(results));
+  log(`Wrote ${REPORT}`);
+}
