@@ -4,6 +4,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import net from "node:net";
+import { resolve } from "node:path";
 
 const RESULTS = ".test-results";
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -58,7 +59,8 @@ function ensureChromium() {
 }
 
 function runSuite(suite) {
-  const output = `${RESULTS}/${suite.name}.json`;
+  // Absolute: Vitest resolves the output file against the suite's root, not the working directory.
+  const output = resolve(RESULTS, `${suite.name}.json`);
   rmSync(output, { force: true });
   run("npx", ["vitest", "run", "--config", suite.config, "--reporter=default", "--reporter=json", `--outputFile=${output}`]);
   if (!existsSync(output)) {
