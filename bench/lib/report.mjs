@@ -39,7 +39,7 @@ export function evaluateTargets(r) {
     value: meRatio,
     met: meRatio >= 5,
     why:
-      `\`me\` is one HS256 verify and one read by primary key (${formatMs(r.floor.floorMs)} together, measured alone), ` +
+      `\`me\` is one HS256 verify and one read by primary key (${formatMs(r.floor.floorMs)} together, each measured alone in the same turns), ` +
       `so the handler, ${r.settings.callers} callers at a time, runs at ${pct(inProc.me.ours.median / inProc.me.floor.median)} of that floor's rate (measured in the same turns); ` +
       `Better Auth's get-session goes through its endpoint router, before/after hooks (the bearer plugin turns the token into a cookie and verifies its HMAC), cookie parsing and a session read plus a user read.` +
       (meRatio >= 5 ? "" : " Missed in this run: see the figures below for the noise between turns."),
@@ -98,7 +98,7 @@ export function evaluateTargets(r) {
     why:
       `During the storm ${formatMs(r.latency.register.p99)} against ${formatMs(idle.p99)} idle (${ops(r.latency.register.stormPerSecond)} registers/s): the password is hashed before the write transaction opens, so no database lock is held while hashing.` +
       loopNote(r.latency.register, idle, registerP99 <= 2) +
-      ` For comparison, Better Auth's get-session during a sign-up storm: ${baStorm.answeredPerSecond > 0 ? `p99 ${formatMs(baStorm.p99)} against ${formatMs(r.latency.betterAuthIdle.p99)} idle` : `no answer at all within the ${r.settings.latency.seconds} s window (idle p99 ${formatMs(r.latency.betterAuthIdle.p99)})`}.`,
+      ` For comparison, Better Auth hashes inside its sign-up transaction (\`runWithTransaction\` in its sign-up route), which on SQLite holds its one connection, so its get-session during a sign-up storm: ${baStorm.answeredPerSecond > 0 ? `p99 ${formatMs(baStorm.p99)} against ${formatMs(r.latency.betterAuthIdle.p99)} idle` : `no answer at all within the ${r.settings.latency.seconds} s window (idle p99 ${formatMs(r.latency.betterAuthIdle.p99)})`}.`,
   });
   list.push({
     measure: "login throughput vs the bcrypt limit (cores / one comparison)",
@@ -249,11 +249,11 @@ function sections(r) {
           `domain-auth login in process (${s.callers} callers, same turns)`,
           `${ops(inProc.login.ours.median)}/s: ${formatRatio(inProc.login.ours.median / inProc.login.limit.median)} the limit, ${formatRatio(inProc.login.ours.median / inProc.login.capacity.median)} the capacity`,
         ],
-        ["One HS256 verify (auth-core's token service, jose)", formatMs(r.floor.verifyMs)],
-        ["One read of the user by id (auth-core's record store, SQLite)", formatMs(r.floor.readMs)],
+        ["One HS256 verify (auth-core's token service, jose; median of the turns of `me`)", formatMs(r.floor.verifyMs)],
+        ["One read of the user by id (auth-core's record store, SQLite; same turns)", formatMs(r.floor.readMs)],
         [
           "`me` floor: the two together, one after the other",
-          `${formatMs(r.floor.floorMs)} → ${ops(r.floor.floorPerSecond)}/s on one thread (in the turns of \`me\`: ${ops(inProc.me.floor.median)}/s); the handler reached ${ops(inProc.me.ours.median)}/s, ${pct(inProc.me.ours.median / inProc.me.floor.median)} of it`,
+          `${formatMs(r.floor.floorMs)} → ${ops(inProc.me.floor.median)}/s on one thread; the handler reached ${ops(inProc.me.ours.median)}/s, ${pct(inProc.me.ours.median / inProc.me.floor.median)} of it (the rest: building the Request, routing, the JSON answer)`,
         ],
       ],
     ),
@@ -359,7 +359,9 @@ limiter off) and against the limits of the machine. ${met.filter((t) => t.met).l
 
 - **Date:** ${r.date}
 - **Machine:** ${m.cores} cores, ${m.cpu}, ${m.memoryGiB} GiB; Node.js ${m.node}; load average ${m.loadBefore.toFixed(1)} before and ${m.loadAfter.toFixed(1)} after the run (other work was running)
-- **Command:** \`npm run bench\` (\`node bench/run.mjs\`), ${Math.round(r.durationSeconds)} s${r.notes.length ? `\n- **Notes:** ${r.notes.join(" ")}` : ""}
+- **Command:** \`npm run bench\` (\`node bench/run.mjs\`), ${Math.round(r.durationSeconds)} s (${Object.entries(r.sectionSeconds)
+    .map(([name, seconds]) => `${name} ${Math.round(seconds)} s`)
+    .join(", ")})${r.notes.length ? `\n- **Notes:** ${r.notes.join(" ")}` : ""}
 
 **How to read it.** Every comparison is made inside this one run, the contenders taking turns
 (the order rotates every round), and reported as medians and ratios. The machine is shared and
