@@ -57,9 +57,9 @@ function checkFlagsAgainstFile(state: DomainState, flags: ChoiceFlags): string |
 function nextSteps(dirArg: string, choices: AuthChoices): string {
   const steps: [string, string][] = dirArg === "." ? [] : [[`cd ${dirArg}`, ""]];
   steps.push(["npm install @domain-auth/core", "the route handler imports it"]);
-  steps.push(['serverExternalPackages: ["@domain-auth/core"]', "add to next.config: Node loads the core, the bundler does not"]);
+  steps.push(['serverExternalPackages: ["@domain-auth/core"]', "in next.config"]);
   steps.push(["npm run dev", "start the Next.js app; /api/* is served by domain-auth"]);
-  steps.push(["next build && node server.mjs", "in production: records each client's address for login throttling"]);
+  steps.push(["next build && node server.mjs", "production: real client addresses"]);
   if (choices.type === "jwt" && choices.endpoints.setup) steps.push(["open /setup", `create the first ${setupRoleOf(choices.roles)}`]);
   steps.push(["npx create-domain-auth validate", "check domain.yaml after editing it"]);
   const width = Math.max(...steps.map(([command]) => command.length));
@@ -204,6 +204,10 @@ async function runSteps(context: WizardContext, options: RunOptions): Promise<nu
   for (const skipped of files.filter((file) => file.action === "skip"))
     log.warn(`Skipped ${skipped.path}: it differs from the template.`, { output });
   note(nextSteps(options.dir, choices), "Next steps", { output, format: (line) => line });
-  outro(`Done: ${changes.map((change) => change.path).join(", ")}.`, { output });
+  const [first, ...others] = changes.map((change) => change.path);
+  outro(
+    others.length > 0 ? `Done: wrote ${first} and ${others.length} more file${others.length === 1 ? "" : "s"}.` : `Done: wrote ${first}.`,
+    { output },
+  );
   return EXIT.done;
 }
