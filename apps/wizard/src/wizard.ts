@@ -56,15 +56,15 @@ function checkFlagsAgainstFile(state: DomainState, flags: ChoiceFlags): string |
 
 function nextSteps(dirArg: string, choices: AuthChoices): string {
   const steps: [string, string][] = dirArg === "." ? [] : [[`cd ${dirArg}`, ""]];
-  steps.push(["npm install @domain-auth/core", "the route handler imports it"]);
-  steps.push(['serverExternalPackages: ["@domain-auth/core"]', "in next.config"]);
-  steps.push(["npm run dev", "start the Next.js app; /api/* is served by domain-auth"]);
+  steps.push(["npm install @domain-auth/core", "the routes import it"]);
+  steps.push(["npm run dev", "start the app; /api/* is domain-auth"]);
   steps.push(["next build && node server.mjs", "production: real client addresses"]);
   if (choices.type === "jwt" && choices.endpoints.setup) steps.push(["open /setup", `create the first ${setupRoleOf(choices.roles)}`]);
-  steps.push(["npx create-domain-auth validate", "check domain.yaml after editing it"]);
+  steps.push(["npx create-domain-auth validate", "check domain.yaml"]);
   const width = Math.max(...steps.map(([command]) => command.length));
   const lines = steps.map(([command, why]) => (why ? `${command.padEnd(width)}  ${why}` : command));
-  if (choices.type === "jwt") lines.push("", "In production, set AUTH_SECRET (32 bytes or more) and DATABASE_URL.");
+  lines.push("", 'In next.config, set serverExternalPackages: ["@domain-auth/core"].');
+  if (choices.type === "jwt") lines.push("In production, set AUTH_SECRET (32 bytes or more) and DATABASE_URL.");
   return lines.join("\n");
 }
 
