@@ -1,4 +1,5 @@
 import type { Endpoint } from "@domain-auth/core/config";
+import { setupRoleOf } from "@domain-auth/core/vocabulary";
 import { parseDocument } from "yaml";
 
 /** The four auth endpoints, in the order the wizard offers them. */
@@ -94,10 +95,7 @@ export function missingCredentials(state: DomainState, entityName: string): Cred
   return CREDENTIAL_FIELDS.filter((field) => !fields.includes(field));
 }
 
-/** The setup role (CONTRACT 1.2): `Admin` when listed or when no roles are, else the first role. */
-export function setupRoleOf(roles: readonly string[]): string {
-  return roles.length === 0 || roles.includes("Admin") ? "Admin" : (roles[0] as string);
-}
+export { setupRoleOf };
 
 /** The roles register may give: every declared role except the setup role. */
 export function registerRoleCandidates(roles: readonly string[]): string[] {

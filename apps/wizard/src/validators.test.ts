@@ -1,22 +1,12 @@
-import { IDENTIFIER, PLANNED_AUTH_TYPES } from "@domain-auth/core/config";
 import { describe, expect, it } from "vitest";
 import {
-  PLANNED_TYPES,
   parseRoleList,
-  ROLE_NAME,
   validateAuthType,
   validateDefaultRole,
   validateEntityChoice,
   validateRoleList,
   validateRolesCoverPermissions,
 } from "./validators.js";
-
-describe("rules shared with the core", () => {
-  it("are the core's", () => {
-    expect(ROLE_NAME.source).toBe(IDENTIFIER.source);
-    expect(PLANNED_TYPES).toEqual(PLANNED_AUTH_TYPES);
-  });
-});
 
 describe("role lists", () => {
   it("splits on commas and spaces", () => {

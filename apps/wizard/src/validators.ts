@@ -1,12 +1,4 @@
-import { setupRoleOf } from "./domain-state.js";
-
-// Kept here rather than imported so the first prompt does not wait for the validation code to load;
-// validators.test.ts checks both against the core's IDENTIFIER and PLANNED_AUTH_TYPES.
-/** Role names: identifiers. */
-export const ROLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/** Auth types that are announced but not implemented (as in the core's `PLANNED_AUTH_TYPES`). */
-export const PLANNED_TYPES = ["cookie", "oauth2"] as const;
+import { IDENTIFIER, PLANNED_AUTH_TYPES, setupRoleOf } from "@domain-auth/core/vocabulary";
 
 /** Splits a role list as typed (`Admin, Editor Reader`) into names. */
 export function parseRoleList(text: string): string[] {
@@ -16,7 +8,7 @@ export function parseRoleList(text: string): string[] {
 /** Checks a typed role list: every name an identifier, none twice. */
 export function validateRoleList(text: string | undefined): string | undefined {
   const roles = parseRoleList(text ?? "");
-  const invalid = roles.find((role) => !ROLE_NAME.test(role));
+  const invalid = roles.find((role) => !IDENTIFIER.test(role));
   if (invalid !== undefined) return `'${invalid}' is not a valid role name: use letters, digits and _, not starting with a digit`;
   const twice = roles.find((role, index) => roles.indexOf(role) !== index);
   if (twice !== undefined) return `'${twice}' is listed twice`;
@@ -34,7 +26,8 @@ export function validateRolesCoverPermissions(roles: readonly string[], usedRole
 /** Checks an auth type given as a flag. */
 export function validateAuthType(value: string): string | undefined {
   if (value === "jwt" || value === "none") return undefined;
-  if ((PLANNED_TYPES as readonly string[]).includes(value)) return `auth.type '${value}' is planned but not implemented; use jwt or none`;
+  if ((PLANNED_AUTH_TYPES as readonly string[]).includes(value))
+    return `auth.type '${value}' is planned but not implemented; use jwt or none`;
   return `--type must be jwt or none, not '${value}'`;
 }
 

@@ -10,7 +10,6 @@ export {
   validateManifestText,
 } from "./manifest.js";
 export type { AuthModel, DomainModel, EntityModel, FieldModel, PermissionMap } from "./model.js";
-export { closestMatch, ENTITY_NAME, IDENTIFIER, toSegment } from "./naming.js";
 export {
   AUTH_TYPES,
   type AuthType,
@@ -25,3 +24,4 @@ export {
   PLANNED_AUTH_TYPES,
 } from "./schema.js";
 export { type DomainValidation, loadDomain, validateDomainText } from "./validate.js";
+export { closestMatch, ENTITY_NAME, IDENTIFIER, setupRoleOf, toSegment } from "./vocabulary.js";

@@ -1,7 +1,8 @@
 import type { AuthModel, DomainModel, EntityModel, FieldModel, PermissionMap } from "./model.js";
 import { toSegment, toTableName } from "./naming.js";
-import { findAuthEntity, setupRoleOf } from "./rules.js";
+import { findAuthEntity } from "./rules.js";
 import { type DomainDeclaration, ENDPOINTS, type EntityDeclaration, type FieldDeclaration, OPERATIONS } from "./schema.js";
+import { setupRoleOf } from "./vocabulary.js";
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {

@@ -1,6 +1,6 @@
 import { closestMatch, ENTITY_NAME, IDENTIFIER, toSegment, toTableName } from "./naming.js";
-import { OPERATIONS } from "./schema.js";
 import type { Finding } from "./source.js";
+import { OPERATIONS, setupRoleOf } from "./vocabulary.js";
 
 type Loose = Record<string, unknown>;
 
@@ -68,11 +68,6 @@ export function findAuthEntity(entities: Loose, auth: Loose): { name?: string; f
       ? describeNoCandidate(entities)
       : `several entities have both 'email' and 'password' fields (${candidates.join(", ")}); set auth.entity to one of them`;
   return { findings: [{ severity: "error", path: ["auth", "entity"], anchor: "parent", message }] };
-}
-
-/** The setup role for a list of declared roles. */
-export function setupRoleOf(roles: readonly string[]): string {
-  return roles.length === 0 || roles.includes("Admin") ? "Admin" : (roles[0] as string);
 }
 
 /**

@@ -1,17 +1,18 @@
 import { z } from "zod";
 import { ENTITY_NAME, IDENTIFIER } from "./naming.js";
+import { AUTH_TYPES, ENDPOINTS, FIELD_TYPES, OPERATIONS } from "./vocabulary.js";
 
-export const FIELD_TYPES = ["string", "text", "integer", "number", "boolean", "datetime", "ref"] as const;
-export const OPERATIONS = ["create", "read", "update", "delete"] as const;
-export const ENDPOINTS = ["login", "register", "me", "setup"] as const;
-export const AUTH_TYPES = ["jwt", "none"] as const;
-/** Auth types that are announced but not implemented. */
-export const PLANNED_AUTH_TYPES = ["cookie", "oauth2"] as const;
-
-export type FieldType = (typeof FIELD_TYPES)[number];
-export type Operation = (typeof OPERATIONS)[number];
-export type Endpoint = (typeof ENDPOINTS)[number];
-export type AuthType = (typeof AUTH_TYPES)[number];
+export {
+  AUTH_TYPES,
+  type AuthType,
+  ENDPOINTS,
+  type Endpoint,
+  FIELD_TYPES,
+  type FieldType,
+  OPERATIONS,
+  type Operation,
+  PLANNED_AUTH_TYPES,
+} from "./vocabulary.js";
 
 const fieldTypeSchema = z.enum(FIELD_TYPES).describe("The field's type; `ref` needs `to`.");
 

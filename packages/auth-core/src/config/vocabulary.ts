@@ -1,0 +1,22 @@
+/**
+ * The words of `domain.yaml` and the rules on names, with no dependencies: tools that must
+ * start fast (the wizard) import this instead of the validating model.
+ */
+export { closestMatch, ENTITY_NAME, IDENTIFIER, toSegment, toTableName } from "./naming.js";
+
+export const FIELD_TYPES = ["string", "text", "integer", "number", "boolean", "datetime", "ref"] as const;
+export const OPERATIONS = ["create", "read", "update", "delete"] as const;
+export const ENDPOINTS = ["login", "register", "me", "setup"] as const;
+export const AUTH_TYPES = ["jwt", "none"] as const;
+/** Auth types that are announced but not implemented. */
+export const PLANNED_AUTH_TYPES = ["cookie", "oauth2"] as const;
+
+export type FieldType = (typeof FIELD_TYPES)[number];
+export type Operation = (typeof OPERATIONS)[number];
+export type Endpoint = (typeof ENDPOINTS)[number];
+export type AuthType = (typeof AUTH_TYPES)[number];
+
+/** The setup role for a list of declared roles: `Admin` when listed (or no roles are), else the first. */
+export function setupRoleOf(roles: readonly string[]): string {
+  return roles.length === 0 || roles.includes("Admin") ? "Admin" : (roles[0] as string);
+}
