@@ -1,4 +1,4 @@
-import { clientAddressOf } from "./client-address.js";
+import { clientAddressOf, PEER_ADDRESS_HEADER, UNKNOWN_ADDRESS } from "./client-address.js";
 import type { DomainModel } from "./config/index.js";
 import type { AuthServices, RouteContext } from "./context.js";
 import { ApiError } from "./http/errors.js";
@@ -11,6 +11,19 @@ import { migrate } from "./store/migrate.js";
 import { RecordStore } from "./store/records.js";
 import { createLoginThrottle } from "./throttle/login-throttle.js";
 import { createTokenService } from "./tokens/tokens.js";
+
+let warnedWithoutAddress = false;
+
+/** Says once per process when requests arrive with no recorded client address. */
+function warnWithoutAddress(address: string): string {
+  if (address === UNKNOWN_ADDRESS && !warnedWithoutAddress) {
+    warnedWithoutAddress = true;
+    console.warn(
+      `domain-auth: a request came without a recorded client address (${PEER_ADDRESS_HEADER}), so such callers share one login-throttling bucket; serve the app through server.mjs or createNodeListener, or set TRUST_PROXY behind a proxy`,
+    );
+  }
+  return address;
+}
 
 /** Options of {@link createAuth}. */
 export interface CreateAuthOptions {
@@ -80,7 +93,7 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
     database,
     store,
     services,
-    clientAddress: options.clientAddress ?? ((request) => clientAddressOf(request, trustProxy)),
+    clientAddress: options.clientAddress ?? ((request) => warnWithoutAddress(clientAddressOf(request, trustProxy))),
   };
   const route = createRouter(context);
   const onError = options.onError ?? ((error: unknown) => console.error("domain-auth: unexpected error", error));

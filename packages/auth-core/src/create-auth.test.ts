@@ -1,0 +1,33 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createSqliteDatabase, type TestDatabase } from "../test/support/backends.js";
+import { BLOG_YAML, domainOf } from "../test/support/domains.js";
+import { startInstance, type TestInstance } from "../test/support/instance.js";
+import { PEER_ADDRESS_HEADER } from "./client-address.js";
+
+describe("createAuth without a recorded client address", () => {
+  let database: TestDatabase;
+  let instance: TestInstance;
+  beforeAll(async () => {
+    database = createSqliteDatabase();
+    instance = await startInstance(domainOf(BLOG_YAML), database.url);
+  });
+  afterAll(async () => {
+    await instance?.auth.close();
+    await database?.drop();
+  });
+
+  it("warns once per process, and not for requests that carry one", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      const body = { email: "nobody@example.com", password: "wrong password" };
+      await instance.api.post("/api/user/login", body, { headers: { [PEER_ADDRESS_HEADER]: "10.0.0.1" } });
+      expect(warn).not.toHaveBeenCalled();
+      await instance.api.post("/api/user/login", body);
+      await instance.api.post("/api/user/login", body);
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(String(warn.mock.calls[0]?.[0])).toContain(PEER_ADDRESS_HEADER);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+});
