@@ -3,6 +3,7 @@ import { dirname, resolve } from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
+import { withStatementCache } from "./statement-cache.js";
 
 // Rows are shaped by domain.yaml at run time, so tables are typed loosely.
 // biome-ignore lint/suspicious/noExplicitAny: table shapes come from the model at run time
@@ -45,7 +46,7 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
     // FULL: an acknowledged write (a 201) survives a power cut, not only a crash of the process.
     client.pragma("synchronous = FULL");
     client.pragma("foreign_keys = ON");
-    const db = new Kysely<AnyDB>({ dialect: new SqliteDialect({ database: client }) });
+    const db = new Kysely<AnyDB>({ dialect: new SqliteDialect({ database: withStatementCache(client) }) });
     return { dialect: "sqlite", db, client, close: () => db.destroy() };
   }
   if (/^postgres(ql)?:\/\//.test(url)) {
