@@ -17,7 +17,7 @@ for (const { from, to } of templates) {
   try {
     await mkdir(dirname(target), { recursive: true });
     await copyFile(source, target);
-    console.log(`apps/web/${to} → templates/${from}`);
+    if (process.argv.includes("--verbose")) console.log(`apps/web/${to} → templates/${from}`);
   } catch (error) {
     failed = true;
     console.error(`cannot copy apps/web/${to}: ${error.message}`);
