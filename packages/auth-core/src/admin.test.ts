@@ -1,21 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSqliteDatabase, type TestDatabase } from "../test/support/backends.js";
-import { BLOG_YAML, domainOf } from "../test/support/domains.js";
-import { startInstance, type TestInstance } from "../test/support/instance.js";
+import { describe, expect, it } from "vitest";
+import { createSqliteDatabase } from "../test/support/backends.js";
+import { useInstance } from "../test/support/instance.js";
 import { PASSWORD, signUp } from "../test/support/users.js";
 import { ensureAdministrator } from "./admin.js";
 
 describe("ensureAdministrator", () => {
-  let database: TestDatabase;
-  let instance: TestInstance;
-  beforeAll(async () => {
-    database = createSqliteDatabase();
-    instance = await startInstance(domainOf(BLOG_YAML), database.url);
-  });
-  afterAll(async () => {
-    await instance?.auth.close();
-    await database?.drop();
-  });
+  const instance = useInstance(createSqliteDatabase);
 
   it("creates an administrator on an empty store, closing setup", async () => {
     const result = await ensureAdministrator(instance.auth, { email: " Root@Example.com", password: PASSWORD });

@@ -1,20 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createSqliteDatabase, type TestDatabase } from "../test/support/backends.js";
-import { BLOG_YAML, domainOf } from "../test/support/domains.js";
-import { startInstance, type TestInstance } from "../test/support/instance.js";
+import { describe, expect, it, vi } from "vitest";
+import { createSqliteDatabase } from "../test/support/backends.js";
+import { useInstance } from "../test/support/instance.js";
 import { PEER_ADDRESS_HEADER } from "./client-address.js";
 
 describe("createAuth without a recorded client address", () => {
-  let database: TestDatabase;
-  let instance: TestInstance;
-  beforeAll(async () => {
-    database = createSqliteDatabase();
-    instance = await startInstance(domainOf(BLOG_YAML), database.url);
-  });
-  afterAll(async () => {
-    await instance?.auth.close();
-    await database?.drop();
-  });
+  const instance = useInstance(createSqliteDatabase);
 
   it("warns once per process, and not for requests that carry one", async () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BACKENDS, type TestDatabase } from "../support/backends.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { BACKENDS } from "../support/backends.js";
 import { BLOG_YAML, domainOf } from "../support/domains.js";
-import { startInstance, type TestInstance } from "../support/instance.js";
+import { startInstance, useInstance } from "../support/instance.js";
 import { PASSWORD, setUpAdmin } from "../support/users.js";
 
 function expectErrorBody(body: unknown, code: string): void {
@@ -10,18 +10,10 @@ function expectErrorBody(body: unknown, code: string): void {
 }
 
 describe.each(BACKENDS)("auth endpoints on $name", (backend) => {
-  let database: TestDatabase;
-  let instance: TestInstance;
+  const instance = useInstance(backend.create);
   let admin: { token: string; id: string };
-
   beforeAll(async () => {
-    database = await backend.create();
-    instance = await startInstance(domainOf(BLOG_YAML), database.url);
     admin = await setUpAdmin(instance.api);
-  });
-  afterAll(async () => {
-    await instance?.auth.close();
-    await database?.drop();
   });
 
   describe("register", () => {

@@ -1,9 +1,9 @@
 import { createHmac } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createTokenService } from "../../src/index.js";
-import { BACKENDS, type TestDatabase } from "../support/backends.js";
-import { BLOG_YAML, domainOf, TEST_SECRET } from "../support/domains.js";
-import { startInstance, type TestInstance } from "../support/instance.js";
+import { BACKENDS } from "../support/backends.js";
+import { TEST_SECRET } from "../support/domains.js";
+import { useInstance } from "../support/instance.js";
 import { PASSWORD, setUpAdmin, signUp } from "../support/users.js";
 
 const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
@@ -16,18 +16,10 @@ function forge(header: object, payload: object, key: string | null): string {
 }
 
 describe.each(BACKENDS)("token security on $name", (backend) => {
-  let database: TestDatabase;
-  let instance: TestInstance;
+  const instance = useInstance(backend.create);
   let admin: { token: string; id: string };
-
   beforeAll(async () => {
-    database = await backend.create();
-    instance = await startInstance(domainOf(BLOG_YAML), database.url);
     admin = await setUpAdmin(instance.api);
-  });
-  afterAll(async () => {
-    await instance?.auth.close();
-    await database?.drop();
   });
 
   const expectInvalidToken = async (token: string) => {

@@ -1,19 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BACKENDS, type TestDatabase } from "../support/backends.js";
-import { BLOG_YAML, domainOf } from "../support/domains.js";
-import { startInstance, type TestInstance } from "../support/instance.js";
+import { describe, expect, it } from "vitest";
+import { BACKENDS } from "../support/backends.js";
+import { useInstance } from "../support/instance.js";
 
 describe.each(BACKENDS)("smoke on $name", (backend) => {
-  let database: TestDatabase;
-  let instance: TestInstance;
-  beforeAll(async () => {
-    database = await backend.create();
-    instance = await startInstance(domainOf(BLOG_YAML), database.url);
-  });
-  afterAll(async () => {
-    await instance?.auth.close();
-    await database?.drop();
-  });
+  const instance = useInstance(backend.create);
 
   it("runs setup, login, me, register and posts", async () => {
     const { api } = instance;

@@ -1,6 +1,8 @@
+import { afterAll, beforeAll } from "vitest";
 import { type Auth, type CreateAuthOptions, createAuth, type DomainModel } from "../../src/index.js";
+import type { TestDatabase } from "./backends.js";
 import { type ApiClient, apiClient } from "./client.js";
-import { TEST_SECRET } from "./domains.js";
+import { BLOG_YAML, domainOf, TEST_SECRET } from "./domains.js";
 
 /** An instance for a test, with its client. */
 export interface TestInstance {
@@ -16,4 +18,22 @@ export async function startInstance(
 ): Promise<TestInstance> {
   const auth = await createAuth({ domain, database: databaseUrl, secret: TEST_SECRET, bcryptCost: 4, hashThreads: 2, ...options });
   return { auth, api: apiClient(auth) };
+}
+
+/**
+ * Starts an instance on a fresh database before the suite's tests and stops both after. The
+ * returned object is filled in when the suite starts; read it inside tests and hooks.
+ */
+export function useInstance(createDatabase: () => TestDatabase | Promise<TestDatabase>, yaml: string = BLOG_YAML): TestInstance {
+  const instance = {} as { auth: Auth; api: ApiClient };
+  let database: TestDatabase | undefined;
+  beforeAll(async () => {
+    database = await createDatabase();
+    Object.assign(instance, await startInstance(domainOf(yaml), database.url));
+  });
+  afterAll(async () => {
+    await instance.auth?.close();
+    await database?.drop();
+  });
+  return instance;
 }
