@@ -178,10 +178,12 @@ export async function updateRecord(context: RouteContext, request: Request, enti
   const setupRole = services.auth.setupRole;
   const roleChanges = Object.hasOwn(values, "role") && (values.role ?? null) !== (existing.role ?? null);
   const leavesSetupRole = Object.hasOwn(values, "role") && values.role !== setupRole;
+  // Tokens carry the email too: a new one retires them, like a new password or role.
+  const emailChanges = Object.hasOwn(values, "email") && values.email !== existing.email;
   let record: StoredRecord | undefined;
   try {
     record = await context.store.update(entity, id, changes, {
-      bumpTokenVersion: changesPassword || roleChanges,
+      bumpTokenVersion: changesPassword || roleChanges || emailChanges,
       guard: async (trx, current) => {
         // Decided on the row as it is inside the transaction, not as it was read before it.
         if (leavesSetupRole && current.role === setupRole && (await context.store.countWithRole(trx, entity, setupRole)) <= 1) {
@@ -194,7 +196,7 @@ export async function updateRecord(context: RouteContext, request: Request, enti
   }
   if (!record) throw new ApiError("NOT_FOUND");
   const item = serializeRecord(entity, record);
-  if (!(changesPassword && self)) return json(200, { item });
+  if (!(self && (changesPassword || emailChanges))) return json(200, { item });
   const { user: _profile, ...token } = await signedInBody(services, record);
   return jsonWithToken(200, { item, ...token });
 }

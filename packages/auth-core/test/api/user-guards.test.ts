@@ -165,6 +165,21 @@ describe.each(BACKENDS)("auth entity guarded by default on $name", (backend) => 
     expect(roleless.body.item.role).toBeNull();
   });
 
+  it("retires tokens carrying the old email when the email changes; the user gets a fresh one", async () => {
+    const user = await freshMember();
+    const changed = await api.patch(`/api/user/${user.id}`, { email: ` New.${user.email.toUpperCase()}` }, { token: user.token });
+    expect(changed.status, changed.text).toBe(200);
+    expect(changed.body.item.email).toBe(`new.${user.email}`);
+    expect((await api.get("/api/user/me", { token: user.token })).status).toBe(401);
+    const claims = JSON.parse(Buffer.from(changed.body.token.split(".")[1], "base64url").toString());
+    expect(claims.email).toBe(`new.${user.email}`);
+    expect((await api.get("/api/user/me", { token: changed.body.token })).status).toBe(200);
+    const other = await freshMember();
+    const byAdmin = await api.patch(`/api/user/${other.id}`, { email: `moved.${other.email}` }, { token: admin.token });
+    expect(byAdmin.body.token).toBeUndefined();
+    expect((await api.get("/api/user/me", { token: other.token })).status).toBe(401);
+  });
+
   describe("own password change", () => {
     it("needs currentPassword (403 without it or with a wrong one), then returns a fresh token and retires the old one", async () => {
       const user = await freshMember();
@@ -235,16 +250,17 @@ describe.each(BACKENDS)("auth entity guarded by default on $name", (backend) => 
       const changed = await api.patch(path, { email: "  New.Address@Example.COM " }, { token: user.token });
       expect(changed.status, changed.text).toBe(200);
       expect(changed.body.item.email).toBe("new.address@example.com");
-      const taken = await api.patch(path, { email: "OTHER@example.com" }, { token: user.token });
+      const token = changed.body.token as string;
+      const taken = await api.patch(path, { email: "OTHER@example.com" }, { token });
       expect(taken.status).toBe(409);
       expect(taken.body.code).toBe("EMAIL_TAKEN");
       const takenByAdmin = await api.post("/api/user", { email: "Ｏther@example.com", password: TEST_PASSWORD }, { token: admin.token });
       expect(takenByAdmin.status).toBe(409);
       expect(takenByAdmin.body.code).toBe("EMAIL_TAKEN");
       for (const email of ["no-at-sign", "two@@example.com", "a@nodot", "a b@example.com", "", null]) {
-        expect((await api.patch(path, { email }, { token: user.token })).status, String(email)).toBe(400);
+        expect((await api.patch(path, { email }, { token })).status, String(email)).toBe(400);
       }
-      expect((await api.get(path, { token: user.token })).body.item.email).toBe("new.address@example.com");
+      expect((await api.get(path, { token })).body.item.email).toBe("new.address@example.com");
     });
 
     it("refuses an email with U+0000 everywhere with a 400, never a 500", async () => {
