@@ -1,8 +1,8 @@
-import { mkdirSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import SQLite from "better-sqlite3";
+import { resolve } from "node:path";
+import type SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
+import { openSqliteFile } from "./sqlite-open.js";
 import { withStatementCache } from "./statement-cache.js";
 
 // Rows are shaped by domain.yaml at run time, so tables are typed loosely.
@@ -39,13 +39,7 @@ pg.types.setTypeParser(20, (value) => Number(value));
 export async function openDatabase(url: string, options: OpenDatabaseOptions = {}): Promise<Database> {
   const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
   if (url.startsWith("file:")) {
-    const path = sqlitePathOf(url);
-    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-    const client = new SQLite(path, { timeout: busyTimeoutMs });
-    client.pragma("journal_mode = WAL");
-    // FULL: an acknowledged write (a 201) survives a power cut, not only a crash of the process.
-    client.pragma("synchronous = FULL");
-    client.pragma("foreign_keys = ON");
+    const client = await openSqliteFile(sqlitePathOf(url), busyTimeoutMs);
     const db = new Kysely<AnyDB>({ dialect: new SqliteDialect({ database: withStatementCache(client) }) });
     return { dialect: "sqlite", db, client, close: () => db.destroy() };
   }

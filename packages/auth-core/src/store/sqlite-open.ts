@@ -1,0 +1,46 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import SQLite from "better-sqlite3";
+
+function isBusy(error: unknown): boolean {
+  return String((error as { code?: unknown })?.code ?? "").startsWith("SQLITE_BUSY");
+}
+
+/**
+ * Runs `step` until it does not meet a busy database, for at most `timeoutMs`. SQLite answers some
+ * lock requests with SQLITE_BUSY at once instead of calling the busy handler (switching the journal
+ * mode of a file another process is opening is one), so these wait here like every other write.
+ */
+async function untilNotBusy<T>(step: () => T, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (let delay = 2; ; delay = Math.min(delay * 2, 50)) {
+    try {
+      return step();
+    } catch (error) {
+      if (!isBusy(error) || Date.now() + delay > deadline) throw error;
+      await sleep(delay + Math.random() * delay);
+    }
+  }
+}
+
+/**
+ * Opens a SQLite file for the store: WAL, durable commits (an acknowledged write survives a power
+ * cut, not only a crash of the process), foreign keys, and `busyTimeoutMs` for every lock, the
+ * opening included, so several processes may open and migrate one new file at once.
+ */
+export async function openSqliteFile(path: string, busyTimeoutMs: number): Promise<SQLite.Database> {
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const client = new SQLite(path, { timeout: busyTimeoutMs });
+  try {
+    if (client.pragma("journal_mode", { simple: true }) !== "wal") {
+      await untilNotBusy(() => client.pragma("journal_mode = WAL"), busyTimeoutMs);
+    }
+    client.pragma("synchronous = FULL");
+    client.pragma("foreign_keys = ON");
+    return client;
+  } catch (error) {
+    client.close();
+    throw error;
+  }
+}
