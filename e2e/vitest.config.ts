@@ -13,6 +13,5 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    retry: process.env.CI ? 1 : 0,
   },
 });

@@ -1,42 +1,52 @@
 #!/usr/bin/env node
 // Runs every check and test suite of the repository and ends with one line:
 // "N passed, N failed[, N skipped]" summing all of them. Exit code 1 on any failure.
+//
+//   node scripts/test.mjs                  everything
+//   node scripts/test.mjs unit e2e         the build, then these suites
+//   node scripts/test.mjs --config FILE    only the Vitest suite FILE configures (used by the runner's own tests)
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import net from "node:net";
-import { resolve } from "node:path";
+import { basename, resolve } from "node:path";
+import { tallySuite } from "./suite-tally.mjs";
 
 const RESULTS = ".test-results";
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const only = process.argv.slice(2);
+const args = process.argv.slice(2);
+const configIndex = args.indexOf("--config");
+const adHocConfig = configIndex >= 0 ? args[configIndex + 1] : undefined;
+const only = args.filter((_, index) => index !== configIndex && index !== configIndex + 1);
 
 /** Vitest suites, in the order they run. `needs` are prepared before the suite starts. */
-const SUITES = [
-  { name: "unit", config: "vitest.config.ts", needs: ["postgres"] },
-  { name: "e2e", config: "e2e/vitest.config.ts", needs: ["postgres", "chromium"] },
-  { name: "hardening", config: "test/hardening/vitest.config.ts", needs: ["postgres"] },
-  { name: "bench-smoke", config: "bench/vitest.config.ts", needs: [] },
-].filter((suite) => existsSync(suite.config) && (only.length === 0 || only.includes(suite.name)));
+const SUITES = adHocConfig
+  ? [{ name: basename(adHocConfig).replace(/\.[^.]+$/, ""), config: adHocConfig, needs: [] }]
+  : [
+      { name: "unit", config: "vitest.config.ts", needs: ["postgres", "tmux"] },
+      { name: "e2e", config: "e2e/vitest.config.ts", needs: ["postgres", "chromium"] },
+      { name: "hardening", config: "test/hardening/vitest.config.ts", needs: ["postgres"] },
+      { name: "bench-smoke", config: "bench/vitest.config.ts", needs: [] },
+    ].filter((suite) => only.length === 0 || only.includes(suite.name));
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 process.env.NEXT_TELEMETRY_DISABLED = "1";
 
-function run(command, args, options = {}) {
-  console.log(`\n$ ${command} ${args.join(" ")}`);
-  return spawnSync(command, args, { stdio: "inherit", ...options }).status === 0;
+function run(command, commandArgs, options = {}) {
+  console.log(`\n$ ${command} ${commandArgs.join(" ")}`);
+  return spawnSync(command, commandArgs, { stdio: "inherit", ...options }).status;
 }
 
-function check(name, command, args) {
-  const ok = run(command, args);
+function check(name, command, commandArgs) {
+  const ok = run(command, commandArgs) === 0;
   totals[ok ? "passed" : "failed"]++;
   console.log(`${ok ? "✓" : "✗"} ${name}`);
   return ok;
 }
 
 function reachable(port) {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: "127.0.0.1", port }, () => resolve(socket.end() && true));
-    socket.on("error", () => resolve(false));
+  return new Promise((done) => {
+    const socket = net.connect({ host: "127.0.0.1", port }, () => done(socket.end() && true));
+    socket.on("error", () => done(false));
   });
 }
 
@@ -47,45 +57,46 @@ async function ensurePostgres() {
   run("pg_ctlcluster", ["--skip-systemctl-redirect", versions.at(-1), "main", "start"]);
 }
 
-function ensureChromium() {
-  if (existsSync(CHROMIUM)) return;
-  console.log(`Chromium not found at ${CHROMIUM}; installing Debian's chromium`);
+/** Installs a Debian package when `present()` says it is missing (as root, or through sudo). */
+function ensureDebianPackage(name, present) {
+  if (present()) return;
+  console.log(`${name} not found; installing Debian's ${name}`);
   const sudo = process.getuid?.() === 0 ? [] : ["sudo"];
-  const apt = (...args) =>
-    run(sudo[0] ?? "apt-get", [...sudo.slice(1), ...(sudo.length ? ["apt-get"] : []), ...args], {
+  const apt = (...aptArgs) =>
+    run(sudo[0] ?? "apt-get", [...sudo.slice(1), ...(sudo.length ? ["apt-get"] : []), ...aptArgs], {
       env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
-    });
-  apt("update") && apt("install", "-y", "--no-install-recommends", "chromium");
+    }) === 0;
+  apt("update") && apt("install", "-y", "--no-install-recommends", name);
 }
+
+const PREPARE = {
+  postgres: ensurePostgres,
+  chromium: () => ensureDebianPackage("chromium", () => existsSync(CHROMIUM)),
+  tmux: () => ensureDebianPackage("tmux", () => spawnSync("tmux", ["-V"]).status === 0),
+};
 
 function runSuite(suite) {
   // Absolute: Vitest resolves the output file against the suite's root, not the working directory.
   const output = resolve(RESULTS, `${suite.name}.json`);
   rmSync(output, { force: true });
-  run("npx", ["vitest", "run", "--config", suite.config, "--reporter=default", "--reporter=json", `--outputFile=${output}`]);
-  if (!existsSync(output)) {
-    totals.failed++;
-    console.log(`✗ suite ${suite.name} produced no results`);
-    return;
-  }
-  const report = JSON.parse(readFileSync(output, "utf8"));
-  const failedFiles = report.testResults.filter((file) => file.status === "failed" && file.assertionResults.length === 0).length;
-  totals.passed += report.numPassedTests;
-  totals.failed += report.numFailedTests + failedFiles;
-  totals.skipped += report.numPendingTests + report.numTodoTests;
-  console.log(`suite ${suite.name}: ${report.numPassedTests} passed, ${report.numFailedTests + failedFiles} failed`);
+  const status = run("npx", ["vitest", "run", "--config", suite.config, "--reporter=default", "--reporter=json", `--outputFile=${output}`]);
+  const report = existsSync(output) ? JSON.parse(readFileSync(output, "utf8")) : null;
+  const tally = tallySuite(report, status);
+  totals.passed += tally.passed;
+  totals.failed += tally.failed;
+  totals.skipped += tally.skipped;
+  for (const problem of tally.problems) console.log(`✗ suite ${suite.name}: ${problem}`);
+  console.log(`suite ${suite.name}: ${tally.passed} passed, ${tally.failed} failed${tally.skipped ? `, ${tally.skipped} skipped` : ""}`);
 }
 
 mkdirSync(RESULTS, { recursive: true });
-if (only.length === 0) {
+if (only.length === 0 && !adHocConfig) {
   check("lint and format (biome)", "npx", ["biome", "check", "."]);
   check("typecheck (tsc)", "npm", ["run", "typecheck"]);
 }
-const built = check("build", "npm", ["run", "build"]);
+const built = adHocConfig ? true : check("build", "npm", ["run", "build"]);
 if (built) {
-  const needs = new Set(SUITES.flatMap((suite) => suite.needs));
-  if (needs.has("postgres")) await ensurePostgres();
-  if (needs.has("chromium")) ensureChromium();
+  for (const need of new Set(SUITES.flatMap((suite) => suite.needs))) await PREPARE[need]();
   for (const suite of SUITES) runSuite(suite);
 }
 
