@@ -57,7 +57,8 @@ function isClaims(payload: Record<string, unknown>): payload is Record<string, u
 }
 
 /**
- * Creates the token service: HS256 only, `iss` checked, no clock leeway on `exp`.
+ * Creates the token service: HS256 only, `iss` checked, no clock leeway on `exp`, and no token
+ * whose lifetime (`exp − iat`) is longer than `ttlSeconds`.
  *
  * @example
  * const tokens = createTokenService({ secret, issuer: "blog" });
@@ -92,8 +93,9 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
           currentDate: new Date(now()),
         });
         if (protectedHeader.crit !== undefined) return null;
-        if (payload.iat === undefined || payload.iat > Math.floor(now() / 1000) + 60) return null;
-        return isClaims(payload) ? payload : null;
+        if (!isClaims(payload) || payload.iat > Math.floor(now() / 1000) + 60) return null;
+        // Never longer-lived than this instance issues: a forged long token, or one from before the TTL was lowered.
+        return payload.exp - payload.iat <= ttl ? payload : null;
       } catch (error) {
         if (error instanceof errors.JOSEError || error instanceof TypeError) return null;
         throw error;

@@ -50,6 +50,32 @@ describe.each(BACKENDS)("token security on $name", (backend) => {
     expect((await instance.api.get("/api/user/me", { token: forge({ alg: "HS256", typ: "JWT" }, claims, TEST_SECRET) })).status).toBe(200);
   });
 
+  it("refuses a token that lives longer than AUTH_TOKEN_TTL, forged or issued before the TTL was lowered", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const claims = { sub: admin.id, email: "admin@example.com", role: "Admin", ver: 1, iss: "blog", iat: now, jti: "j" };
+    // The instance's TTL is the default, 3600 s: exactly that is accepted, a second more is not.
+    expect(
+      (await instance.api.get("/api/user/me", { token: forge({ alg: "HS256", typ: "JWT" }, { ...claims, exp: now + 3600 }, TEST_SECRET) }))
+        .status,
+    ).toBe(200);
+    await expectInvalidToken(forge({ alg: "HS256", typ: "JWT" }, { ...claims, exp: now + 3601 }, TEST_SECRET));
+    await expectInvalidToken(forge({ alg: "HS256", typ: "JWT" }, { ...claims, exp: now + 10 * 365 * 24 * 3600 }, TEST_SECRET));
+    const longLived = createTokenService({ secret: TEST_SECRET, issuer: "blog", ttlSeconds: 7200 });
+    const old = await longLived.issue({ id: admin.id, email: "admin@example.com", role: "Admin", tokenVersion: 1 });
+    await expectInvalidToken(old.token);
+  });
+
+  it("refuses emails with invisible or bidirectional characters, which read like another account", async () => {
+    for (const email of ["admin@example.com\u200b", "ad\u200bmin@example.com", "admin@exa\u202emple.com", "ad\u00admin@example.com"]) {
+      const response = await instance.api.post("/api/user/register", { email, password: PASSWORD });
+      expect(response.status, JSON.stringify(email)).toBe(400);
+      expect(response.body).toMatchObject({
+        code: "INVALID_BODY",
+        issues: [{ path: ["email"], message: expect.stringContaining("invisible") }],
+      });
+    }
+  });
+
   it("refuses an expired token with no clock leeway", async () => {
     let clock = Date.now();
     const tokens = createTokenService({ secret: TEST_SECRET, issuer: "blog", ttlSeconds: 60, now: () => clock });
