@@ -5,7 +5,10 @@ import { isComparable } from "./rules.js";
 /** Hashes and compares passwords with bcrypt on worker threads, so requests keep flowing. */
 export interface PasswordHasher {
   hash(password: string): Promise<string>;
-  /** `false` for a wrong password, and for one bcrypt would have to truncate. */
+  /**
+   * `false` for a wrong password, and for one bcrypt would have to truncate (which still costs one
+   * comparison, so the answer's timing tells nothing).
+   */
   verify(password: string, hash: string): Promise<boolean>;
   /** Spends one comparison's time and returns `false`: used when no account matches. */
   verifyNothing(password: string): Promise<false>;
@@ -40,17 +43,18 @@ export function createPasswordHasher(options: PasswordHasherOptions = {}): Passw
   const hash = (password: string): Promise<string> => pool.run({ op: "hash", password, cost });
   const compare = (password: string, stored: string): Promise<boolean> => pool.run({ op: "compare", password, hash: stored });
 
+  const verifyNothing = async (password: string): Promise<false> => {
+    dummyHash ??= hash("a password that matches nothing");
+    await compare(isComparable(password) ? password : "", await dummyHash);
+    return false;
+  };
+
   return {
     hash,
     async verify(password, stored) {
-      if (!isComparable(password)) return false;
-      return compare(password, stored);
+      return isComparable(password) ? compare(password, stored) : verifyNothing(password);
     },
-    async verifyNothing(password) {
-      dummyHash ??= hash("a password that matches nothing");
-      await compare(isComparable(password) ? password : "", await dummyHash);
-      return false;
-    },
+    verifyNothing,
     close: () => pool.destroy(),
   };
 }

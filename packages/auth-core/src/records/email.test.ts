@@ -16,6 +16,11 @@ describe("emails", () => {
     ["alice@x", "dot"],
     ["al ice@x.io", "spaces"],
     ["al\u0001ice@x.io", "control"],
+    ["admin@x.io\u200b", "invisible"],
+    ["ad\u200bmin@x.io", "invisible"],
+    ["admin@x\u202e.io", "invisible"],
+    ["ad\u00admin@x.io", "invisible"],
+    ["ad\u2060min@x.io", "invisible"],
     [`${"a".repeat(255)}@x.io`, "at most"],
   ])("%j → %s", (email, problem) => {
     const found = emailProblem(email);

@@ -11,6 +11,8 @@ export function emailProblem(email: string): string | undefined {
   if (email.length === 0) return "is required";
   if (email.length > MAX_EMAIL_LENGTH) return `must be at most ${MAX_EMAIL_LENGTH} characters`;
   if (/\p{Cc}/u.test(email)) return "must not contain control characters";
+  // Zero-width characters, bidirectional overrides, soft hyphens: addresses that read alike but differ.
+  if (/\p{Cf}/u.test(email)) return "must not contain invisible or format characters";
   if (/\s/u.test(email)) return "must not contain spaces";
   const parts = email.split("@");
   if (parts.length !== 2) return "must contain exactly one @";

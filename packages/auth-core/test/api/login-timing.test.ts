@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BACKENDS, type TestDatabase } from "../support/backends.js";
+import { BLOG_YAML, domainOf } from "../support/domains.js";
+import { startInstance, type TestInstance } from "../support/instance.js";
+import { PASSWORD } from "../support/users.js";
+
+/**
+ * A login's time tells nothing about whether the email exists, also for passwords bcrypt cannot
+ * compare (over 72 bytes, or holding U+0000): every path costs one comparison at the real cost.
+ */
+
+const CASES = [
+  ["over 72 bytes", "x".repeat(73)],
+  ["holding U+0000", "correct\u0000horse battery"],
+] as const;
+const ACCOUNTS = 3;
+const TRIES_PER_ACCOUNT = 3; // under the 5 failures that lock an email
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+}
+
+describe.each(BACKENDS)("login timing on $name", (backend) => {
+  let database: TestDatabase;
+  let instance: TestInstance;
+
+  beforeAll(async () => {
+    database = await backend.create();
+    // The production cost, so a comparison takes tens of milliseconds and its absence shows.
+    instance = await startInstance(domainOf(BLOG_YAML), database.url, { bcryptCost: 10 });
+    for (const [kind] of CASES) {
+      for (let index = 0; index < ACCOUNTS; index++) {
+        const response = await instance.api.post("/api/user/register", { email: knownEmail(kind, index), password: PASSWORD });
+        expect(response.status).toBe(201);
+      }
+    }
+  });
+  afterAll(async () => {
+    await instance?.auth.close();
+    await database?.drop();
+  });
+
+  // Each case has accounts of its own, so no email reaches the lock.
+  const knownEmail = (kind: string, index: number) => `known-${kind.replace(/\W/g, "")}-${index}@example.com`;
+
+  async function timedLogin(email: string, password: string): Promise<number> {
+    const started = performance.now();
+    const response = await instance.api.post("/api/user/login", { email, password });
+    const elapsed = performance.now() - started;
+    expect(response.status).toBe(401);
+    expect(response.body.code).toBe("INVALID_CREDENTIALS");
+    return elapsed;
+  }
+
+  it.each(CASES)("a password %s takes as long for a known email as for an unknown one", async (kind, password) => {
+    const known: number[] = [];
+    const unknown: number[] = [];
+    let unknownIndex = 0;
+    for (let round = 0; round < TRIES_PER_ACCOUNT; round++) {
+      for (let index = 0; index < ACCOUNTS; index++) {
+        known.push(await timedLogin(knownEmail(kind, index), password));
+        unknown.push(await timedLogin(`unknown-${password.length}-${unknownIndex++}@example.com`, password));
+      }
+    }
+    const ratio = median(known) / median(unknown);
+    // Without a comparison for known emails this was about 0.1.
+    expect(ratio, `known ${median(known).toFixed(1)} ms, unknown ${median(unknown).toFixed(1)} ms`).toBeGreaterThan(0.6);
+    expect(ratio).toBeLessThan(1.7);
+  });
+});
