@@ -8,6 +8,7 @@ import { parseRecordBody } from "../records/parse-body.js";
 import { serializeRecord } from "../records/serialize.js";
 import type { StoredRecord } from "../store/rows.js";
 import { authenticate } from "./authenticate.js";
+import { checkPassword } from "./credentials.js";
 import { conflictError, createUser, signedInBody } from "./users.js";
 
 type Allowed = Extract<Decision, { allowed: true }>;
@@ -166,10 +167,14 @@ export async function updateRecord(context: RouteContext, request: Request, enti
   if ((Object.hasOwn(values, "password") || Object.hasOwn(values, "email")) && !self && !admin)
     throw forbidden("Only the user or an administrator may change this");
   const changesPassword = Object.hasOwn(values, "password");
-  if (changesPassword && self) {
+  // Tokens carry the email too: a new one retires them, like a new password or role.
+  const emailChanges = Object.hasOwn(values, "email") && values.email !== existing.email;
+  if (self && (changesPassword || emailChanges)) {
+    // A stolen token alone must never take the account over; wrong answers count as failed logins.
     const confirmed =
-      typeof currentPassword === "string" && (await services.hasher.verify(currentPassword, existing.passwordHash as string));
-    if (!confirmed) throw forbidden("Changing your password needs your current password in 'currentPassword'");
+      typeof currentPassword === "string" &&
+      (await checkPassword(context, services, request, { email: existing.email as string, password: currentPassword, user: existing }));
+    if (!confirmed) throw forbidden("Changing your password or email needs your current password in 'currentPassword'");
   }
 
   const { password, ...fields } = values;
@@ -178,8 +183,6 @@ export async function updateRecord(context: RouteContext, request: Request, enti
   const setupRole = services.auth.setupRole;
   const roleChanges = Object.hasOwn(values, "role") && (values.role ?? null) !== (existing.role ?? null);
   const leavesSetupRole = Object.hasOwn(values, "role") && values.role !== setupRole;
-  // Tokens carry the email too: a new one retires them, like a new password or role.
-  const emailChanges = Object.hasOwn(values, "email") && values.email !== existing.email;
   let record: StoredRecord | undefined;
   try {
     record = await context.store.update(entity, id, changes, {

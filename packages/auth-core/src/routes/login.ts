@@ -5,6 +5,7 @@ import { ApiError } from "../http/errors.js";
 import { jsonWithToken } from "../http/responses.js";
 import { normalizeEmail } from "../records/email.js";
 import { authenticate } from "./authenticate.js";
+import { checkPassword } from "./credentials.js";
 import { signedInBody } from "./users.js";
 
 const loginBodySchema = z.object({
@@ -26,19 +27,8 @@ export async function login(context: RouteContext, services: AuthServices, reque
     });
   }
   const email = normalizeEmail(parsed.data.email);
-  const address = context.clientAddress(request);
-
-  const wait = await services.throttle.retryAfter(email, address);
-  if (wait !== null) throw new ApiError("TOO_MANY_ATTEMPTS", { headers: { "retry-after": String(wait) } });
-
   const user = await context.store.findByEmail(services.auth.entity, email);
-  const valid = user
-    ? await services.hasher.verify(parsed.data.password, user.passwordHash as string)
-    : await services.hasher.verifyNothing(parsed.data.password);
-  if (!user || !valid) {
-    await services.throttle.recordFailure(email, address);
-    throw new ApiError("INVALID_CREDENTIALS");
-  }
-  await services.throttle.recordSuccess(email);
+  const valid = await checkPassword(context, services, request, { email, password: parsed.data.password, user });
+  if (!user || !valid) throw new ApiError("INVALID_CREDENTIALS");
   return jsonWithToken(200, await signedInBody(services, user));
 }

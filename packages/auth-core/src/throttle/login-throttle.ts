@@ -13,12 +13,21 @@ export const LOGIN_LIMITS = {
   addressLockSeconds: 15 * 60,
 } as const;
 
-/** Counts failed logins by email and by client address, in the database. */
+/**
+ * Counts failed logins by email and by client address, in the database. Each attempt is counted as
+ * a failure before its password is compared, so simultaneous attempts cannot all pass a check made
+ * before any of them failed; a success forgives it.
+ */
 export interface LoginThrottle {
-  /** Seconds to wait when the email or the address is locked, else `null`. */
-  retryAfter(email: string, address: string): Promise<number | null>;
-  recordFailure(email: string, address: string): Promise<void>;
-  recordSuccess(email: string): Promise<void>;
+  /**
+   * Counts one attempt for the email and the address, atomically. Returns the seconds to wait when
+   * either is locked (the attempt must then be refused), else `null`.
+   */
+  countAttempt(email: string, address: string): Promise<number | null>;
+  /** After a correct password: the email's count starts again, and the address's attempt is given back. */
+  recordSuccess(email: string, address: string): Promise<void>;
+  /** Gives back an attempt whose password was never compared (the service was unavailable). */
+  withdrawAttempt(email: string, address: string): Promise<void>;
 }
 
 function limiter(database: Database, keyPrefix: string, points: number, blockDuration: number): RateLimiterAbstract {
@@ -40,16 +49,14 @@ function digest(value: string): string {
   return createHash("sha256").update(value).digest("base64url");
 }
 
-function lockedFor(result: RateLimiterRes | null, points: number): number | null {
-  if (!result || result.consumedPoints <= points) return null;
-  return Math.max(1, Math.ceil(result.msBeforeNext / 1000));
-}
-
-async function consume(limiter: RateLimiterAbstract, key: string): Promise<void> {
+/** Consumes one point; the seconds to wait when that went past the limit, else `null`. */
+async function consume(limiter: RateLimiterAbstract, key: string): Promise<number | null> {
   try {
     await limiter.consume(key);
+    return null;
   } catch (rejection) {
     if (rejection instanceof Error) throw rejection;
+    return Math.max(1, Math.ceil((rejection as RateLimiterRes).msBeforeNext / 1000));
   }
 }
 
@@ -59,32 +66,35 @@ async function consume(limiter: RateLimiterAbstract, key: string): Promise<void>
  * are hashed, so the table holds no email addresses.
  */
 export function createLoginThrottle(database: Database): LoginThrottle {
-  // A key locks on the failure that goes past `points`, so points is the limit minus one.
-  const emailPoints = LOGIN_LIMITS.failuresPerEmail - 1;
-  const addressPoints = LOGIN_LIMITS.failuresPerAddress - 1;
-  const byEmail = limiter(database, "login-email", emailPoints, LOGIN_LIMITS.emailLockSeconds);
-  const byAddress = limiter(database, "login-address", addressPoints, LOGIN_LIMITS.addressLockSeconds);
+  // Attempts are counted before the comparison: the limit-th failure is still compared, the next attempt locks.
+  const byEmail = limiter(database, "login-email", LOGIN_LIMITS.failuresPerEmail, LOGIN_LIMITS.emailLockSeconds);
+  const byAddress = limiter(database, "login-address", LOGIN_LIMITS.failuresPerAddress, LOGIN_LIMITS.addressLockSeconds);
   // On SQLite the limiter writes through the same connection as the store: take the store's
   // connection lock, so a counter never lands inside (and rolls back with) another request's transaction.
   const exclusive = <T>(work: () => Promise<T>): Promise<T> =>
     database.dialect === "sqlite" ? database.db.connection().execute(() => work()) : work();
 
   return {
-    async retryAfter(email, address) {
-      const [emailState, addressState] = await exclusive(() => Promise.all([byEmail.get(digest(email)), byAddress.get(digest(address))]));
-      const waits = [lockedFor(emailState, emailPoints), lockedFor(addressState, addressPoints)].filter((wait) => wait !== null);
-      return waits.length > 0 ? Math.max(...waits) : null;
-    },
-    async recordFailure(email, address) {
+    countAttempt(email, address) {
       // One after the other: when the database is locked the first write fails after the busy timeout and
-      // the second is not tried (together, a locked SQLite file made a failed login wait twice the timeout).
-      await exclusive(async () => {
-        await consume(byEmail, digest(email));
-        await consume(byAddress, digest(address));
+      // the second is not tried (together, a locked SQLite file made a login wait twice the timeout).
+      return exclusive(async () => {
+        const waits = [await consume(byEmail, digest(email)), await consume(byAddress, digest(address))];
+        const locked = waits.filter((wait) => wait !== null);
+        return locked.length > 0 ? Math.max(...locked) : null;
       });
     },
-    async recordSuccess(email) {
-      await exclusive(() => byEmail.delete(digest(email)));
+    recordSuccess(email, address) {
+      return exclusive(async () => {
+        await byEmail.delete(digest(email));
+        await byAddress.reward(digest(address), 1);
+      });
+    },
+    withdrawAttempt(email, address) {
+      return exclusive(async () => {
+        await byEmail.reward(digest(email), 1);
+        await byAddress.reward(digest(address), 1);
+      });
     },
   };
 }

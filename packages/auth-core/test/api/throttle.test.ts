@@ -78,6 +78,72 @@ describe.each(BACKENDS)("login throttling on $name", (backend) => {
     expect(elsewhere.status).toBe(200);
   });
 
+  const tally = (statuses: number[]) =>
+    statuses.reduce<Record<number, number>>((counts, status) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
+
+  it("counts a burst of simultaneous guesses for one email before comparing: at most 5 are compared", async () => {
+    const email = "burst@example.com";
+    expect((await instance.api.post("/api/user/register", { email, password: PASSWORD })).status).toBe(201);
+    const passwords = [...Array.from({ length: 30 }, (_, index) => `wrong guess ${index}`), PASSWORD];
+    const answers = await Promise.all(
+      passwords.map((password, index) =>
+        (index % 2 === 0 ? instance : second).api.post("/api/user/login", { email, password }, from(`10.2.0.${index}`)),
+      ),
+    );
+    const counts = tally(answers.map((answer) => answer.status));
+    expect(counts[429]).toBeGreaterThanOrEqual(passwords.length - LOGIN_LIMITS.failuresPerEmail);
+    expect((counts[401] ?? 0) + (counts[200] ?? 0), JSON.stringify(counts)).toBeLessThanOrEqual(LOGIN_LIMITS.failuresPerEmail);
+    expect((counts[401] ?? 0) + (counts[200] ?? 0) + (counts[429] ?? 0)).toBe(passwords.length);
+    for (const answer of answers.filter((candidate) => candidate.status === 429)) {
+      expect(answer.body.code).toBe("TOO_MANY_ATTEMPTS");
+      expect(Number(answer.headers.get("retry-after"))).toBeGreaterThan(0);
+    }
+  });
+
+  it("counts a burst across many emails from one address before comparing: at most 100 are compared", async () => {
+    const sprayer = from("198.18.0.9");
+    const answers = await Promise.all(
+      Array.from({ length: 130 }, (_, index) =>
+        (index % 2 === 0 ? instance : second).api.post(
+          "/api/user/login",
+          { email: `burst-spray${index}@example.com`, password: "guess guess" },
+          sprayer,
+        ),
+      ),
+    );
+    const counts = tally(answers.map((answer) => answer.status));
+    expect(counts, JSON.stringify(counts)).toEqual({ 401: LOGIN_LIMITS.failuresPerAddress, 429: 130 - LOGIN_LIMITS.failuresPerAddress });
+  });
+
+  it("counts wrong currentPassword answers as failed logins, so the check is no unthrottled password oracle", async () => {
+    const email = "oracle@example.com";
+    const registered = await instance.api.post("/api/user/register", { email, password: PASSWORD });
+    const login = await instance.api.post("/api/user/login", { email, password: PASSWORD }, from("10.3.0.1"));
+    const path = `/api/user/${registered.body.user.id}`;
+    const answers = await Promise.all(
+      Array.from({ length: 15 }, (_, index) =>
+        (index % 2 === 0 ? instance : second).api.patch(
+          path,
+          { password: "a brand new password", currentPassword: `guess number ${index}` },
+          { token: login.body.token, ...from(`10.3.1.${index}`) },
+        ),
+      ),
+    );
+    expect(tally(answers.map((answer) => answer.status))).toEqual({
+      403: LOGIN_LIMITS.failuresPerEmail,
+      429: 15 - LOGIN_LIMITS.failuresPerEmail,
+    });
+    // Locked now for the right answer too, through PATCH and through login.
+    const right = await second.api.patch(
+      path,
+      { email: "moved@example.com", currentPassword: PASSWORD },
+      { token: login.body.token, ...from("10.3.2.1") },
+    );
+    expect(right.status).toBe(429);
+    expect(right.body.code).toBe("TOO_MANY_ATTEMPTS");
+    expect((await instance.api.post("/api/user/login", { email, password: PASSWORD }, from("10.3.2.2"))).status).toBe(429);
+  });
+
   it("cannot be dodged with a client-sent X-Forwarded-For when no proxy is trusted", async () => {
     const response = await instance.api.post(
       "/api/user/login",
@@ -95,19 +161,19 @@ describe("login throttling beside a transaction on sqlite", () => {
     try {
       await migrate(store, domainOf(BLOG_YAML));
       const throttle = createLoginThrottle(store);
-      let recorded: Promise<void> | undefined;
+      let recorded: Promise<number | null> | undefined;
       await expect(
         writeTransaction(store, async (trx) => {
           await trx.insertInto("domain_auth_setup").values({ id: 1, completedAt: "now" }).execute();
-          recorded = throttle.recordFailure("held@example.com", "10.8.0.1");
+          recorded = throttle.countAttempt("held@example.com", "10.8.0.1");
           await new Promise((resolve) => setTimeout(resolve, 20));
           throw new Error("roll back");
         }),
       ).rejects.toThrow("roll back");
       await recorded;
       for (let index = 1; index < LOGIN_LIMITS.failuresPerEmail; index++)
-        await throttle.recordFailure("held@example.com", `10.8.0.${index + 1}`);
-      expect(await throttle.retryAfter("held@example.com", "10.8.1.1")).not.toBeNull();
+        expect(await throttle.countAttempt("held@example.com", `10.8.0.${index + 1}`)).toBeNull();
+      expect(await throttle.countAttempt("held@example.com", "10.8.1.1")).not.toBeNull();
     } finally {
       await store.close();
       await database.drop();

@@ -167,7 +167,11 @@ describe.each(BACKENDS)("auth entity guarded by default on $name", (backend) => 
 
   it("retires tokens carrying the old email when the email changes; the user gets a fresh one", async () => {
     const user = await freshMember();
-    const changed = await api.patch(`/api/user/${user.id}`, { email: ` New.${user.email.toUpperCase()}` }, { token: user.token });
+    const changed = await api.patch(
+      `/api/user/${user.id}`,
+      { email: ` New.${user.email.toUpperCase()}`, currentPassword: TEST_PASSWORD },
+      { token: user.token },
+    );
     expect(changed.status, changed.text).toBe(200);
     expect(changed.body.item.email).toBe(`new.${user.email}`);
     expect((await api.get("/api/user/me", { token: user.token })).status).toBe(401);
@@ -178,6 +182,26 @@ describe.each(BACKENDS)("auth entity guarded by default on $name", (backend) => 
     const byAdmin = await api.patch(`/api/user/${other.id}`, { email: `moved.${other.email}` }, { token: admin.token });
     expect(byAdmin.body.token).toBeUndefined();
     expect((await api.get("/api/user/me", { token: other.token })).status).toBe(401);
+  });
+
+  it("needs currentPassword for an own email change, so a stolen token alone cannot take the account over", async () => {
+    const user = await freshMember();
+    const path = `/api/user/${user.id}`;
+    const stolen = await api.patch(path, { email: `attacker${++counter}@evil.io` }, { token: user.token });
+    expect(stolen.status).toBe(403);
+    expect(stolen.body.code).toBe("FORBIDDEN");
+    expect(stolen.body.token).toBeUndefined();
+    const guessed = await api.patch(
+      path,
+      { email: `attacker${++counter}@evil.io`, currentPassword: "a wrong guess" },
+      { token: user.token },
+    );
+    expect(guessed.status).toBe(403);
+    // Nothing changed: the owner keeps the account, the token and the password.
+    expect((await api.get("/api/user/me", { token: user.token })).body.user.email).toBe(user.email);
+    await signIn(api, user.email);
+    // Sending the email it already has is no change and needs nothing.
+    expect((await api.patch(path, { email: user.email, name: "Same" }, { token: user.token })).status).toBe(200);
   });
 
   describe("own password change", () => {
@@ -247,11 +271,11 @@ describe.each(BACKENDS)("auth entity guarded by default on $name", (backend) => 
     it("is normalized and stays unique (409 EMAIL_TAKEN), also through PATCH and POST", async () => {
       const user = await freshMember();
       const path = `/api/user/${user.id}`;
-      const changed = await api.patch(path, { email: "  New.Address@Example.COM " }, { token: user.token });
+      const changed = await api.patch(path, { email: "  New.Address@Example.COM ", currentPassword: TEST_PASSWORD }, { token: user.token });
       expect(changed.status, changed.text).toBe(200);
       expect(changed.body.item.email).toBe("new.address@example.com");
       const token = changed.body.token as string;
-      const taken = await api.patch(path, { email: "OTHER@example.com" }, { token });
+      const taken = await api.patch(path, { email: "OTHER@example.com", currentPassword: TEST_PASSWORD }, { token });
       expect(taken.status).toBe(409);
       expect(taken.body.code).toBe("EMAIL_TAKEN");
       const takenByAdmin = await api.post("/api/user", { email: "Ｏther@example.com", password: TEST_PASSWORD }, { token: admin.token });
