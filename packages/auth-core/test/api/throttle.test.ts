@@ -78,8 +78,11 @@ describe.each(BACKENDS)("login throttling on $name", (backend) => {
     expect(elsewhere.status).toBe(200);
   });
 
-  const tally = (statuses: number[]) =>
-    statuses.reduce<Record<number, number>>((counts, status) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
+  const tally = (statuses: number[]) => {
+    const counts: Record<number, number> = {};
+    for (const status of statuses) counts[status] = (counts[status] ?? 0) + 1;
+    return counts;
+  };
 
   it("counts a burst of simultaneous guesses for one email before comparing: at most 5 are compared", async () => {
     const email = "burst@example.com";
