@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -29,6 +29,38 @@ describe("createAuthFromEnv", () => {
     const again = await createAuthFromEnv({ AUTH_BCRYPT_COST: "4" });
     await again.close();
     expect(readFileSync(join(directory, ".data", "auth-secret"), "utf8").trim()).toBe(secret);
+  });
+
+  it("creates the database, its -wal and -shm files and the development secret readable by their owner only", async () => {
+    const directory = workspace();
+    const auth = await createAuthFromEnv({ AUTH_BCRYPT_COST: "4" }, { warn: () => {} });
+    const mode = (name: string) => (statSync(join(directory, ".data", name)).mode & 0o777).toString(8);
+    try {
+      expect(mode("")).toBe("700");
+      expect({ db: mode("app.db"), wal: mode("app.db-wal"), shm: mode("app.db-shm"), secret: mode("auth-secret") }).toEqual({
+        db: "600",
+        wal: "600",
+        shm: "600",
+        secret: "600",
+      });
+    } finally {
+      await auth.close();
+    }
+  });
+
+  it("warns once at start for each development-only setting in use, and not in production", async () => {
+    workspace();
+    const lines: string[] = [];
+    const development = await createAuthFromEnv({ AUTH_BCRYPT_COST: "4" }, { warn: (line) => lines.push(line) });
+    await development.close();
+    expect(lines).toEqual([expect.stringMatching(/AUTH_BCRYPT_COST=4 is below 10/), expect.stringMatching(/AUTH_SECRET is not set/)]);
+    lines.length = 0;
+    const production = await createAuthFromEnv(
+      { NODE_ENV: "production", AUTH_SECRET: "p".repeat(32) },
+      { warn: (line) => lines.push(line) },
+    );
+    await production.close();
+    expect(lines).toEqual([]);
   });
 
   it("requires a secret of at least 32 bytes in production", async () => {

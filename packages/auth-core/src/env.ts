@@ -37,9 +37,15 @@ function developmentSecret(dataDirectory: string): string {
     if (secret.length >= 32) return secret;
   } catch {}
   const secret = randomBytes(32).toString("base64url");
-  mkdirSync(dirname(file), { recursive: true });
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   return secret;
+}
+
+/** Options of {@link createAuthFromEnv}. */
+export interface CreateAuthFromEnvOptions {
+  /** Receives one line for each development-only setting in use. @default console.warn */
+  warn?: (line: string) => void;
 }
 
 /**
@@ -49,11 +55,14 @@ function developmentSecret(dataDirectory: string): string {
  * @throws {EnvironmentError | DomainConfigError | Error} with a one-line message on a bad setting,
  * an invalid domain.yaml or an unreachable database.
  */
-export async function createAuthFromEnv(env: AuthEnvironment = process.env): Promise<Auth> {
+export async function createAuthFromEnv(env: AuthEnvironment = process.env, options: CreateAuthFromEnvOptions = {}): Promise<Auth> {
+  const warn = options.warn ?? ((line: string) => console.warn(line));
   const production = env.NODE_ENV === "production";
   const domain = await loadDomain(env.DOMAIN_FILE || "domain.yaml");
   const database = env.DATABASE_URL || "file:.data/app.db";
   const bcryptCost = integer(env, "AUTH_BCRYPT_COST", 10, production ? 10 : 4, 31);
+  if (bcryptCost < 10)
+    warn(`domain-auth: warning: AUTH_BCRYPT_COST=${bcryptCost} is below 10: fast for tests, too weak for real passwords`);
   const tokenTtlSeconds = integer(env, "AUTH_TOKEN_TTL", 3600, 1, 366 * 24 * 3600);
   const trustProxy = integer(env, "TRUST_PROXY", 0, 0, 32);
 
@@ -64,6 +73,9 @@ export async function createAuthFromEnv(env: AuthEnvironment = process.env): Pro
     if (secret === undefined) {
       if (production) throw new EnvironmentError("AUTH_SECRET must be set (at least 32 bytes) when NODE_ENV is production");
       secret = developmentSecret(".data");
+      warn(
+        "domain-auth: warning: AUTH_SECRET is not set; using the development secret kept in .data/auth-secret (set AUTH_SECRET in production)",
+      );
     }
   }
   return createAuth({ domain, database, bcryptCost, tokenTtlSeconds, trustProxy, ...(secret ? { secret } : {}) });

@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import SQLite from "better-sqlite3";
@@ -25,12 +25,26 @@ async function untilNotBusy<T>(step: () => T, timeoutMs: number): Promise<T> {
 }
 
 /**
+ * Creates a missing database file readable by its owner only (0600, in a 0700 folder): it holds
+ * password hashes. SQLite gives its `-wal` and `-shm` files the mode of the database file.
+ */
+function createPrivately(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  try {
+    writeFileSync(path, "", { flag: "wx", mode: 0o600 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+}
+
+/**
  * Opens a SQLite file for the store: WAL, durable commits (an acknowledged write survives a power
  * cut, not only a crash of the process), foreign keys, and `busyTimeoutMs` for every lock, the
- * opening included, so several processes may open and migrate one new file at once.
+ * opening included, so several processes may open and migrate one new file at once. A new file is
+ * created readable by its owner only.
  */
 export async function openSqliteFile(path: string, busyTimeoutMs: number): Promise<SQLite.Database> {
-  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  if (path !== ":memory:") createPrivately(path);
   const client = new SQLite(path, { timeout: busyTimeoutMs });
   try {
     if (client.pragma("journal_mode", { simple: true }) !== "wal") {
