@@ -20,6 +20,8 @@ export interface Call {
   readonly body?: unknown;
   /** Sent as `Authorization: Bearer <token>`. */
   readonly token?: string;
+  /** How long to wait for the answer. @default 10000 */
+  readonly timeoutMs?: number;
 }
 
 function parse(text: string): unknown {
@@ -31,7 +33,7 @@ function parse(text: string): unknown {
   }
 }
 
-/** Sends one request with `fetch` (10 s at most). Only loopback URLs are accepted. */
+/** Sends one request with `fetch` (10 s at most, unless `timeoutMs` says otherwise). Only loopback URLs are accepted. */
 export async function call(baseUrl: string, request: Call): Promise<Answer> {
   if (!baseUrl.startsWith("http://127.0.0.1:")) throw new Error(`refusing a non-loopback URL: ${baseUrl}`);
   const headers: Record<string, string> = { ...request.headers };
@@ -49,7 +51,7 @@ export async function call(baseUrl: string, request: Call): Promise<Answer> {
     headers,
     ...(body === undefined ? {} : { body }),
     redirect: "manual",
-    signal: AbortSignal.timeout(10_000),
+    signal: AbortSignal.timeout(request.timeoutMs ?? 10_000),
   });
   const text = await response.text();
   return { status: response.status, headers: response.headers, text, body: parse(text) };

@@ -1,0 +1,112 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type RunningApp, startApp } from "../../e2e/support/app-server.js";
+import { createPostgresDatabase } from "../../e2e/support/postgres.js";
+import { addUser, type SignedIn, setUp } from "./support/accounts.js";
+import { printFigures } from "./support/figures.js";
+import { type Answer, call } from "./support/http.js";
+import { tally } from "./support/races.js";
+
+/**
+ * The burst attacks on throttling, replayed against the production server on SQLite and on
+ * PostgreSQL (two instances): every request of a burst is sent at once, so a check made before
+ * any of them failed would let them all through. The server trusts one proxy hop, so each
+ * scenario speaks from an address of its own.
+ */
+
+const BACKENDS = [
+  { name: "SQLite", instances: 1, database: async () => ({ env: {}, drop: async () => {} }) },
+  {
+    name: "PostgreSQL",
+    instances: 2,
+    database: async () => {
+      const database = await createPostgresDatabase();
+      return { env: { DATABASE_URL: database.url }, drop: database.drop };
+    },
+  },
+];
+
+describe.each(BACKENDS)("throttling bursts against the production server on $name", (backend) => {
+  const figures: Record<string, number> = {};
+  let apps: RunningApp[] = [];
+  let drop = async () => {};
+  let admin: SignedIn;
+
+  beforeAll(async () => {
+    const database = await backend.database();
+    drop = database.drop;
+    const env = { ...database.env, TRUST_PROXY: "1", AUTH_SECRET: randomBytes(32).toString("base64url") };
+    apps = await Promise.all(Array.from({ length: backend.instances }, () => startApp({ env })));
+    admin = await setUp(apps[0]?.url as string);
+  });
+
+  afterAll(async () => {
+    printFigures(`throttle-bursts.test.ts (${backend.name}, ${backend.instances} instance(s))`, figures);
+    await Promise.all(apps.map((app) => app.stop()));
+    await drop();
+  });
+
+  /** Sends every request at once, spread over the instances, from `address`. */
+  function burst(
+    address: string,
+    requests: readonly { path: string; body: unknown; method?: string; token?: string }[],
+  ): Promise<Answer[]> {
+    return Promise.all(
+      requests.map((request, index) =>
+        // Up to 100 bcrypt comparisons at the production cost queue behind each other on two cores.
+        call(apps[index % apps.length]?.url as string, { ...request, headers: { "x-forwarded-for": address }, timeoutMs: 90_000 }),
+      ),
+    );
+  }
+
+  test("30 wrong passwords and the right one at once for one email: at most 5 are compared", async () => {
+    const victim = await addUser(apps[0]?.url as string, admin, { email: "victim@example.com", password: "the right password" });
+    const passwords = [...Array.from({ length: 30 }, (_, index) => `wrong guess ${index}`), victim.password];
+    const answers = await burst(
+      "198.51.100.1",
+      passwords.map((password) => ({ path: "/api/user/login", body: { email: victim.email, password } })),
+    );
+    const counts = tally(answers);
+    figures["wrong guesses answered 401 before 429 in a burst of 30"] = counts[401] ?? 0;
+    expect((counts[401] ?? 0) + (counts[200] ?? 0), JSON.stringify(counts)).toBeLessThanOrEqual(5);
+    expect(counts[429]).toBeGreaterThanOrEqual(26);
+  });
+
+  test("130 emails at once from one address: at most 100 are compared", async () => {
+    const answers = await burst(
+      "198.51.100.2",
+      Array.from({ length: 130 }, (_, index) => ({
+        path: "/api/user/login",
+        body: { email: `spray${index}@example.com`, password: "guess guess" },
+      })),
+    );
+    const counts = tally(answers);
+    figures["emails answered 401 before 429 in a burst of 130 from one address"] = counts[401] ?? 0;
+    expect(counts).toEqual({ 401: 100, 429: 30 });
+  });
+
+  test("15 wrong currentPassword answers at once: at most 5 are compared, then the right one is locked out too", async () => {
+    const owner = await addUser(apps[0]?.url as string, admin, { email: "owner@example.com", password: "the owner's password" });
+    const guesses = Array.from({ length: 15 }, (_, index) => ({
+      method: "PATCH",
+      path: `/api/user/${owner.id}`,
+      body: { email: `attacker${index}@evil.io`, currentPassword: `guess ${index}` },
+      token: owner.token,
+    }));
+    const counts = tally(await burst("198.51.100.3", guesses));
+    figures["wrong currentPassword answered 403 before 429 in a burst of 15"] = counts[403] ?? 0;
+    expect(counts).toEqual({ 403: 5, 429: 10 });
+    const right = await burst("198.51.100.4", [
+      {
+        method: "PATCH",
+        path: `/api/user/${owner.id}`,
+        body: { email: "attacker@evil.io", currentPassword: owner.password },
+        token: owner.token,
+      },
+    ]);
+    expect(right[0]?.status).toBe(429);
+    // The account is untouched: the owner's token still works and carries its email.
+    const me = await call(apps[0]?.url as string, { path: "/api/user/me", token: owner.token });
+    expect((me.body as { user: { email: string } }).user.email).toBe(owner.email);
+  });
+});
