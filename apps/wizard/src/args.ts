@@ -1,7 +1,8 @@
 import { parseArgs } from "node:util";
 import type { Endpoint } from "@domain-auth/core/config";
+import { ENDPOINTS } from "@domain-auth/core/vocabulary";
 import type { ChoiceFlags } from "./auth-choices.js";
-import { ENDPOINT_NAMES } from "./domain-state.js";
+
 import { parseRoleList, validateAuthType, validateRoleList } from "./validators.js";
 
 /** The help text of `create-domain-auth`. */
@@ -69,7 +70,7 @@ export function parseWizardArgs(argv: readonly string[]): WizardArgs {
   const rolesError = values.roles === undefined ? undefined : validateRoleList(values.roles);
   if (rolesError) return { kind: "error", message: `--roles: ${rolesError}` };
 
-  const disabledEndpoints = ENDPOINT_NAMES.filter((name) => values[`no-${name}`] === true) as Endpoint[];
+  const disabledEndpoints = ENDPOINTS.filter((name) => values[`no-${name}`] === true) as Endpoint[];
   const flags: ChoiceFlags = {
     ...(values.type !== undefined && { type: values.type as ChoiceFlags["type"] }),
     ...(values.entity !== undefined && { entity: values.entity }),

@@ -1,6 +1,7 @@
+import { ENDPOINTS } from "@domain-auth/core/vocabulary";
 import { isMap, isScalar, isSeq, type Node, type Pair, parseDocument, type YAMLMap } from "yaml";
 import type { AuthChoices } from "./auth-choices.js";
-import { type CredentialField, credentialEntities, ENDPOINT_NAMES, readDomainState } from "./domain-state.js";
+import { type CredentialField, credentialEntities, readDomainState } from "./domain-state.js";
 import {
   appendBlock,
   applyTextEdits,
@@ -91,17 +92,17 @@ function needsExplicitEntity(source: string, choices: AuthChoices): boolean {
 
 function endpointsEdits(source: string, auth: YAMLMap, choices: AuthChoices): TextEdit[] {
   const pair = pairOf(auth, "endpoints");
-  const allOn = ENDPOINT_NAMES.every((name) => choices.endpoints[name]);
+  const allOn = ENDPOINTS.every((name) => choices.endpoints[name]);
   if (!pair)
     return allOn
       ? []
       : [insertPair(source, auth, "endpoints", renderFlowMap(choices.endpoints), anchorFor(auth, "endpoints", AUTH_KEY_ORDER))];
   const endpoints = pair.value;
   if (!isMap(endpoints)) return [replacePairValue(source, auth, pair, renderFlowMap(choices.endpoints))];
-  return ENDPOINT_NAMES.flatMap((name) => {
+  return ENDPOINTS.flatMap((name) => {
     const wanted = choices.endpoints[name];
     if (!pairOf(endpoints, name) && wanted) return [];
-    return setScalarPair(source, endpoints, name, wanted, ENDPOINT_NAMES);
+    return setScalarPair(source, endpoints, name, wanted, ENDPOINTS);
   });
 }
 
@@ -134,7 +135,7 @@ function newAuthLines(source: string, choices: AuthChoices): string[] {
   const lines = [`type: ${renderScalar(choices.type)}`];
   if (jwt && needsExplicitEntity(source, choices)) lines.push(`entity: ${renderScalar(choices.entity)}`);
   if (choices.roles.length > 0) lines.push(`roles: ${renderFlowList(choices.roles)}`);
-  if (jwt && !ENDPOINT_NAMES.every((name) => choices.endpoints[name])) lines.push(`endpoints: ${renderFlowMap(choices.endpoints)}`);
+  if (jwt && !ENDPOINTS.every((name) => choices.endpoints[name])) lines.push(`endpoints: ${renderFlowMap(choices.endpoints)}`);
   return lines;
 }
 

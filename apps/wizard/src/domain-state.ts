@@ -1,13 +1,7 @@
-import type { Endpoint } from "@domain-auth/core/config";
-import { setupRoleOf } from "@domain-auth/core/vocabulary";
+import { CREDENTIAL_FIELDS, type CredentialField, ENDPOINTS, type Endpoint, setupRoleOf } from "@domain-auth/core/vocabulary";
 import { parseDocument } from "yaml";
 
-/** The four auth endpoints, in the order the wizard offers them. */
-export const ENDPOINT_NAMES = ["login", "register", "me", "setup"] as const satisfies readonly Endpoint[];
-
-/** The fields an auth entity must have. */
-export const CREDENTIAL_FIELDS = ["email", "password"] as const;
-export type CredentialField = (typeof CREDENTIAL_FIELDS)[number];
+export type { CredentialField };
 
 /** What the wizard needs to know of one entity. */
 export interface EntityState {
@@ -72,7 +66,7 @@ export function readDomainState(text: string): DomainState | null {
     entity: typeof auth.entity === "string" ? auth.entity : undefined,
     entities: Object.entries(entities).map(([name, declaration]) => entityState(name, declaration)),
     roles: strings(auth.roles),
-    endpoints: Object.fromEntries(ENDPOINT_NAMES.map((name) => [name, endpoints[name] !== false])) as Record<Endpoint, boolean>,
+    endpoints: Object.fromEntries(ENDPOINTS.map((name) => [name, endpoints[name] !== false])) as Record<Endpoint, boolean>,
     usedRoles: usedRolesOf(entities),
   };
 }

@@ -1,7 +1,8 @@
 import type { Readable, Writable } from "node:stream";
 import { confirm, isCancel, log, multiselect, select, text } from "@clack/prompts";
+import { ENDPOINTS } from "@domain-auth/core/vocabulary";
 import { type AuthChoices, type ChoiceFlags, initialDefaultRole, initialEndpoints, initialEntity, initialType } from "./auth-choices.js";
-import { type DomainState, ENDPOINT_NAMES, missingCredentials, registerRoleCandidates, setupRoleOf } from "./domain-state.js";
+import { type DomainState, missingCredentials, registerRoleCandidates, setupRoleOf } from "./domain-state.js";
 import { parseRoleList, validateRoleList, validateRolesCoverPermissions } from "./validators.js";
 
 /** Where prompts read keys from and draw to. */
@@ -120,16 +121,16 @@ async function askEndpoints(state: DomainState, flags: ChoiceFlags, entity: stri
   const chosen = answered(
     await multiselect({
       message: "Which endpoints should exist?",
-      options: ENDPOINT_NAMES.map((name) => {
+      options: ENDPOINTS.map((name) => {
         const [method, path] = ENDPOINT_ROUTES[name].split(" ") as [string, string];
         return { value: name, label: `${method} /api/${toSegment(entity)}/${path}`, hint: ENDPOINT_HINTS[name] };
       }),
-      initialValues: ENDPOINT_NAMES.filter((name) => initial[name]),
+      initialValues: ENDPOINTS.filter((name) => initial[name]),
       required: false,
       ...io,
     }),
   );
-  return Object.fromEntries(ENDPOINT_NAMES.map((name) => [name, chosen.includes(name)])) as AuthChoices["endpoints"];
+  return Object.fromEntries(ENDPOINTS.map((name) => [name, chosen.includes(name)])) as AuthChoices["endpoints"];
 }
 
 /** Asks every question without a flag, with the file's current values as defaults. */

@@ -1,4 +1,4 @@
-import { IDENTIFIER, PLANNED_AUTH_TYPES, setupRoleOf } from "@domain-auth/core/vocabulary";
+import { IDENTIFIER, PLANNED_AUTH_TYPES, plannedAuthTypeMessage, SETUP_ROLE_AS_DEFAULT, setupRoleOf } from "@domain-auth/core/vocabulary";
 
 /** Splits a role list as typed (`Admin, Editor Reader`) into names. */
 export function parseRoleList(text: string): string[] {
@@ -26,8 +26,7 @@ export function validateRolesCoverPermissions(roles: readonly string[], usedRole
 /** Checks an auth type given as a flag. */
 export function validateAuthType(value: string): string | undefined {
   if (value === "jwt" || value === "none") return undefined;
-  if ((PLANNED_AUTH_TYPES as readonly string[]).includes(value))
-    return `auth.type '${value}' is planned but not implemented; use jwt or none`;
+  if ((PLANNED_AUTH_TYPES as readonly string[]).includes(value)) return plannedAuthTypeMessage(value);
   return `--type must be jwt or none, not '${value}'`;
 }
 
@@ -35,7 +34,7 @@ export function validateAuthType(value: string): string | undefined {
 export function validateDefaultRole(role: string, roles: readonly string[]): string | undefined {
   if (role === "") return undefined;
   if (!roles.includes(role)) return `'${role}' is not one of the roles (${roles.length > 0 ? roles.join(", ") : "none declared"})`;
-  if (role === setupRoleOf(roles)) return `'${role}' is the setup role; register must never create an administrator`;
+  if (role === setupRoleOf(roles)) return `'${role}' ${SETUP_ROLE_AS_DEFAULT}`;
   return undefined;
 }
 

@@ -3,6 +3,7 @@ import type { PathSegment } from "./diagnostics.js";
 import { closestMatch } from "./naming.js";
 import { FIELD_TYPES, KNOWN_KEYS, PLANNED_AUTH_TYPES } from "./schema.js";
 import type { Finding } from "./source.js";
+import { plannedAuthTypeMessage } from "./vocabulary.js";
 
 function knownKeysAt(path: readonly PathSegment[]): { keys: readonly string[]; noun: string } {
   const [first, , third, , fifth] = path;
@@ -110,7 +111,7 @@ export function findingsFromIssues(issues: readonly z.core.$ZodIssue[], input: u
           findings.push({
             severity: "error",
             path,
-            message: `auth.type '${String(value)}' is planned but not implemented; use jwt or none`,
+            message: plannedAuthTypeMessage(String(value)),
           });
           break;
         }

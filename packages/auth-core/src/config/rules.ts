@@ -1,6 +1,6 @@
 import { closestMatch, ENTITY_NAME, IDENTIFIER, toSegment, toTableName } from "./naming.js";
 import type { Finding } from "./source.js";
-import { OPERATIONS, setupRoleOf } from "./vocabulary.js";
+import { CREDENTIAL_FIELDS, OPERATIONS, SETUP_ROLE_AS_DEFAULT, setupRoleOf } from "./vocabulary.js";
 
 type Loose = Record<string, unknown>;
 
@@ -51,7 +51,7 @@ export function findAuthEntity(entities: Loose, auth: Loose): { name?: string; f
         findings: [{ severity: "error", path: ["auth", "entity"], message: `auth.entity '${auth.entity}' is not an entity${known}` }],
       };
     }
-    const missing = ["email", "password"].filter((key) => field(record(entities[auth.entity as string]), key) === undefined);
+    const missing = CREDENTIAL_FIELDS.filter((key) => field(record(entities[auth.entity as string]), key) === undefined);
     const findings: Finding[] = missing.map((key) => ({
       severity: "error",
       path: ["entities", auth.entity as string, "fields", key],
@@ -178,7 +178,7 @@ export function checkDomainRules(data: Loose): Finding[] {
           findings.push({
             severity: "error",
             path,
-            message: `default role '${role.default}' is the setup role; register must never create an administrator`,
+            message: `default role '${role.default}' ${SETUP_ROLE_AS_DEFAULT}`,
           });
         }
       }

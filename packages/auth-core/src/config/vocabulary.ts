@@ -16,6 +16,18 @@ export type Operation = (typeof OPERATIONS)[number];
 export type Endpoint = (typeof ENDPOINTS)[number];
 export type AuthType = (typeof AUTH_TYPES)[number];
 
+/** The fields the auth entity must have. */
+export const CREDENTIAL_FIELDS = ["email", "password"] as const;
+export type CredentialField = (typeof CREDENTIAL_FIELDS)[number];
+
+/** Why a planned auth type (`cookie`, `oauth2`) cannot be used yet. */
+export function plannedAuthTypeMessage(type: string): string {
+  return `auth.type '${type}' is planned but not implemented; use jwt or none`;
+}
+
+/** Why a role cannot be the one register gives, said after the role's name. */
+export const SETUP_ROLE_AS_DEFAULT = "is the setup role; register must never create an administrator";
+
 /** The setup role for a list of declared roles: `Admin` when listed (or no roles are), else the first. */
 export function setupRoleOf(roles: readonly string[]): string {
   return roles.length === 0 || roles.includes("Admin") ? "Admin" : (roles[0] as string);

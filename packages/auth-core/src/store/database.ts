@@ -27,8 +27,16 @@ export function sqlitePathOf(url: string): string {
   return path === ":memory:" ? path : resolve(path);
 }
 
-// PostgreSQL's int8 comes back as a string by default; our integers are safe integers.
-pg.types.setTypeParser(20, (value) => Number(value));
+const INT8_OID = 20;
+
+/**
+ * PostgreSQL's int8 comes back as a string by default; our integers are safe integers. Set on our
+ * pool only, never on `pg`'s global parsers, which other code in the process may rely on.
+ */
+const poolTypes = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
 
 /**
  * Opens the database a URL names: `file:<path>` for SQLite (WAL, durable commits, busy timeout, foreign keys),
@@ -50,6 +58,7 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
       connectionTimeoutMillis: busyTimeoutMs,
       statement_timeout: busyTimeoutMs * 2,
       lock_timeout: busyTimeoutMs,
+      types: poolTypes,
     });
     client.on("error", () => {});
     try {
