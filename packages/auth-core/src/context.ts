@@ -3,6 +3,7 @@ import type { PasswordHasher } from "./password/hasher.js";
 import type { Database } from "./store/database.js";
 import type { RecordStore } from "./store/records.js";
 import type { LoginThrottle } from "./throttle/login-throttle.js";
+import type { SetupTokenCheck } from "./tokens/setup-token.js";
 import type { TokenService } from "./tokens/tokens.js";
 
 /** What the auth routes need besides the model: present only with `auth.type: jwt`. */
@@ -11,6 +12,8 @@ export interface AuthServices {
   readonly hasher: PasswordHasher;
   readonly tokens: TokenService;
   readonly throttle: LoginThrottle;
+  /** Checks `POST setup`'s `setupToken`; `null` when setup is open to anyone (no `setupToken` option). */
+  readonly setupToken: SetupTokenCheck | null;
 }
 
 /** Everything a route handler works with. */

@@ -10,6 +10,7 @@ import { isUnavailableError } from "./store/errors.js";
 import { migrate } from "./store/migrate.js";
 import { RecordStore } from "./store/records.js";
 import { createLoginThrottle } from "./throttle/login-throttle.js";
+import { createSetupTokenCheck } from "./tokens/setup-token.js";
 import { createTokenService } from "./tokens/tokens.js";
 
 let warnedWithoutAddress = false;
@@ -43,6 +44,13 @@ export interface CreateAuthOptions {
   trustProxy?: number;
   /** Overrides how the client address is found (for per-address throttling). */
   clientAddress?: (request: Request) => string;
+  /**
+   * A secret that `POST setup` must carry as `setupToken` (compared in constant time), so only
+   * whoever knows it can become the first administrator; at least 16 bytes. An empty string, like
+   * `undefined`, leaves setup open to the first caller.
+   * @default undefined
+   */
+  setupToken?: string;
   /** Receives unexpected errors (answered with 500). @default console.error */
   onError?: (error: unknown) => void;
 }
@@ -54,6 +62,8 @@ export interface Auth {
   handle(request: Request): Promise<Response>;
   /** `true` until the first user exists. */
   isSetupRequired(): Promise<boolean>;
+  /** `true` when `POST setup` needs a `setupToken` (created with the `setupToken` option, under `auth.type: jwt`). */
+  readonly setupTokenRequired: boolean;
   /** The record store, for tools such as the `admin` command. */
   readonly store: RecordStore;
   /** The password hasher of this instance (`null` under `auth.type: none`). */
@@ -74,6 +84,7 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
   if (model.auth && (options.secret === undefined || new TextEncoder().encode(options.secret).byteLength < 32)) {
     throw new Error("a secret of at least 32 bytes is required with auth.type jwt");
   }
+  const setupToken = options.setupToken ? createSetupTokenCheck(options.setupToken) : null;
   const database = typeof options.database === "string" ? await openDatabase(options.database) : options.database;
   await migrate(database, model);
 
@@ -84,6 +95,7 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
       hasher: createPasswordHasher({ cost: options.bcryptCost ?? 10, ...(options.hashThreads ? { threads: options.hashThreads } : {}) }),
       tokens: createTokenService({ secret: options.secret as string, issuer: model.name, ttlSeconds: options.tokenTtlSeconds ?? 3600 }),
       throttle: createLoginThrottle(database),
+      setupToken,
     };
   }
   const store = new RecordStore(database);
@@ -113,6 +125,7 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
     model,
     store,
     hasher: services?.hasher ?? null,
+    setupTokenRequired: services?.setupToken != null,
     async handle(request) {
       const response = await answer(request);
       return request.method.toUpperCase() === "HEAD"

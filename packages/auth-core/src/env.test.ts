@@ -76,6 +76,28 @@ describe("createAuthFromEnv", () => {
     );
   });
 
+  it("reads SETUP_TOKEN: setup then needs it; empty means unset; a short one is refused", async () => {
+    workspace();
+    const guarded = await createAuthFromEnv({ AUTH_BCRYPT_COST: "4", SETUP_TOKEN: "a-setup-token-of-enough-bytes" });
+    try {
+      expect(guarded.setupTokenRequired).toBe(true);
+      const body = JSON.stringify({ email: "admin@example.com", password: "correct horse battery" });
+      const setup = await guarded.handle(
+        new Request("http://localhost/api/user/setup", { method: "POST", headers: { "content-type": "application/json" }, body }),
+      );
+      expect(setup.status).toBe(403);
+    } finally {
+      await guarded.close();
+    }
+    const open = await createAuthFromEnv({ AUTH_BCRYPT_COST: "4", SETUP_TOKEN: "" });
+    expect(open.setupTokenRequired).toBe(false);
+    await open.close();
+    await expect(createAuthFromEnv({ AUTH_BCRYPT_COST: "4", SETUP_TOKEN: "short" })).rejects.toThrow(EnvironmentError);
+    await expect(createAuthFromEnv({ AUTH_BCRYPT_COST: "4", SETUP_TOKEN: "x".repeat(15) })).rejects.toThrow(
+      /SETUP_TOKEN must be at least 16 bytes/,
+    );
+  });
+
   it("refuses an invalid domain.yaml with its diagnostics", async () => {
     workspace("name: blog\nentities: {}\nauth: { type: cookie }\n");
     await expect(createAuthFromEnv({})).rejects.toThrow(DomainConfigError);

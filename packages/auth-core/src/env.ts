@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { loadDomain } from "./config/index.js";
 import { type Auth, createAuth } from "./create-auth.js";
+import { MIN_SETUP_TOKEN_BYTES } from "./tokens/setup-token.js";
 
 /** The environment variables domain-auth reads (CONTRACT 2). */
 export interface AuthEnvironment {
@@ -12,6 +13,11 @@ export interface AuthEnvironment {
   AUTH_TOKEN_TTL?: string;
   AUTH_BCRYPT_COST?: string;
   TRUST_PROXY?: string;
+  /**
+   * When set (at least 16 bytes), `POST setup` needs `{"setupToken": …}` equal to it, so a fresh
+   * instance cannot be claimed by whoever reaches it first. Empty or unset: setup stays anonymous.
+   */
+  SETUP_TOKEN?: string;
   NODE_ENV?: string;
 }
 
@@ -50,7 +56,7 @@ export interface CreateAuthFromEnvOptions {
 
 /**
  * Creates an instance from the environment: `DOMAIN_FILE`, `DATABASE_URL`, `AUTH_SECRET`,
- * `AUTH_TOKEN_TTL`, `AUTH_BCRYPT_COST`, `TRUST_PROXY`.
+ * `AUTH_TOKEN_TTL`, `AUTH_BCRYPT_COST`, `TRUST_PROXY`, `SETUP_TOKEN` (see {@link AuthEnvironment}).
  *
  * @throws {EnvironmentError | DomainConfigError | Error} with a one-line message on a bad setting,
  * an invalid domain.yaml or an unreachable database.
@@ -65,6 +71,9 @@ export async function createAuthFromEnv(env: AuthEnvironment = process.env, opti
     warn(`domain-auth: warning: AUTH_BCRYPT_COST=${bcryptCost} is below 10: fast for tests, too weak for real passwords`);
   const tokenTtlSeconds = integer(env, "AUTH_TOKEN_TTL", 3600, 1, 366 * 24 * 3600);
   const trustProxy = integer(env, "TRUST_PROXY", 0, 0, 32);
+  const setupToken = env.SETUP_TOKEN || undefined;
+  if (setupToken !== undefined && Buffer.byteLength(setupToken, "utf8") < MIN_SETUP_TOKEN_BYTES)
+    throw new EnvironmentError(`SETUP_TOKEN must be at least ${MIN_SETUP_TOKEN_BYTES} bytes (or unset for an anonymous setup)`);
 
   let secret = env.AUTH_SECRET;
   if (domain.auth) {
@@ -78,7 +87,15 @@ export async function createAuthFromEnv(env: AuthEnvironment = process.env, opti
       );
     }
   }
-  return createAuth({ domain, database, bcryptCost, tokenTtlSeconds, trustProxy, ...(secret ? { secret } : {}) });
+  return createAuth({
+    domain,
+    database,
+    bcryptCost,
+    tokenTtlSeconds,
+    trustProxy,
+    ...(secret ? { secret } : {}),
+    ...(setupToken ? { setupToken } : {}),
+  });
 }
 
 const INSTANCE = Symbol.for("domain-auth.instance");

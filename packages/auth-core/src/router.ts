@@ -13,7 +13,7 @@ const AUTH_ROUTES: Record<Endpoint, Partial<Record<string, AuthHandler>>> = {
   login: { POST: login },
   register: { POST: register },
   me: { GET: me },
-  setup: { GET: (context) => setupStatus(context), POST: setup },
+  setup: { GET: setupStatus, POST: setup },
 };
 
 const COLLECTION_METHODS = ["GET", "POST"];

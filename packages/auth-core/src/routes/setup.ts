@@ -2,19 +2,44 @@ import type { AuthServices, RouteContext } from "../context.js";
 import { readJsonObject } from "../http/body.js";
 import { ApiError } from "../http/errors.js";
 import { json, jsonWithToken } from "../http/responses.js";
+import type { SetupTokenCheck } from "../tokens/setup-token.js";
 import { authenticate } from "./authenticate.js";
 import { createUser, parseSignUpBody, signedInBody } from "./users.js";
 
-/** `GET /api/<auth>/setup`: whether the first administrator still has to be created. */
-export async function setupStatus(context: RouteContext): Promise<Response> {
-  return json(200, { setupRequired: !(await context.store.isSetupComplete()) }, { "cache-control": "no-store" });
+/**
+ * `GET /api/<auth>/setup`: whether the first administrator still has to be created, and, while
+ * they do on a server with a setup token, `setupTokenRequired: true`.
+ */
+export async function setupStatus(context: RouteContext, services: AuthServices): Promise<Response> {
+  const setupRequired = !(await context.store.isSetupComplete());
+  const body = setupRequired && services.setupToken ? { setupRequired, setupTokenRequired: true } : { setupRequired };
+  return json(200, body, { "cache-control": "no-store" });
 }
 
-/** `POST /api/<auth>/setup`: creates the first user, with the setup role, and signs them in. */
+/** 403 `FORBIDDEN` unless `candidate` is the server's setup token. */
+function checkSetupToken(check: SetupTokenCheck, candidate: unknown): void {
+  if (check(candidate)) return;
+  const problem =
+    candidate === undefined ? "is required: this server was started with SETUP_TOKEN" : "does not match the server's SETUP_TOKEN";
+  throw new ApiError("FORBIDDEN", {
+    message: "Setup needs the server's setup token",
+    issues: [{ path: ["setupToken"], message: problem }],
+  });
+}
+
+/**
+ * `POST /api/<auth>/setup`: creates the first user, with the setup role, and signs them in. With a
+ * setup token, the body's `setupToken` must match it: checked after the body is validated and
+ * before anything is hashed or written; it is never stored.
+ */
 export async function setup(context: RouteContext, services: AuthServices, request: Request): Promise<Response> {
   await authenticate(context, request);
   if (await context.store.isSetupComplete()) throw new ApiError("SETUP_COMPLETE");
-  const values = parseSignUpBody(services, await readJsonObject(request));
+  const body = await readJsonObject(request);
+  // The token is never a field of the new user, even when the auth entity declares one of that name.
+  const { setupToken, ...fields } = body;
+  const values = parseSignUpBody(services, services.setupToken ? fields : body);
+  if (services.setupToken) checkSetupToken(services.setupToken, setupToken);
   const user = await createUser(context, services, values, { role: services.auth.setupRole, setup: "first-user-only" });
   return jsonWithToken(201, await signedInBody(services, user));
 }

@@ -22,14 +22,19 @@ export async function startInstance(
 
 /**
  * Starts an instance on a fresh database before the suite's tests and stops both after. The
- * returned object is filled in when the suite starts; read it inside tests and hooks.
+ * returned object is filled in when the suite starts; read it inside tests and hooks. `options` go
+ * to `createAuth` (a `setupToken`, say).
  */
-export function useInstance(createDatabase: () => TestDatabase | Promise<TestDatabase>, yaml: string = BLOG_YAML): TestInstance {
+export function useInstance(
+  createDatabase: () => TestDatabase | Promise<TestDatabase>,
+  yaml: string = BLOG_YAML,
+  options: Partial<CreateAuthOptions> = {},
+): TestInstance {
   const instance = {} as { auth: Auth; api: ApiClient };
   let database: TestDatabase | undefined;
   beforeAll(async () => {
     database = await createDatabase();
-    Object.assign(instance, await startInstance(domainOf(yaml), database.url));
+    Object.assign(instance, await startInstance(domainOf(yaml), database.url, options));
   });
   afterAll(async () => {
     await instance.auth?.close();
