@@ -19,6 +19,7 @@ describe("first run", () => {
 
   test("the server's start line points to /setup", () => {
     expect(app.output()).toMatch(/create the first administrator at http:\/\/localhost:\d+\/setup/);
+    expect(app.output()).not.toContain("SETUP_TOKEN");
   });
 
   test("every page leads to /setup while no user exists", async () => {
@@ -34,6 +35,7 @@ describe("first run", () => {
     const page = await openTab(browser, app.url);
     await page.goto("/setup");
     await page.getByRole("heading", { name: "Welcome to blog" }).waitFor();
+    expect(await page.getByLabel("Setup token").count()).toBe(0);
     await saveScreenshot(page, "first-run");
 
     await fillAccountForm(page, { ...ADMIN, password: "short" });

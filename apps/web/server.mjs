@@ -102,7 +102,10 @@ server.listen(port, hostname, () => {
   const shownHost = hostname === "0.0.0.0" || hostname === "::" || hostname === "127.0.0.1" ? "localhost" : hostname;
   const origin = `http://${shownHost}:${typeof address === "object" && address ? address.port : port}`;
   const firstRun = setupRequired && auth.model.auth?.endpoints.setup === true;
-  console.log(firstRun ? `domain-auth: create the first administrator at ${origin}/setup` : `domain-auth: ready at ${origin}/`);
+  if (!firstRun) console.log(`domain-auth: ready at ${origin}/`);
+  else if (auth.setupTokenRequired)
+    console.log(`domain-auth: setup needs the SETUP_TOKEN you set: create the first administrator at ${origin}/setup`);
+  else console.log(`domain-auth: create the first administrator at ${origin}/setup`);
 });
 
 let stopping = false;

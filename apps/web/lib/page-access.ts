@@ -29,6 +29,8 @@ function pageExists(page: PageName, view: DomainView): boolean {
 export interface PageState {
   readonly view: DomainView;
   readonly setupRequired: boolean;
+  /** Setup is pending and the server was started with `SETUP_TOKEN`: `/setup` asks for it. */
+  readonly setupTokenRequired: boolean;
 }
 
 /** The state of the current request, read once per request however many components ask. */
@@ -37,7 +39,7 @@ export const loadPageState = cache(async (): Promise<PageState> => {
   const auth = await authFromEnv();
   const view = toDomainView(auth.model);
   const setupRequired = view.auth?.endpoints.setup === true && (await isSetupRequired(auth));
-  return { view, setupRequired };
+  return { view, setupRequired, setupTokenRequired: setupRequired && auth.setupTokenRequired };
 });
 
 /**

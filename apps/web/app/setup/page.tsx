@@ -7,7 +7,7 @@ export const metadata: Metadata = { title: "First-run setup" };
 
 /** First run: create the first administrator; afterwards, say that setup is complete. */
 export default async function SetupPage() {
-  const { view, auth, setupRequired } = await openAuthPage("setup");
+  const { view, auth, setupRequired, setupTokenRequired } = await openAuthPage("setup");
   if (!setupRequired) {
     return (
       <section className="page-narrow">
@@ -29,7 +29,7 @@ export default async function SetupPage() {
       <p className="lead">
         Create the first administrator. This account gets the <strong>{auth.setupRole}</strong> role and can manage every user and record.
       </p>
-      <SetupForm auth={auth} />
+      <SetupForm auth={auth} tokenRequired={setupTokenRequired} />
     </section>
   );
 }
