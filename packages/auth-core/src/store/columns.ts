@@ -47,3 +47,8 @@ export function dataFields(entity: EntityModel): readonly FieldModel[] {
 export function uniqueIndexName(table: string, column: string): string {
   return `${table}__${column}__unique`;
 }
+
+/** Name of the index on a `ref` column, which finds the records that point at a given record. */
+export function refIndexName(table: string, column: string): string {
+  return `${table}__${column}__ref`;
+}

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from "kysely";
-import type { DomainModel } from "../config/index.js";
-import { entityColumns, uniqueIndexName } from "./columns.js";
+import type { DomainModel, EntityModel } from "../config/index.js";
+import { entityColumns, refIndexName, uniqueIndexName } from "./columns.js";
 import type { AnyDB, Database } from "./database.js";
 import { writeTransaction } from "./transaction.js";
 
@@ -36,6 +36,23 @@ async function internalTables(db: Kysely<AnyDB>, dialect: Database["dialect"]): 
     .addColumn("points", "integer", (column) => column.notNull().defaultTo(0))
     .addColumn("expire", dialect === "postgres" ? "bigint" : "integer")
     .execute();
+}
+
+/**
+ * An index on each `ref` column that no unique or owner index covers already: deleting a record
+ * looks up the records that refer to it.
+ */
+function refIndexSteps(entity: EntityModel): Step[] {
+  const refs = entity.fields.filter(
+    (field) => field.type === "ref" && field.to !== undefined && !field.unique && field.name !== entity.ownerField,
+  );
+  return refs.map((field) => {
+    const index = refIndexName(entity.table, field.name);
+    return {
+      name: `create index ${index}`,
+      run: (trx) => trx.schema.createIndex(index).ifNotExists().on(entity.table).column(field.name).execute(),
+    };
+  });
 }
 
 async function plannedSteps(db: Kysely<AnyDB>, model: DomainModel, dialect: Database["dialect"]): Promise<Step[]> {
@@ -100,6 +117,7 @@ async function plannedSteps(db: Kysely<AnyDB>, model: DomainModel, dialect: Data
             .execute(),
       });
     }
+    steps.push(...refIndexSteps(entity));
   }
   return steps;
 }

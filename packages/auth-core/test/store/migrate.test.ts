@@ -1,5 +1,6 @@
+import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
-import { migrate, openDatabase, RecordStore } from "../../src/index.js";
+import { type Database, migrate, openDatabase, RecordStore } from "../../src/index.js";
 import { BACKENDS, createPostgresDatabase, type TestDatabase } from "../support/backends.js";
 import { domainOf } from "../support/domains.js";
 
@@ -27,6 +28,7 @@ entities:
       title: { type: string, required: true }
       price: { type: number, min: 0 }
       sku: { type: string, unique: true }
+      maker: { type: ref, to: User }
   Review:
     fields:
       stars: { type: integer, min: 1, max: 5 }
@@ -74,8 +76,11 @@ describe.each(BACKENDS)("schema migrations on $name", (backend) => {
         "add column user.nickname",
         "add column product.price",
         "add column product.sku",
+        "add column product.maker",
         "create table review",
         "create index product__sku__unique",
+        "create index product__maker__ref",
+        "create index review__product__ref",
       ]),
     );
     const store = new RecordStore(second);
@@ -85,7 +90,32 @@ describe.each(BACKENDS)("schema migrations on $name", (backend) => {
     await store.insert(product2, { title: "Desk", sku: "D-1", price: 12.5 });
     await expect(store.insert(product2, { title: "Chair", sku: "D-1" })).rejects.toThrow(/unique/);
   });
+
+  it("adds the index of each ref column to a database migrated before such indexes existed", async () => {
+    const database = await openDatabase((await fresh()).url);
+    cleanup.push(() => database.close());
+    await migrate(database, domainOf(V2));
+    // The state a database was left in by a version that did not index ref columns.
+    for (const index of ["product__maker__ref", "review__product__ref"]) {
+      await database.db.schema.dropIndex(index).execute();
+      await database.db.deleteFrom("domain_auth_migrations").where("name", "=", `create index ${index}`).execute();
+    }
+    expect((await migrate(database, domainOf(V2))).sort()).toEqual([
+      "create index product__maker__ref",
+      "create index review__product__ref",
+    ]);
+    expect(await indexNames(database)).toEqual(expect.arrayContaining(["product__maker__ref", "review__product__ref"]));
+    expect(await migrate(database, domainOf(V2))).toEqual([]);
+  });
 });
+
+async function indexNames(database: Database): Promise<string[]> {
+  const query =
+    database.dialect === "postgres"
+      ? sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = current_schema()`
+      : sql<{ name: string }>`select name from sqlite_master where type = 'index'`;
+  return (await query.execute(database.db)).rows.map((row) => row.name);
+}
 
 // better-sqlite3 waits for a lock synchronously, so several SQLite connections in one process
 // would wait on each other; separate processes on one SQLite file are covered by the hardening suite.
