@@ -13,5 +13,6 @@ export { serializeRecord } from "./records/serialize.js";
 export { type Database, openDatabase } from "./store/database.js";
 export { migrate } from "./store/migrate.js";
 export { RecordStore, SetupCompleteError, UniqueConflictError } from "./store/records.js";
+export { type BlockingReference, MissingRefError, ReferencedError, type Referrer, type RefTarget } from "./store/references.js";
 export type { StoredRecord } from "./store/rows.js";
 export { createTokenService, type IssuedToken, type TokenClaims, type TokenService } from "./tokens/tokens.js";

@@ -4,6 +4,7 @@ import type { EntityModel } from "../config/index.js";
 import type { AnyDB, Database } from "./database.js";
 import { uniqueViolationColumn } from "./errors.js";
 import { TABLES } from "./migrate.js";
+import { holdRefTargets, type Referrer, type RefTarget, releaseReferences } from "./references.js";
 import { fromRow, type StoredRecord, toColumns } from "./rows.js";
 import { writeTransaction } from "./transaction.js";
 
@@ -54,10 +55,18 @@ function isPossibleId(id: string): boolean {
   return id.length > 0 && id.length <= MAX_ID_LENGTH && !id.includes("\u0000");
 }
 
-/** Options of a write: `guard` runs inside the transaction before it, and may throw to abort. */
+/**
+ * Options of a write: `refs` are the records its `ref` fields name, checked to exist (and kept from
+ * being deleted) inside its transaction; `guard` runs inside the transaction before the write, with
+ * the record as it is now, and may throw to abort.
+ */
 export interface WriteOptions {
+  readonly refs?: readonly RefTarget[];
   readonly guard?: (trx: Kysely<AnyDB>, current: StoredRecord) => Promise<void>;
 }
+
+/** How a transaction locks the record it writes (PostgreSQL): a delete also excludes new references to it. */
+type RowLock = "update" | "delete";
 
 /** Records of every entity, and the user-specific queries of the auth entity. */
 export class RecordStore {
@@ -103,18 +112,30 @@ export class RecordStore {
   /**
    * Inserts a record with a fresh random id. On the auth entity the setup flag is written in the
    * same transaction: `first-user-only` fails with {@link SetupCompleteError} once it is set.
+   * `refs` as in {@link WriteOptions}.
    *
    * @throws {UniqueConflictError} when a unique column clashes.
+   * @throws {MissingRefError} when a record named in `refs` does not exist.
    */
-  async insert(entity: EntityModel, values: Record<string, unknown>, options: { setup?: SetupMode } = {}): Promise<StoredRecord> {
+  async insert(
+    entity: EntityModel,
+    values: Record<string, unknown>,
+    options: { setup?: SetupMode; refs?: readonly RefTarget[] } = {},
+  ): Promise<StoredRecord> {
     const now = new Date().toISOString();
     const row = { ...toColumns(entity, values), id: randomUUID(), createdAt: now, updatedAt: now };
-    if (!entity.isAuthEntity) {
+    const refs = options.refs ?? [];
+    if (!entity.isAuthEntity && refs.length === 0) {
       await translateConflicts(() => this.db.insertInto(entity.table).values(row).execute());
       return fromRow(entity, row);
     }
     await translateConflicts(() =>
       writeTransaction(this.database, async (trx) => {
+        await holdRefTargets(trx, this.database.dialect, refs);
+        if (!entity.isAuthEntity) {
+          await trx.insertInto(entity.table).values(row).execute();
+          return;
+        }
         const flag = trx.insertInto(TABLES.setup).values({ id: 1, completedAt: now });
         if (options.setup === "first-user-only") {
           const inserted = await flag.onConflict((conflict) => conflict.column("id").doNothing()).executeTakeFirst();
@@ -134,6 +155,7 @@ export class RecordStore {
    * the user's token version (so tokens issued before stop working).
    *
    * @returns the updated record, or `undefined` when it does not exist.
+   * @throws {MissingRefError} when a record named in `refs` does not exist (checked first).
    */
   async update(
     entity: EntityModel,
@@ -145,21 +167,31 @@ export class RecordStore {
     if (options.bumpTokenVersion) changes.tokenVersion = sql`${sql.ref("tokenVersion")} + 1`;
     return translateConflicts(() =>
       writeTransaction(this.database, async (trx) => {
-        const current = await this.lockRow(trx, entity, id);
+        // Targets before the row: a delete locks its row, then the rows that refer to it.
+        await holdRefTargets(trx, this.database.dialect, options.refs ?? []);
+        const current = await this.lockRow(trx, entity, id, "update");
         if (!current) return undefined;
         await options.guard?.(trx, current);
         await trx.updateTable(entity.table).set(changes).where("id", "=", id).execute();
-        return this.lockRow(trx, entity, id);
+        return this.lockRow(trx, entity, id, "update");
       }),
     );
   }
 
-  /** Deletes a record; `guard` as in {@link update}. @returns `false` when it did not exist. */
-  async remove(entity: EntityModel, id: string, options: WriteOptions = {}): Promise<boolean> {
+  /**
+   * Deletes a record; `guard` as in {@link update}. In the same transaction, the `referrers`
+   * (the `ref` fields that point at this entity) are released: optional ones that name the record
+   * become `null`, and a required one that does refuses the delete.
+   *
+   * @returns `false` when the record did not exist.
+   * @throws {ReferencedError} when a required `ref` names the record; nothing is changed.
+   */
+  async remove(entity: EntityModel, id: string, options: WriteOptions & { referrers?: readonly Referrer[] } = {}): Promise<boolean> {
     return writeTransaction(this.database, async (trx) => {
-      const current = await this.lockRow(trx, entity, id);
+      const current = await this.lockRow(trx, entity, id, "delete");
       if (!current) return false;
       await options.guard?.(trx, current);
+      await releaseReferences(trx, options.referrers ?? [], id);
       await trx.deleteFrom(entity.table).where("id", "=", id).execute();
       return true;
     });
@@ -189,10 +221,16 @@ export class RecordStore {
     return row !== undefined;
   }
 
-  private async lockRow(trx: Kysely<AnyDB>, entity: EntityModel, id: string): Promise<StoredRecord | undefined> {
+  /**
+   * Reads a record in a write transaction, locking its row on PostgreSQL. An update takes
+   * `for no key update`, which leaves writes that refer to the record (`for key share`) free to
+   * proceed, so two records that come to refer to each other cannot deadlock; a delete takes
+   * `for update`, which waits for them.
+   */
+  private async lockRow(trx: Kysely<AnyDB>, entity: EntityModel, id: string, lock: RowLock): Promise<StoredRecord | undefined> {
     if (!isPossibleId(id)) return undefined;
     let query = trx.selectFrom(entity.table).selectAll().where("id", "=", id);
-    if (this.database.dialect === "postgres") query = query.forUpdate();
+    if (this.database.dialect === "postgres") query = lock === "delete" ? query.forUpdate() : query.forNoKeyUpdate();
     const row = await query.executeTakeFirst();
     return row ? fromRow(entity, row) : undefined;
   }
