@@ -9,7 +9,13 @@ export interface Authenticated {
   readonly user: StoredRecord;
 }
 
-const INVALID_TOKEN = { "www-authenticate": 'Bearer error="invalid_token"' };
+/** The 401 for a token that fails verification, or whose user is gone or changed since. */
+export function invalidTokenError(): ApiError {
+  return new ApiError("UNAUTHENTICATED", {
+    message: "The token is invalid or has expired",
+    headers: { "www-authenticate": 'Bearer error="invalid_token"' },
+  });
+}
 
 /** The bearer token of a request; another scheme counts as no token. */
 export function bearerToken(request: Request): string | null {
@@ -32,7 +38,7 @@ export async function authenticate(context: RouteContext, request: Request): Pro
   const claims = token === "" ? null : await services.tokens.verify(token);
   const user = claims ? await context.store.find(services.auth.entity, claims.sub) : undefined;
   if (!claims || !user || Number(user.tokenVersion) !== claims.ver || (user.role ?? null) !== claims.role) {
-    throw new ApiError("UNAUTHENTICATED", { message: "The token is invalid or has expired", headers: INVALID_TOKEN });
+    throw invalidTokenError();
   }
   return { caller: { id: user.id, role: (user.role as string | null) ?? null }, user };
 }

@@ -6,10 +6,12 @@ import { json, jsonWithToken, noContent } from "../http/responses.js";
 import { authorize, type Caller, type Decision, ownsRecord } from "../policy/authorize.js";
 import { parseRecordBody } from "../records/parse-body.js";
 import { serializeRecord } from "../records/serialize.js";
+import { MissingRefError, referrersOf, refTargetsOf } from "../store/references.js";
 import type { StoredRecord } from "../store/rows.js";
-import { authenticate } from "./authenticate.js";
+import { authenticate, invalidTokenError } from "./authenticate.js";
 import { checkPassword } from "./credentials.js";
-import { conflictError, createUser, signedInBody } from "./users.js";
+import { checkRefs, referenceError } from "./refs.js";
+import { createUser, signedInBody, storeError } from "./users.js";
 
 type Allowed = Extract<Decision, { allowed: true }>;
 
@@ -46,20 +48,6 @@ function integerParam(url: URL, name: string, fallback: number, min: number, max
     throw new ApiError("INVALID_QUERY", { issues: [{ path: [name], message: `must be a whole number from ${min} to ${max}` }] });
   }
   return value;
-}
-
-async function checkRefs(context: RouteContext, entity: EntityModel, values: Record<string, unknown>): Promise<void> {
-  const issues = [];
-  for (const field of entity.fields) {
-    const value = values[field.name];
-    if (field.type !== "ref" || typeof value !== "string") continue;
-    const target = context.model.entities.find((candidate) => candidate.name === field.to);
-    // Without a target (the hidden owner under auth.type none) only null fits.
-    if (!target) issues.push({ path: [field.name], message: "must be null" });
-    else if (!(await context.store.exists(target, value)))
-      issues.push({ path: [field.name], message: `is not the id of an existing ${field.to}` });
-  }
-  if (issues.length > 0) throw new ApiError("INVALID_BODY", { issues });
 }
 
 /** On the auth entity, a `role` sent must be a declared role (or the setup role, or `null`): part of body validation. */
@@ -123,11 +111,14 @@ export async function createRecord(context: RouteContext, request: Request, enti
   // The owner is the caller, unless a caller allowed past the field guard (the setup role) names one.
   const ownerField = entity.ownerField;
   const owner = ownerField && !Object.hasOwn(values, ownerField) ? { [ownerField]: caller?.id ?? null } : {};
+  const record = { ...defaults, ...values, ...owner };
   try {
-    const record = await context.store.insert(entity, { ...defaults, ...values, ...owner });
-    return json(201, { item: serializeRecord(entity, record) });
+    const inserted = await context.store.insert(entity, record, { refs: refTargetsOf(context.model, entity, record) });
+    return json(201, { item: serializeRecord(entity, inserted) });
   } catch (error) {
-    throw conflictError(error, { isAuthEntity: false });
+    // The owner filled in is the caller: when that user is gone now, so is the token's standing.
+    const callerGone = error instanceof MissingRefError && error.missing.some((ref) => Object.hasOwn(owner, ref.field));
+    throw callerGone ? invalidTokenError() : storeError(error, { isAuthEntity: false });
   }
 }
 
@@ -144,6 +135,7 @@ export async function updateRecord(context: RouteContext, request: Request, enti
     // One transaction: the record is read (and locked) once, and checked as it is when written.
     try {
       const record = await context.store.update(entity, id, values, {
+        refs: refTargetsOf(context.model, entity, values),
         guard: async (_trx, current) => {
           if (decision.scope === "own" && !ownsRecord(entity, current, caller)) throw forbidden("You can only change your own records");
           guardProtectedFields(context, entity, caller, values);
@@ -152,7 +144,7 @@ export async function updateRecord(context: RouteContext, request: Request, enti
       if (!record) throw new ApiError("NOT_FOUND");
       return json(200, { item: serializeRecord(entity, record) });
     } catch (error) {
-      throw conflictError(error, { isAuthEntity: false });
+      throw storeError(error, { isAuthEntity: false });
     }
   }
 
@@ -186,6 +178,7 @@ export async function updateRecord(context: RouteContext, request: Request, enti
   let record: StoredRecord | undefined;
   try {
     record = await context.store.update(entity, id, changes, {
+      refs: refTargetsOf(context.model, entity, changes),
       bumpTokenVersion: changesPassword || roleChanges || emailChanges,
       guard: async (trx, current) => {
         // Decided on the row as it is inside the transaction, not as it was read before it.
@@ -195,7 +188,7 @@ export async function updateRecord(context: RouteContext, request: Request, enti
       },
     });
   } catch (error) {
-    throw conflictError(error, { isAuthEntity: true });
+    throw storeError(error, { isAuthEntity: true });
   }
   if (!record) throw new ApiError("NOT_FOUND");
   const item = serializeRecord(entity, record);
@@ -204,20 +197,28 @@ export async function updateRecord(context: RouteContext, request: Request, enti
   return jsonWithToken(200, { item, ...token });
 }
 
-/** `DELETE /api/<segment>/<id>`. */
+/**
+ * `DELETE /api/<segment>/<id>`. Optional `ref`s (owner fields included) that point at the record
+ * become `null` in the same transaction; a required one makes it 409 `CONFLICT`, changing nothing.
+ */
 export async function deleteRecord(context: RouteContext, request: Request, entity: EntityModel, id: string): Promise<Response> {
   const { caller, decision } = await permit(context, request, entity, "delete");
   const services = context.services;
   const setupRole = entity.isAuthEntity ? services?.auth.setupRole : undefined;
   // One transaction: the record is read (and locked) once, and checked as it is when deleted.
-  const removed = await context.store.remove(entity, id, {
-    guard: async (trx, current) => {
-      if (decision.scope === "own" && !ownsRecord(entity, current, caller)) throw forbidden("You can only delete your own records");
-      if (setupRole === undefined || current.role !== setupRole) return;
-      if (!isSetupRole(context, caller)) throw forbidden(`Only the ${setupRole} role may delete this user`);
-      if ((await context.store.countWithRole(trx, entity, setupRole)) <= 1) throw new ApiError("LAST_ADMIN");
-    },
-  });
+  const removed = await context.store
+    .remove(entity, id, {
+      referrers: referrersOf(context.model, entity),
+      guard: async (trx, current) => {
+        if (decision.scope === "own" && !ownsRecord(entity, current, caller)) throw forbidden("You can only delete your own records");
+        if (setupRole === undefined || current.role !== setupRole) return;
+        if (!isSetupRole(context, caller)) throw forbidden(`Only the ${setupRole} role may delete this user`);
+        if ((await context.store.countWithRole(trx, entity, setupRole)) <= 1) throw new ApiError("LAST_ADMIN");
+      },
+    })
+    .catch((error: unknown) => {
+      throw referenceError(error);
+    });
   if (!removed) throw new ApiError("NOT_FOUND");
   return noContent();
 }

@@ -4,6 +4,7 @@ import { ApiError } from "../http/errors.js";
 import { json, jsonWithToken } from "../http/responses.js";
 import type { SetupTokenCheck } from "../tokens/setup-token.js";
 import { authenticate } from "./authenticate.js";
+import { checkRefs } from "./refs.js";
 import { createUser, parseSignUpBody, signedInBody } from "./users.js";
 
 /**
@@ -39,6 +40,7 @@ export async function setup(context: RouteContext, services: AuthServices, reque
   // The token is never a field of the new user, even when the auth entity declares one of that name.
   const { setupToken, ...fields } = body;
   const values = parseSignUpBody(services, services.setupToken ? fields : body);
+  await checkRefs(context, services.auth.entity, values);
   if (services.setupToken) checkSetupToken(services.setupToken, setupToken);
   const user = await createUser(context, services, values, { role: services.auth.setupRole, setup: "first-user-only" });
   return jsonWithToken(201, await signedInBody(services, user));

@@ -3,16 +3,21 @@ import { ApiError } from "../http/errors.js";
 import { parseRecordBody } from "../records/parse-body.js";
 import { serializeRecord } from "../records/serialize.js";
 import { SetupCompleteError, type SetupMode, UniqueConflictError } from "../store/records.js";
+import { refTargetsOf } from "../store/references.js";
 import type { StoredRecord } from "../store/rows.js";
+import { referenceError } from "./refs.js";
 
-/** Maps store conflicts to the API's codes: the auth email is `EMAIL_TAKEN`, others `CONFLICT`. */
-export function conflictError(error: unknown, options: { isAuthEntity: boolean }): unknown {
+/**
+ * Maps the store's expected failures to the API's codes: a unique clash on the auth email is
+ * `EMAIL_TAKEN`, others `CONFLICT`; `ref` failures as {@link referenceError} says.
+ */
+export function storeError(error: unknown, options: { isAuthEntity: boolean }): unknown {
   if (error instanceof UniqueConflictError) {
     const code = options.isAuthEntity && error.column === "email" ? "EMAIL_TAKEN" : "CONFLICT";
     return new ApiError(code, { issues: [{ path: [error.column], message: "is already taken" }], cause: error });
   }
   if (error instanceof SetupCompleteError) return new ApiError("SETUP_COMPLETE", { cause: error });
-  return error;
+  return referenceError(error);
 }
 
 /** Validates a register or setup body: email and password rules, declared fields; other keys (role, id…) ignored. */
@@ -21,8 +26,9 @@ export function parseSignUpBody(services: AuthServices, body: Record<string, unk
 }
 
 /**
- * Creates a user from validated values: hashes the password (with no lock held), then inserts
- * with the given role, a first token version and the setup flag.
+ * Creates a user from validated values whose `ref`s were checked: hashes the password (with no
+ * lock held), then inserts with the given role, a first token version and the setup flag, the
+ * `ref`s checked again in the insert's transaction.
  */
 export async function createUser(
   context: RouteContext,
@@ -44,10 +50,10 @@ export async function createUser(
     return await context.store.insert(
       entity,
       { ...defaults, ...fields, role: options.role, passwordHash, tokenVersion: 1 },
-      { setup: options.setup },
+      { setup: options.setup, refs: refTargetsOf(context.model, entity, fields) },
     );
   } catch (error) {
-    throw conflictError(error, { isAuthEntity: true });
+    throw storeError(error, { isAuthEntity: true });
   }
 }
 
