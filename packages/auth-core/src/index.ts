@@ -4,6 +4,13 @@ export * from "./config/index.js";
 export { type Auth, type CreateAuthOptions, createAuth } from "./create-auth.js";
 export { type AuthEnvironment, authFromEnv, createAuthFromEnv, EnvironmentError } from "./env.js";
 export { ApiError, ERROR_CODES, type ErrorBody, type ErrorCode, type Issue } from "./http/errors.js";
+export {
+  API_SECURITY_HEADERS,
+  contentSecurityPolicy,
+  createNonce,
+  type SecurityHeadersOptions,
+  securityHeaders,
+} from "./http/security-headers.js";
 export { createNodeListener } from "./node-listener.js";
 export { createPasswordHasher, type PasswordHasher, type PasswordHasherOptions } from "./password/hasher.js";
 export { MAX_PASSWORD_BYTES, MIN_PASSWORD_BYTES, passwordProblem } from "./password/rules.js";

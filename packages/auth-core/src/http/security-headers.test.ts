@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import { contentSecurityPolicy, createNonce, securityHeaders } from "./security-headers.js";
+
+/** The policy as a map from directive to its sources. */
+function directivesOf(policy: string): Map<string, string[]> {
+  return new Map(
+    policy.split(";").map((directive) => {
+      const [name = "", ...sources] = directive.trim().split(/\s+/);
+      return [name, sources];
+    }),
+  );
+}
+
+describe("createNonce", () => {
+  it("gives 128 random bits in base64, different every time", () => {
+    const nonces = new Set(Array.from({ length: 100 }, createNonce));
+    expect(nonces.size).toBe(100);
+    for (const nonce of nonces) expect(Buffer.from(nonce, "base64")).toHaveLength(16);
+  });
+});
+
+describe("contentSecurityPolicy", () => {
+  const nonce = createNonce();
+
+  it("runs only scripts that carry the nonce, and what they load", () => {
+    const directives = directivesOf(contentSecurityPolicy({ nonce }));
+    expect(directives.get("script-src")).toEqual(["'self'", `'nonce-${nonce}'`, "'strict-dynamic'"]);
+    expect(directives.get("style-src")).toEqual(["'self'", `'nonce-${nonce}'`]);
+    expect(directives.get("default-src")).toEqual(["'self'"]);
+  });
+
+  it("allows no plugins, no <base>, forms only to this origin and no framing", () => {
+    const directives = directivesOf(contentSecurityPolicy({ nonce }));
+    expect(directives.get("object-src")).toEqual(["'none'"]);
+    expect(directives.get("base-uri")).toEqual(["'none'"]);
+    expect(directives.get("form-action")).toEqual(["'self'"]);
+    expect(directives.get("frame-ancestors")).toEqual(["'none'"]);
+    expect(directives.has("upgrade-insecure-requests")).toBe(false);
+  });
+
+  it("allows eval and inline styles only in development", () => {
+    const directives = directivesOf(contentSecurityPolicy({ nonce, development: true }));
+    expect(directives.get("script-src")).toEqual(["'self'", `'nonce-${nonce}'`, "'strict-dynamic'", "'unsafe-eval'"]);
+    expect(directives.get("style-src")).toEqual(["'self'", "'unsafe-inline'"]);
+    expect(contentSecurityPolicy({ nonce, development: false })).not.toContain("unsafe");
+  });
+
+  it("refuses a nonce that is short or could break out of the header", () => {
+    expect(() => contentSecurityPolicy({ nonce: "short" })).toThrow(/nonce/);
+    expect(() => contentSecurityPolicy({ nonce: `${nonce}'; script-src *` })).toThrow(/nonce/);
+    expect(() => contentSecurityPolicy({ nonce: `${nonce}\r\nx-evil: 1` })).toThrow(/nonce/);
+  });
+});
+
+describe("securityHeaders", () => {
+  const nonce = createNonce();
+
+  it("sets the policy, nosniff and no referrer; no HSTS over http", () => {
+    expect(securityHeaders({ nonce, appUrl: "http://localhost:3000" })).toEqual({
+      "content-security-policy": contentSecurityPolicy({ nonce }),
+      "x-content-type-options": "nosniff",
+      "referrer-policy": "no-referrer",
+    });
+    expect(securityHeaders({ nonce })).not.toHaveProperty("strict-transport-security");
+    expect(securityHeaders({ nonce, appUrl: "not a url" })).not.toHaveProperty("strict-transport-security");
+  });
+
+  it("adds Strict-Transport-Security and upgrades requests when the app is served over https", () => {
+    const headers = securityHeaders({ nonce, appUrl: "https://app.example.com" });
+    expect(headers["strict-transport-security"]).toBe("max-age=31536000");
+    expect(directivesOf(headers["content-security-policy"] ?? "").has("upgrade-insecure-requests")).toBe(true);
+  });
+});
