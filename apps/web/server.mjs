@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { createServer } from "node:http";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { authFromEnv, createNodeListener, PEER_ADDRESS_HEADER } from "@domain-auth/core";
+import { API_SECURITY_HEADERS, authFromEnv, createNodeListener, PEER_ADDRESS_HEADER } from "@domain-auth/core";
 import nextEnv from "@next/env";
 import next from "next";
 
@@ -30,7 +30,7 @@ function recordPeerAddress(request) {
 
 /** Writes an error in the API's body shape and closes the connection (for what never reaches a handler). */
 function answerError(response, status, code, message) {
-  response.writeHead(status, { "content-type": "application/json; charset=utf-8", connection: "close" });
+  response.writeHead(status, { ...API_SECURITY_HEADERS, "content-type": "application/json; charset=utf-8", connection: "close" });
   response.end(JSON.stringify({ code, message }));
 }
 
@@ -54,6 +54,10 @@ function isForCore(request) {
   }
 }
 
+const RAW_API_HEADERS = Object.entries(API_SECURITY_HEADERS)
+  .map(([name, value]) => `${name}: ${value}\r\n`)
+  .join("");
+
 /**
  * Requests Node.js cannot parse (bad header bytes, unknown methods, conflicting framing, headers over
  * 16 KiB) get the API's error body instead of a bare status line: 431 HEADERS_TOO_LARGE or 400 BAD_REQUEST.
@@ -72,7 +76,7 @@ function answerClientError(error, socket) {
       : [400, "Bad Request", "BAD_REQUEST", "The request could not be read"];
   const body = JSON.stringify({ code, message });
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n${RAW_API_HEADERS}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }
 

@@ -6,5 +6,5 @@ import { requireUser } from "./authenticate.js";
 /** `GET /api/<auth>/me`: the caller's profile. */
 export async function me(context: RouteContext, services: AuthServices, request: Request): Promise<Response> {
   const { user } = await requireUser(context, request);
-  return json(200, { user: serializeRecord(services.auth.entity, user) }, { "cache-control": "no-store" });
+  return json(200, { user: serializeRecord(services.auth.entity, user) });
 }

@@ -14,7 +14,7 @@ import { createUser, parseSignUpBody, signedInBody } from "./users.js";
 export async function setupStatus(context: RouteContext, services: AuthServices): Promise<Response> {
   const setupRequired = !(await context.store.isSetupComplete());
   const body = setupRequired && services.setupToken ? { setupRequired, setupTokenRequired: true } : { setupRequired };
-  return json(200, body, { "cache-control": "no-store" });
+  return json(200, body);
 }
 
 /** 403 `FORBIDDEN` unless `candidate` is the server's setup token. */
