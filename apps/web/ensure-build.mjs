@@ -19,7 +19,11 @@ const TARGETS = [
   {
     name: "the web app",
     output: join(web, ".next/BUILD_ID"),
-    sources: ["app", "components", "lib", "next.config.ts", "tsconfig.json", "package.json"].map((path) => join(web, path)),
+    sources: [
+      ...["app", "components", "lib", "proxy.ts", "next.config.ts", "tsconfig.json", "package.json"].map((path) => join(web, path)),
+      // The server loads auth-core at run time, but the proxy's bundle holds its security headers.
+      join(root, "packages/auth-core/src/http/security-headers.ts"),
+    ],
     command: ["run", "build", "--workspace", "@domain-auth/web"],
   },
 ];
