@@ -63,7 +63,7 @@ function nextSteps(dirArg: string, choices: AuthChoices): string {
   steps.push(["npx create-domain-auth validate", "check domain.yaml"]);
   const width = Math.max(...steps.map(([command]) => command.length));
   const lines = steps.map(([command, why]) => (why ? `${command.padEnd(width)}  ${why}` : command));
-  lines.push("", 'In next.config, set serverExternalPackages: ["@domain-auth/core"].');
+  lines.push("", 'In next.config, set serverExternalPackages: ["@domain-auth/core"] and poweredByHeader: false.');
   if (choices.type === "jwt") lines.push("In production, set AUTH_SECRET (32 bytes or more) and DATABASE_URL.");
   return lines.join("\n");
 }

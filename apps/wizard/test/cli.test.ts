@@ -52,6 +52,15 @@ describe("the built CLI as a process", () => {
     });
     expect(await readdir(dir)).toEqual([]);
     expect(run(["--yes", "--type", "none"]).code).toBe(0);
-    expect((await readdir(dir)).sort()).toEqual([".env.local", ".gitignore", "app", "components", "domain.yaml", "lib", "server.mjs"]);
+    expect((await readdir(dir)).sort()).toEqual([
+      ".env.local",
+      ".gitignore",
+      "app",
+      "components",
+      "domain.yaml",
+      "lib",
+      "proxy.ts",
+      "server.mjs",
+    ]);
   });
 });
