@@ -1,4 +1,4 @@
-import { type Auth, authFromEnv } from "@domain-auth/core";
+import { authFromEnv } from "@domain-auth/core";
 import { notFound, redirect } from "next/navigation";
 import { connection } from "next/server";
 import { cache } from "react";
@@ -8,16 +8,6 @@ import { type AuthView, type DomainView, toDomainView } from "./domain-view";
 export type PageName = "home" | "setup" | "login" | "register" | "profile" | "admin";
 
 const AUTH_PAGES: ReadonlySet<PageName> = new Set(["setup", "login", "register", "profile"]);
-
-/** Setup never reopens once complete, so a process only has to learn it once. */
-let setupKnownComplete = false;
-
-async function isSetupRequired(auth: Auth): Promise<boolean> {
-  if (setupKnownComplete) return false;
-  const required = await auth.isSetupRequired();
-  setupKnownComplete = !required;
-  return required;
-}
 
 function pageExists(page: PageName, view: DomainView): boolean {
   if (!view.auth) return !AUTH_PAGES.has(page);
@@ -38,7 +28,7 @@ export const loadPageState = cache(async (): Promise<PageState> => {
   await connection();
   const auth = await authFromEnv();
   const view = toDomainView(auth.model);
-  const setupRequired = view.auth?.endpoints.setup === true && (await isSetupRequired(auth));
+  const setupRequired = view.auth?.endpoints.setup === true && (await auth.isSetupRequired());
   return { view, setupRequired, setupTokenRequired: setupRequired && auth.setupTokenRequired };
 });
 

@@ -13,17 +13,19 @@ import { createLoginThrottle } from "./throttle/login-throttle.js";
 import { createSetupTokenCheck } from "./tokens/setup-token.js";
 import { createTokenService } from "./tokens/tokens.js";
 
-let warnedWithoutAddress = false;
-
-/** Says once per process when requests arrive with no recorded client address. */
-function warnWithoutAddress(address: string): string {
-  if (address === UNKNOWN_ADDRESS && !warnedWithoutAddress) {
-    warnedWithoutAddress = true;
-    console.warn(
-      `domain-auth: a request came without a recorded client address (${PEER_ADDRESS_HEADER}), so such callers share one login-throttling bucket; serve the app through server.mjs or createNodeListener, or set TRUST_PROXY behind a proxy`,
-    );
-  }
-  return address;
+/** Finds a request's client address, saying once per instance when one arrives without a recorded address. */
+function addressFinder(trustProxy: number): (request: Request) => string {
+  let warned = false;
+  return (request) => {
+    const address = clientAddressOf(request, trustProxy);
+    if (address === UNKNOWN_ADDRESS && !warned) {
+      warned = true;
+      console.warn(
+        `domain-auth: a request came without a recorded client address (${PEER_ADDRESS_HEADER}), so such callers share one login-throttling bucket; serve the app through server.mjs or createNodeListener, or set TRUST_PROXY behind a proxy`,
+      );
+    }
+    return address;
+  };
 }
 
 /** Options of {@link createAuth}. */
@@ -105,7 +107,7 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
     database,
     store,
     services,
-    clientAddress: options.clientAddress ?? ((request) => warnWithoutAddress(clientAddressOf(request, trustProxy))),
+    clientAddress: options.clientAddress ?? addressFinder(trustProxy),
   };
   const route = createRouter(context);
   const onError = options.onError ?? ((error: unknown) => console.error("domain-auth: unexpected error", error));

@@ -70,6 +70,8 @@ type RowLock = "update" | "delete";
 
 /** Records of every entity, and the user-specific queries of the auth entity. */
 export class RecordStore {
+  private setupKnownComplete = false;
+
   constructor(private readonly database: Database) {}
 
   private get db(): Kysely<AnyDB> {
@@ -215,10 +217,12 @@ export class RecordStore {
     return Number(row.total);
   }
 
-  /** `true` once the first user has been created, by any path. */
+  /** `true` once the first user has been created, by any path. Setup never reopens, so once seen it is not read again. */
   async isSetupComplete(): Promise<boolean> {
+    if (this.setupKnownComplete) return true;
     const row = await this.db.selectFrom(TABLES.setup).select("id").where("id", "=", 1).executeTakeFirst();
-    return row !== undefined;
+    this.setupKnownComplete = row !== undefined;
+    return this.setupKnownComplete;
   }
 
   /**
