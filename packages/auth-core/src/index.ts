@@ -14,7 +14,9 @@ export {
 export { createNodeListener } from "./node-listener.js";
 export { createPasswordHasher, type PasswordHasher, type PasswordHasherOptions } from "./password/hasher.js";
 export { MAX_PASSWORD_BYTES, MIN_PASSWORD_BYTES, passwordProblem } from "./password/rules.js";
-export { authorize, type Caller, type Decision, ownsRecord } from "./policy/authorize.js";
+export { authorize, type Decision } from "./policy/authorize.js";
+export { ownsRecord } from "./policy/ownership.js";
+export type { Caller } from "./policy/subjects.js";
 export { emailProblem, normalizeEmail } from "./records/email.js";
 export { serializeRecord } from "./records/serialize.js";
 export { type Database, openDatabase } from "./store/database.js";

@@ -1,7 +1,8 @@
 import type { Endpoint, EntityModel } from "./config/index.js";
 import type { AuthServices, RouteContext } from "./context.js";
 import { ApiError } from "./http/errors.js";
-import { createRecord, deleteRecord, listRecords, readRecord, updateRecord } from "./routes/entity.js";
+import { createRecord, deleteRecord, listRecords, readRecord } from "./routes/entity.js";
+import { updateRecord } from "./routes/entity-update.js";
 import { login } from "./routes/login.js";
 import { me } from "./routes/me.js";
 import { register } from "./routes/register.js";

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { BLOG_YAML, domainOf } from "../../test/support/domains.js";
 import type { DomainModel, EntityModel, Operation } from "../config/index.js";
-import { authorize, type Caller, ownsRecord } from "./authorize.js";
+import { authorize } from "./authorize.js";
+import { ownsRecord } from "./ownership.js";
+import type { Caller } from "./subjects.js";
 
 const ANONYMOUS: Caller = null;
 const READER: Caller = { id: "u-reader", role: "Reader" };

@@ -1,7 +1,6 @@
-import type { EntityModel, Operation } from "../config/index.js";
-
-/** Who is calling: an authenticated user, or `null` for anonymous. */
-export type Caller = { readonly id: string; readonly role: string | null } | null;
+import type { Operation } from "../config/index.js";
+import { checkOwnership } from "./ownership.js";
+import type { Caller, PolicyEntity, PolicyRecord } from "./subjects.js";
 
 /**
  * The outcome of a permission check. `scope: "own"` allows the operation only on records the
@@ -9,14 +8,25 @@ export type Caller = { readonly id: string; readonly role: string | null } | nul
  */
 export type Decision = { readonly allowed: true; readonly scope: "all" | "own" } | { readonly allowed: false; readonly status: 401 | 403 };
 
+/** Options of {@link authorize}. */
+export interface AuthorizeOptions {
+  /**
+   * `true` under `auth.type: none`: every operation is open to everyone.
+   * @default false
+   */
+  readonly open?: boolean;
+}
+
 const ALL: Decision = { allowed: true, scope: "all" };
 const OWN: Decision = { allowed: true, scope: "own" };
 
 /**
  * May `caller` perform `operation` on `entity`? Pure: CONTRACT 5, first matching rule decides.
  * Under `auth.type: none` pass `{ open: true }`: everything is allowed.
+ *
+ * @example authorize(post, "update", { id: "u1", role: "Editor" }) // { allowed: true, scope: "own" }
  */
-export function authorize(entity: EntityModel, operation: Operation, caller: Caller, options: { open?: boolean } = {}): Decision {
+export function authorize(entity: PolicyEntity, operation: Operation, caller: Caller, options: AuthorizeOptions = {}): Decision {
   if (options.open) return ALL;
   const list = entity.permissions[operation];
   if (list === undefined) return caller ? ALL : { allowed: false, status: 401 };
@@ -27,9 +37,21 @@ export function authorize(entity: EntityModel, operation: Operation, caller: Cal
   return { allowed: false, status: caller ? 403 : 401 };
 }
 
-/** `true` when `record` belongs to `caller`: on the auth entity, when it is the caller. */
-export function ownsRecord(entity: EntityModel, record: Record<string, unknown>, caller: Caller): boolean {
-  if (!caller) return false;
-  if (entity.isAuthEntity) return record.id === caller.id;
-  return entity.ownerField !== null && record[entity.ownerField] === caller.id;
+/** Options of {@link mayPerform}. */
+export interface MayPerformOptions extends AuthorizeOptions {
+  /** The record the operation is on; without one, `@Owner` counts as allowed (some records may be the caller's). */
+  readonly record?: PolicyRecord;
+}
+
+/**
+ * Whether `caller` may perform `operation` on `entity` (on `options.record` when given): the
+ * permission and, for `@Owner`, the ownership of the record. For showing only the actions the
+ * server would allow; the server decides.
+ *
+ * @example mayPerform(post, "delete", caller, { record }) // false unless caller may delete it
+ */
+export function mayPerform(entity: PolicyEntity, operation: Operation, caller: Caller, options: MayPerformOptions = {}): boolean {
+  const decision = authorize(entity, operation, caller, options);
+  if (!decision.allowed) return false;
+  return options.record === undefined || checkOwnership(entity, { operation, caller, scope: decision.scope }, options.record).allowed;
 }

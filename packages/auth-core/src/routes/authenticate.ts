@@ -1,6 +1,6 @@
 import type { AuthServices, RouteContext } from "../context.js";
 import { ApiError } from "../http/errors.js";
-import type { Caller } from "../policy/authorize.js";
+import type { Caller } from "../policy/subjects.js";
 import type { StoredRecord } from "../store/rows.js";
 
 /** An authenticated caller with their current user record. */

@@ -1,0 +1,43 @@
+import type { Caller, PolicyAuth, PolicyRecord } from "./subjects.js";
+import { ALLOWED, forbidden, type Refusal, type Verdict, verbOf } from "./verdict.js";
+
+/**
+ * `true` when `role` is the setup role: the administrator, who manages every user. Never under
+ * `auth.type: none` (`auth` is `null`).
+ *
+ * @example holdsSetupRole(model.auth, caller?.role)
+ */
+export function holdsSetupRole(auth: PolicyAuth | null, role: unknown): boolean {
+  return auth !== null && role === auth.setupRole;
+}
+
+/**
+ * Setup-role protection (CONTRACT 5): only a setup-role caller may update or delete a user who
+ * holds the setup role.
+ */
+export function checkSetupRoleUser(auth: PolicyAuth, caller: Caller, user: PolicyRecord, operation: "update" | "delete"): Verdict {
+  if (!holdsSetupRole(auth, user.role) || holdsSetupRole(auth, caller?.role)) return ALLOWED;
+  return forbidden(`Only the ${auth.setupRole} role may ${verbOf(operation)} this user`);
+}
+
+/** A write to a user: deleting it, or updating it with these values. */
+export type UserWrite = "delete" | { readonly values: PolicyRecord };
+
+/**
+ * `true` when `write` takes `user` out of the setup role: deleting a setup-role user, or giving
+ * one another role. Then {@link checkLastAdmin} decides, given how many hold the role.
+ */
+export function removesSetupRoleHolder(auth: PolicyAuth, user: PolicyRecord, write: UserWrite): boolean {
+  if (!holdsSetupRole(auth, user.role)) return false;
+  return write === "delete" || (Object.hasOwn(write.values, "role") && write.values.role !== auth.setupRole);
+}
+
+const LAST_ADMIN: Refusal = { allowed: false, status: 409, code: "LAST_ADMIN", message: "This is the last administrator" };
+
+/**
+ * Last admin (CONTRACT 5): a write that {@link removesSetupRoleHolder} is refused with 409
+ * `LAST_ADMIN` while `holders` (the users holding the setup role now, that one included) is 1.
+ */
+export function checkLastAdmin(holders: number): Verdict {
+  return holders <= 1 ? LAST_ADMIN : ALLOWED;
+}

@@ -1,0 +1,33 @@
+import type { EntityModel, Operation } from "../config/index.js";
+import type { RouteContext } from "../context.js";
+import { ApiError } from "../http/errors.js";
+import { authorize } from "../policy/authorize.js";
+import type { Access } from "../policy/ownership.js";
+import type { Verdict } from "../policy/verdict.js";
+import { authenticate } from "./authenticate.js";
+
+/**
+ * Authenticates the request and asks the policy whether the caller may perform `operation` on
+ * `entity`: before any body is read (CONTRACT 9).
+ *
+ * @throws {ApiError} 401 `UNAUTHENTICATED` (with `WWW-Authenticate: Bearer`) or 403 `FORBIDDEN`.
+ */
+export async function permit(context: RouteContext, request: Request, entity: EntityModel, operation: Operation): Promise<Access> {
+  const authenticated = await authenticate(context, request);
+  const caller = authenticated?.caller ?? null;
+  const decision = authorize(entity, operation, caller, { open: context.services === null });
+  if (!decision.allowed) {
+    throw decision.status === 401
+      ? new ApiError("UNAUTHENTICATED", { headers: { "www-authenticate": "Bearer" } })
+      : new ApiError("FORBIDDEN");
+  }
+  return { operation, caller, scope: decision.scope };
+}
+
+/**
+ * Turns a policy refusal into the error it answers with; lets an allowed verdict through.
+ * @throws {ApiError} with the refusal's code and message.
+ */
+export function enforce(verdict: Verdict): void {
+  if (!verdict.allowed) throw new ApiError(verdict.code, { message: verdict.message });
+}

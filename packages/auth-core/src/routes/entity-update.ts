@@ -1,0 +1,55 @@
+import type { EntityModel } from "../config/index.js";
+import type { RouteContext } from "../context.js";
+import { readJsonObject } from "../http/body.js";
+import { ApiError } from "../http/errors.js";
+import { json } from "../http/responses.js";
+import { checkFieldGuards } from "../policy/field-guards.js";
+import { type Access, checkOwnership } from "../policy/ownership.js";
+import { parseRecordBody } from "../records/parse-body.js";
+import { serializeRecord } from "../records/serialize.js";
+import { refTargetsOf } from "../store/references.js";
+import { enforce, permit } from "./access.js";
+import { checkRefs } from "./refs.js";
+import { checkRoleValue } from "./role-value.js";
+import { updateUser } from "./user-update.js";
+import { storeError } from "./users.js";
+
+/**
+ * `PATCH /api/<segment>/<id>`: a partial update, with the guards of CONTRACT 5 in the order of
+ * CONTRACT 9: permission, body, record exists, ownership and field guards, conflicts.
+ */
+export async function updateRecord(context: RouteContext, request: Request, entity: EntityModel, id: string): Promise<Response> {
+  const access = await permit(context, request, entity, "update");
+  const extraKeys = entity.isAuthEntity ? ["currentPassword"] : [];
+  const { currentPassword, ...values } = parseRecordBody(entity, await readJsonObject(request), "update", { extraKeys });
+  checkRoleValue(context, entity, values);
+  await checkRefs(context, entity, values);
+  const services = context.services;
+  if (entity.isAuthEntity && services) return updateUser(context, services, request, { entity, id, access, values, currentPassword });
+  return updateOtherRecord(context, entity, id, access, values);
+}
+
+/** Updates a record of an entity other than the auth entity (or of any entity under `auth.type: none`). */
+async function updateOtherRecord(
+  context: RouteContext,
+  entity: EntityModel,
+  id: string,
+  access: Access,
+  values: Record<string, unknown>,
+): Promise<Response> {
+  const auth = context.services?.auth ?? null;
+  // One transaction: the record is read (and locked) once, and checked as it is when written.
+  try {
+    const record = await context.store.update(entity, id, values, {
+      refs: refTargetsOf(context.model, entity, values),
+      guard: async (_trx, current) => {
+        enforce(checkOwnership(entity, access, current));
+        enforce(checkFieldGuards(auth, entity, access.caller, values));
+      },
+    });
+    if (!record) throw new ApiError("NOT_FOUND");
+    return json(200, { item: serializeRecord(entity, record) });
+  } catch (error) {
+    throw storeError(error, { isAuthEntity: false });
+  }
+}

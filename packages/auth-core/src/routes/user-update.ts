@@ -1,0 +1,92 @@
+import type { EntityModel } from "../config/index.js";
+import type { AuthServices, RouteContext } from "../context.js";
+import { ApiError } from "../http/errors.js";
+import { json, jsonWithToken } from "../http/responses.js";
+import { changesOwnCredentials, checkCredentialWriter, checkCurrentPassword, credentialChanges } from "../policy/credentials.js";
+import { checkFieldGuards } from "../policy/field-guards.js";
+import { type Access, checkOwnership } from "../policy/ownership.js";
+import { checkLastAdmin, checkSetupRoleUser, removesSetupRoleHolder } from "../policy/setup-role.js";
+import { serializeRecord } from "../records/serialize.js";
+import { refTargetsOf } from "../store/references.js";
+import type { StoredRecord } from "../store/rows.js";
+import { enforce } from "./access.js";
+import { checkPassword } from "./credentials.js";
+import { signedInBody, storeError } from "./users.js";
+
+/** A validated `PATCH` of a user, allowed by the permission check. */
+export interface UserUpdate {
+  readonly entity: EntityModel;
+  readonly id: string;
+  readonly access: Access;
+  readonly values: Record<string, unknown>;
+  /** `currentPassword` as sent, if it was. */
+  readonly currentPassword: unknown;
+}
+
+/**
+ * `PATCH /api/<auth>/<id>`: the guards of CONTRACT 5 on the user as it is, the current password
+ * for an own password or email change, then the write; that change answers with fresh tokens.
+ */
+export async function updateUser(context: RouteContext, services: AuthServices, request: Request, update: UserUpdate): Promise<Response> {
+  const user = await context.store.find(update.entity, update.id);
+  if (!user) throw new ApiError("NOT_FOUND");
+  await checkUserUpdate(context, services, request, user, update);
+  const record = await writeUser(context, services, user, update);
+  const item = serializeRecord(update.entity, record);
+  if (!changesOwnCredentials(update.access.caller, user, update.values)) return json(200, { item });
+  const { user: _profile, ...token } = await signedInBody(services, record);
+  return jsonWithToken(200, { item, ...token });
+}
+
+/** Ownership, field guards, setup-role protection, credential writers and the current password, in that order. */
+async function checkUserUpdate(
+  context: RouteContext,
+  services: AuthServices,
+  request: Request,
+  user: StoredRecord,
+  { entity, access, values, currentPassword }: UserUpdate,
+): Promise<void> {
+  const { auth } = services;
+  enforce(checkOwnership(entity, access, user));
+  enforce(checkFieldGuards(auth, entity, access.caller, values));
+  enforce(checkSetupRoleUser(auth, access.caller, user, "update"));
+  enforce(checkCredentialWriter(auth, access.caller, user, values));
+  if (!changesOwnCredentials(access.caller, user, values)) return;
+  // Checked under login throttling: wrong answers count as failed logins for the user's email.
+  const confirmed =
+    typeof currentPassword === "string" &&
+    (await checkPassword(context, services, request, { email: user.email as string, password: currentPassword, user }));
+  enforce(checkCurrentPassword(confirmed));
+}
+
+/** Hashes a new password, then writes; a role, password or email change retires the user's tokens. */
+async function writeUser(context: RouteContext, services: AuthServices, user: StoredRecord, update: UserUpdate): Promise<StoredRecord> {
+  const { entity, id, values } = update;
+  const { setupRole } = services.auth;
+  const { password, ...changes } = values;
+  const credentials = credentialChanges(user, values);
+  const passwordHash = credentials.password ? { passwordHash: await services.hasher.hash(password as string) } : {};
+  const roleChanges = Object.hasOwn(values, "role") && (values.role ?? null) !== (user.role ?? null);
+  let record: StoredRecord | undefined;
+  try {
+    record = await context.store.update(
+      entity,
+      id,
+      { ...changes, ...passwordHash },
+      {
+        refs: refTargetsOf(context.model, entity, changes),
+        bumpTokenVersion: credentials.password || credentials.email || roleChanges,
+        guard: async (trx, current) => {
+          // Decided on the row as it is inside the transaction, not as it was read before it.
+          if (removesSetupRoleHolder(services.auth, current, { values })) {
+            enforce(checkLastAdmin(await context.store.countWithRole(trx, entity, setupRole)));
+          }
+        },
+      },
+    );
+  } catch (error) {
+    throw storeError(error, { isAuthEntity: true });
+  }
+  if (!record) throw new ApiError("NOT_FOUND");
+  return record;
+}
