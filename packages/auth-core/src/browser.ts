@@ -1,0 +1,29 @@
+/**
+ * `@domain-auth/core/policy`: what a browser needs to ask the server's questions, with no
+ * Node-only import anywhere below it (a test bundles it for the browser).
+ *
+ * - Every permission rule of CONTRACT 5 as a pure function (records and values passed in, nothing
+ *   read or written): routes turn a refusal into an error response, pages show only the actions
+ *   the server would allow.
+ * - The error codes and body of the API, the limits forms show, and the API's paths.
+ *
+ * @example
+ * import { apiPaths, holdsSetupRole, mayPerform } from "@domain-auth/core/policy";
+ */
+export { type ApiPaths, apiPaths, collectionPath, itemPath, type ListQuery, type Segmented } from "./http/api-paths.js";
+export { ERROR_CODES, type ErrorBody, type ErrorCode, type Issue } from "./http/errors.js";
+export { MAX_PASSWORD_BYTES, MIN_PASSWORD_BYTES } from "./password/rules.js";
+export { type AuthorizeOptions, authorize, type Decision, type MayPerformOptions, mayPerform } from "./policy/authorize.js";
+export {
+  type CredentialChanges,
+  changesOwnCredentials,
+  checkCredentialWriter,
+  checkCurrentPassword,
+  credentialChanges,
+} from "./policy/credentials.js";
+export { checkFieldGuards, guardedFields } from "./policy/field-guards.js";
+export { type Access, checkOwnership, ownsRecord } from "./policy/ownership.js";
+export { checkLastAdmin, checkSetupRoleUser, holdsSetupRole, removesSetupRoleHolder, type UserWrite } from "./policy/setup-role.js";
+export type { Caller, PolicyAuth, PolicyEntity, PolicyRecord } from "./policy/subjects.js";
+export { ALLOWED, type Refusal, type RefusalCode, type Verdict } from "./policy/verdict.js";
+export { MAX_EMAIL_LENGTH } from "./records/email.js";

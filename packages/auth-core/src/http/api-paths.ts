@@ -1,0 +1,52 @@
+import { ENDPOINTS, type Endpoint } from "../config/vocabulary.js";
+
+/** Where the API lives: every path of it starts here. */
+export const API_PREFIX = "/api";
+
+/** Anything with a URL segment: an entity (`EntityModel`, or a view of one) or the auth entity. */
+export interface Segmented {
+  readonly segment: string;
+}
+
+/** The query of a page of a list (CONTRACT 3.2). */
+export interface ListQuery {
+  /** 1 to 100; the server's default (20) when absent. */
+  readonly limit?: number;
+  /** The server's default (0) when absent. */
+  readonly offset?: number;
+}
+
+/**
+ * The path of an entity's collection: `GET` lists it, `POST` creates in it.
+ * @example collectionPath(post, { limit: 20, offset: 40 }) // "/api/post?limit=20&offset=40"
+ */
+export function collectionPath(entity: Segmented, query: ListQuery = {}): string {
+  const params = new URLSearchParams();
+  if (query.limit !== undefined) params.set("limit", String(query.limit));
+  if (query.offset !== undefined) params.set("offset", String(query.offset));
+  const search = params.toString();
+  return `${API_PREFIX}/${entity.segment}${search ? `?${search}` : ""}`;
+}
+
+/**
+ * The path of one record: `GET` reads it, `PATCH` updates it, `DELETE` deletes it.
+ * @example itemPath(post, "p1") // "/api/post/p1"
+ */
+export function itemPath(entity: Segmented, id: string): string {
+  return `${API_PREFIX}/${entity.segment}/${encodeURIComponent(id)}`;
+}
+
+/** The paths of a domain's API: its auth endpoints, and any entity's collection and items. */
+export type ApiPaths = Readonly<Record<Endpoint, string>> & {
+  readonly collection: typeof collectionPath;
+  readonly item: typeof itemPath;
+};
+
+/**
+ * The API paths of a domain whose auth entity is `authEntity` (its `EntityModel`, or a view with its segment).
+ * @example apiPaths(model.auth.entity).login // "/api/user/login"
+ */
+export function apiPaths(authEntity: Segmented): ApiPaths {
+  const endpoints = Object.fromEntries(ENDPOINTS.map((endpoint) => [endpoint, `${API_PREFIX}/${authEntity.segment}/${endpoint}`]));
+  return { ...(endpoints as Record<Endpoint, string>), collection: collectionPath, item: itemPath };
+}

@@ -1,0 +1,65 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+import { describe, expect, it } from "vitest";
+
+// `@domain-auth/core/policy` runs in client components: its whole import graph must bundle for a
+// browser, with nothing from Node (no node:* built-in) and no package (no kysely, pg,
+// better-sqlite3, jose, bcrypt…): only the core's own browser-safe modules.
+
+const PACKAGE = fileURLToPath(new URL("../../", import.meta.url));
+const manifest = JSON.parse(readFileSync(join(PACKAGE, "package.json"), "utf8")) as {
+  exports: Record<string, { source: string; types: string; default: string }>;
+};
+const subpath = manifest.exports["./policy"];
+
+/** Bundles `entry` for the browser; resolves to the modules it holds, relative to the package. */
+async function browserBundleOf(entry: string): Promise<string[]> {
+  const result = await build({
+    entryPoints: [join(PACKAGE, entry)],
+    absWorkingDir: PACKAGE,
+    bundle: true,
+    platform: "browser",
+    format: "esm",
+    write: false,
+    metafile: true,
+    logLevel: "silent",
+  });
+  return Object.keys(result.metafile.inputs).map((input) => relative(PACKAGE, join(PACKAGE, input)));
+}
+
+describe("@domain-auth/core/policy", () => {
+  it("is in the exports map with its source, types and build", () => {
+    expect(subpath).toEqual({ source: "./src/browser.ts", types: "./dist/browser.d.ts", default: "./dist/browser.js" });
+  });
+
+  it.each([
+    ["the build (what the exports map gives browsers)", () => subpath?.default ?? ""],
+    ["the source", () => subpath?.source ?? ""],
+  ])("bundles for the browser from %s, holding only the core's own modules", async (_label, entryOf) => {
+    const entry = entryOf();
+    expect(existsSync(join(PACKAGE, entry)), `${entry} is missing: run npm run build`).toBe(true);
+    const modules = await browserBundleOf(entry);
+    const folder = entry.startsWith("./dist/") ? "dist/" : "src/";
+    expect(modules.length).toBeGreaterThan(1);
+    const foreign = modules.filter((path) => !path.startsWith(folder) || path.includes("node_modules"));
+    // Named by package where there is one: ["kysely"] reads better than its 200 files.
+    expect([...new Set(foreign.map((path) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1] ?? path))]).toEqual([]);
+  });
+
+  it("exports the rules, the error codes, the limits and the paths", async () => {
+    const policy = await import("@domain-auth/core/policy");
+    expect(Object.keys(policy).sort()).toEqual(
+      expect.arrayContaining(["ERROR_CODES", "MAX_EMAIL_LENGTH", "MAX_PASSWORD_BYTES", "MIN_PASSWORD_BYTES", "apiPaths", "authorize"]),
+    );
+    expect(policy.apiPaths({ segment: "staff-member" })).toMatchObject({
+      login: "/api/staff-member/login",
+      me: "/api/staff-member/me",
+      register: "/api/staff-member/register",
+      setup: "/api/staff-member/setup",
+    });
+    expect(policy.collectionPath({ segment: "post" }, { limit: 20, offset: 40 })).toBe("/api/post?limit=20&offset=40");
+    expect(policy.itemPath({ segment: "post" }, "a/b")).toBe("/api/post/a%2Fb");
+  });
+});
