@@ -21,8 +21,19 @@ const TARGETS = [
     output: join(web, ".next/BUILD_ID"),
     sources: [
       ...["app", "components", "lib", "proxy.ts", "next.config.ts", "tsconfig.json", "package.json"].map((path) => join(web, path)),
-      // The server loads auth-core at run time, but the proxy's bundle holds its security headers.
-      join(root, "packages/auth-core/src/http/security-headers.ts"),
+      // The server loads auth-core at run time, but the proxy's bundle holds its security headers
+      // and the client bundles hold @domain-auth/core/policy (src/browser.ts and what it imports).
+      ...[
+        "http/security-headers.ts",
+        "browser.ts",
+        "policy",
+        "http/api-paths.ts",
+        "http/errors.ts",
+        "password/rules.ts",
+        "records/email.ts",
+        "config/vocabulary.ts",
+        "config/naming.ts",
+      ].map((path) => join(root, "packages/auth-core/src", path)),
     ],
     command: ["run", "build", "--workspace", "@domain-auth/web"],
   },

@@ -1,3 +1,4 @@
+import { collectionPath } from "@domain-auth/core/policy";
 import Link from "next/link";
 import { openPage } from "@/lib/page-access";
 
@@ -32,12 +33,12 @@ export default async function HomePage() {
       <ul className="endpoint-list">
         {auth ? (
           <li>
-            <code>/api/{auth.segment}</code> — {auth.entityName} accounts
+            <code>{collectionPath(auth)}</code> — {auth.entityName} accounts
           </li>
         ) : null}
         {view.entities.map((entity) => (
           <li key={entity.segment}>
-            <code>/api/{entity.segment}</code> — {entity.name} records
+            <code>{collectionPath(entity)}</code> — {entity.name} records
           </li>
         ))}
       </ul>

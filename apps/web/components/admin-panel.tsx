@@ -1,5 +1,6 @@
 "use client";
 
+import { holdsSetupRole } from "@domain-auth/core/policy";
 import { useCurrentUser } from "@/lib/current-user";
 import type { AuthView, EntityView } from "@/lib/domain-view";
 import { EntityRecords } from "./entity-records";
@@ -15,7 +16,7 @@ export function AdminPanel({ auth, entities }: { readonly auth: AuthView; readon
   if (current.status === "failed") return <FormError error={current.message} />;
 
   const { user, token } = current;
-  if (user.role !== auth.setupRole) {
+  if (!holdsSetupRole(auth, user.role)) {
     return (
       <div className="notice notice-denied" role="alert">
         <h2>Not allowed</h2>

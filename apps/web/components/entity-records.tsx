@@ -1,11 +1,11 @@
 "use client";
 
+import { type AuthorizeOptions, type Caller, collectionPath, itemPath, mayPerform } from "@domain-auth/core/policy";
 import { useState } from "react";
 import { callApi } from "@/lib/api";
 import type { EntityView } from "@/lib/domain-view";
 import { fieldLabel, formatValue } from "@/lib/format";
 import { usePagedList } from "@/lib/paged-list";
-import { type Caller, mayPerform } from "@/lib/permissions";
 import { FormError } from "./form-error";
 import { Pager } from "./pager";
 import { RecordForm } from "./record-form";
@@ -25,19 +25,21 @@ export interface EntityRecordsProps {
   readonly entity: EntityView;
   /** The caller's bearer token; `null` under `auth.type: none`. */
   readonly token: string | null;
-  /** Who is asking, for the permission rules; `"open"` under `auth.type: none`. */
-  readonly caller: Caller | "open";
+  /** Who is asking, for the permission rules; `null` when anonymous. */
+  readonly caller: Caller;
+  /** How the permission rules apply: `{ open: true }` under `auth.type: none`. */
+  readonly authorization?: AuthorizeOptions;
 }
 
 /** One entity's records with the create, edit and delete actions the caller is allowed. */
-export function EntityRecords({ entity, token, caller }: EntityRecordsProps) {
+export function EntityRecords({ entity, token, caller, authorization }: EntityRecordsProps) {
   const list = usePagedList<EntityRecord>(entity.segment, token);
   const [editing, setEditing] = useState<EntityRecord | "new" | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
   const [status, setStatus] = useState("");
   const [failure, setFailure] = useState<string | null>(null);
   const may = (operation: "create" | "update" | "delete", record?: EntityRecord) =>
-    caller === "open" || mayPerform(entity, operation, caller, record);
+    mayPerform(entity, operation, caller, { ...authorization, record });
   const headingId = `entity-${entity.segment}`;
   const columns = entity.ownerField
     ? [...entity.fields.map((field) => field.name), entity.ownerField]
@@ -46,8 +48,8 @@ export function EntityRecords({ entity, token, caller }: EntityRecordsProps) {
   async function save(body: Record<string, unknown>) {
     const target = editing === "new" || editing === null ? null : editing;
     const result = target
-      ? await callApi(`/${entity.segment}/${encodeURIComponent(target.id)}`, { method: "PATCH", body, token })
-      : await callApi(`/${entity.segment}`, { method: "POST", body, token });
+      ? await callApi(itemPath(entity, target.id), { method: "PATCH", body, token })
+      : await callApi(collectionPath(entity), { method: "POST", body, token });
     if (!result.ok) return result.error;
     setEditing(null);
     setStatus(`${entity.name} ${target ? "saved" : "created"}.`);
@@ -56,7 +58,7 @@ export function EntityRecords({ entity, token, caller }: EntityRecordsProps) {
   }
 
   async function remove(record: EntityRecord) {
-    const result = await callApi(`/${entity.segment}/${encodeURIComponent(record.id)}`, { method: "DELETE", token });
+    const result = await callApi(itemPath(entity, record.id), { method: "DELETE", token });
     setConfirming(null);
     setFailure(result.ok ? null : result.error.message);
     if (result.ok) setStatus(`${entity.name} deleted.`);

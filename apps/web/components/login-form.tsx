@@ -14,7 +14,7 @@ export function LoginForm({ auth }: { readonly auth: AuthView }) {
       submitLabel="Sign in"
       passwordAutoComplete="current-password"
       onSubmit={async (body) => {
-        const error = await requestToken(auth.segment, "login", body);
+        const error = await requestToken(auth, "login", body);
         if (error) return describeSignInError(error);
         router.push("/profile");
         return null;

@@ -1,11 +1,13 @@
 "use client";
 
+import { apiPaths } from "@domain-auth/core/policy";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { AccountForm } from "@/components/account-form";
 import { callApi } from "@/lib/api";
 import type { AuthView } from "@/lib/domain-view";
+import { NEW_PASSWORD_HINT } from "@/lib/password-hint";
 import { requestToken } from "@/lib/sign-in";
 
 /** Creates an account; signs it in and opens the profile when sign-in is enabled. */
@@ -25,11 +27,11 @@ export function RegisterForm({ auth }: { readonly auth: AuthView }) {
       fields={auth.profileFields}
       submitLabel="Create account"
       passwordAutoComplete="new-password"
-      passwordHint="At least 8 characters, at most 72 bytes (accented letters and emoji count 2 to 4)."
+      passwordHint={NEW_PASSWORD_HINT}
       onSubmit={async (body) => {
-        const created = await callApi(`/${auth.segment}/register`, { method: "POST", body });
+        const created = await callApi(apiPaths(auth).register, { method: "POST", body });
         if (!created.ok) return created.error;
-        if (auth.endpoints.login && !(await requestToken(auth.segment, "login", body))) {
+        if (auth.endpoints.login && !(await requestToken(auth, "login", body))) {
           router.push("/profile");
           return null;
         }

@@ -1,5 +1,6 @@
 "use client";
 
+import { holdsSetupRole } from "@domain-auth/core/policy";
 import Link from "next/link";
 import type { AuthView } from "@/lib/domain-view";
 import { useSession } from "@/lib/session";
@@ -20,7 +21,7 @@ export function SessionNav({ auth }: { readonly auth: AuthView }) {
   return (
     <>
       <Link href="/profile">Profile</Link>
-      {session.claims.role === auth.setupRole ? <Link href="/admin">Admin</Link> : null}
+      {holdsSetupRole(auth, session.claims.role) ? <Link href="/admin">Admin</Link> : null}
       <span className="nav-user">{session.claims.email}</span>
       <SignOutButton loginEnabled={auth.endpoints.login} />
     </>

@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { AccountForm } from "@/components/account-form";
 import type { AuthView } from "@/lib/domain-view";
+import { NEW_PASSWORD_HINT } from "@/lib/password-hint";
 import { requestToken } from "@/lib/sign-in";
 
 /** Asked only when the server was started with `SETUP_TOKEN`; the API's 403 names it, so its error shows beside it. */
@@ -28,9 +29,9 @@ export function SetupForm({ auth, tokenRequired }: SetupFormProps) {
       fields={auth.profileFields}
       submitLabel="Create administrator"
       passwordAutoComplete="new-password"
-      passwordHint="At least 8 characters, at most 72 bytes (accented letters and emoji count 2 to 4)."
+      passwordHint={NEW_PASSWORD_HINT}
       onSubmit={async (body) => {
-        const error = await requestToken(auth.segment, "setup", body);
+        const error = await requestToken(auth, "setup", body);
         if (error?.code === "SETUP_COMPLETE") router.refresh();
         else if (!error) router.push("/profile");
         return error;

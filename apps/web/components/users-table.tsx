@@ -1,5 +1,6 @@
 "use client";
 
+import { itemPath } from "@domain-auth/core/policy";
 import { type FormEvent, useState } from "react";
 import { callApi } from "@/lib/api";
 import type { UserProfile } from "@/lib/current-user";
@@ -19,7 +20,7 @@ export function UsersTable({ auth, token }: { readonly auth: AuthView; readonly 
     event.preventDefault();
     const form = event.currentTarget;
     const role = String(new FormData(form).get("role") ?? "") || null;
-    const result = await callApi(`/${auth.segment}/${encodeURIComponent(user.id)}`, { method: "PATCH", body: { role }, token });
+    const result = await callApi(itemPath(auth, user.id), { method: "PATCH", body: { role }, token });
     if (!result.ok) form.reset();
     setFailure(result.ok ? null : result.error.message);
     setStatus(result.ok ? `${user.email} now has the role ${role ?? "none"}.` : "");

@@ -1,14 +1,11 @@
-/** One problem with a request body, as the API reports it. */
-export interface ApiIssue {
-  readonly path: readonly (string | number)[];
-  readonly message: string;
-}
+import type { ErrorBody, ErrorCode } from "@domain-auth/core/policy";
 
-/** The API's error body: `{ code, message, issues? }`. */
-export interface ApiError {
-  readonly code: string;
-  readonly message: string;
-  readonly issues?: readonly ApiIssue[];
+/** Failures the browser sees itself: no answer at all, or an answer that is not the API's error body. */
+export type ClientErrorCode = "NETWORK_ERROR" | "HTTP_ERROR";
+
+/** The API's error body (`{ code, message, issues? }`), or a failure the browser saw itself. */
+export interface ApiError extends Omit<ErrorBody, "code"> {
+  readonly code: ErrorCode | ClientErrorCode;
   /** Seconds, from `Retry-After` (throttled sign-ins). */
   readonly retryAfter?: number;
 }
@@ -30,8 +27,8 @@ function isApiError(value: unknown): value is ApiError {
 }
 
 /**
- * Calls the domain-auth API under `/api`.
- * @example const result = await callApi<{ user: User }>("/user/me", { token });
+ * Calls the domain-auth API at `path`, one of the core's API paths.
+ * @example const result = await callApi<{ user: User }>(apiPaths(auth).me, { token });
  */
 export async function callApi<T>(path: string, options: CallOptions = {}): Promise<ApiResult<T>> {
   const headers: Record<string, string> = { accept: "application/json" };
@@ -39,7 +36,7 @@ export async function callApi<T>(path: string, options: CallOptions = {}): Promi
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   let response: Response;
   try {
-    response = await fetch(`/api${path}`, {
+    response = await fetch(path, {
       method: options.method ?? "GET",
       headers,
       body: options.body === undefined ? null : JSON.stringify(options.body),
@@ -51,7 +48,7 @@ export async function callApi<T>(path: string, options: CallOptions = {}): Promi
   const body: unknown = response.status === 204 ? null : await response.json().catch(() => null);
   if (response.ok) return { ok: true, status: response.status, data: body as T };
   const retryAfter = Number(response.headers.get("retry-after") ?? Number.NaN);
-  const error = isApiError(body) ? body : { code: "HTTP_ERROR", message: `The server answered ${response.status}.` };
+  const error: ApiError = isApiError(body) ? body : { code: "HTTP_ERROR", message: `The server answered ${response.status}.` };
   return { ok: false, status: response.status, error: Number.isFinite(retryAfter) ? { ...error, retryAfter } : error };
 }
 

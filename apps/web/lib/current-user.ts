@@ -1,3 +1,4 @@
+import { apiPaths } from "@domain-auth/core/policy";
 import { useEffect, useState } from "react";
 import { type ApiResult, callApi } from "./api";
 import type { AuthView } from "./domain-view";
@@ -31,11 +32,12 @@ export function useCurrentUser(auth: AuthView): CurrentUser {
   const [me, setMe] = useState<{ token: string; result: MeResult } | null>(null);
   const [expired, setExpired] = useState(false);
   const meEnabled = auth.endpoints.me;
+  const mePath = apiPaths(auth).me;
 
   useEffect(() => {
     if (!session || !meEnabled) return;
     let current = true;
-    callApi<{ user: UserProfile }>(`/${auth.segment}/me`, { token: session.token }).then((result) => {
+    callApi<{ user: UserProfile }>(mePath, { token: session.token }).then((result) => {
       if (!current) return;
       if (result.status === 401) {
         setExpired(true);
@@ -46,7 +48,7 @@ export function useCurrentUser(auth: AuthView): CurrentUser {
     return () => {
       current = false;
     };
-  }, [session, meEnabled, auth.segment]);
+  }, [session, meEnabled, mePath]);
 
   if (session === undefined) return { status: "loading" };
   if (session === null) return { status: "signed-out", expired };

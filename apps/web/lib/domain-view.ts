@@ -1,4 +1,4 @@
-import type { DomainModel, EntityModel, FieldModel, Operation } from "@domain-auth/core/config";
+import type { DomainModel, EntityModel, FieldModel, PermissionMap } from "@domain-auth/core/config";
 
 /** A field as the browser needs it to render an input and a table cell. */
 export interface FieldView {
@@ -12,7 +12,10 @@ export interface FieldView {
   readonly to?: string;
 }
 
-/** An entity as the browser sees it: writable fields, owner field and permissions. */
+/**
+ * An entity as the browser sees it: writable fields, owner field and permissions, enough for the
+ * core's permission rules (`mayPerform`) to read it as they read the model.
+ */
 export interface EntityView {
   readonly name: string;
   readonly segment: string;
@@ -20,7 +23,9 @@ export interface EntityView {
   readonly fields: readonly FieldView[];
   /** The field holding the owner's id (set by the server on create), or `null`. */
   readonly ownerField: string | null;
-  readonly permissions: Readonly<Partial<Record<Operation, readonly string[]>>>;
+  readonly permissions: PermissionMap;
+  /** Never the auth entity: its users are managed apart. */
+  readonly isAuthEntity: false;
 }
 
 /** The `auth` block as the browser sees it. */
@@ -68,6 +73,7 @@ function toEntityView(entity: EntityModel): EntityView {
     fields: entity.fields.filter((field) => field.name !== "password" && field.name !== entity.ownerField).map(toFieldView),
     ownerField: entity.ownerField,
     permissions: entity.permissions,
+    isAuthEntity: false,
   };
 }
 

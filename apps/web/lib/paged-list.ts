@@ -1,3 +1,4 @@
+import { collectionPath } from "@domain-auth/core/policy";
 import { useCallback, useEffect, useState } from "react";
 import { type ApiError, callApi } from "./api";
 
@@ -30,7 +31,7 @@ export function usePagedList<T>(segment: string, token: string | null): PagedLis
   useEffect(() => {
     let current = true;
     setState((previous) => ({ ...previous, loading: true }));
-    callApi<{ items: T[]; total: number }>(`/${segment}?limit=${PAGE_SIZE}&offset=${offset}`, { token }).then((result) => {
+    callApi<{ items: T[]; total: number }>(collectionPath({ segment }, { limit: PAGE_SIZE, offset }), { token }).then((result) => {
       if (!current) return;
       if (result.ok) setState({ items: result.data.items, total: result.data.total, error: null, loading: false });
       else setState({ items: [], total: 0, error: result.error, loading: false });

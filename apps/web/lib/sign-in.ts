@@ -1,3 +1,4 @@
+import { apiPaths, type Segmented } from "@domain-auth/core/policy";
 import { type ApiError, callApi } from "@/lib/api";
 import type { UserProfile } from "@/lib/current-user";
 import { storeToken } from "@/lib/session";
@@ -11,8 +12,8 @@ export interface TokenResponse {
 }
 
 /** Posts credentials to `/api/<auth>/<endpoint>` and keeps the returned token; resolves to the error, or `null`. */
-export async function requestToken(authSegment: string, endpoint: "login" | "setup", body: unknown): Promise<ApiError | null> {
-  const result = await callApi<TokenResponse>(`/${authSegment}/${endpoint}`, { method: "POST", body });
+export async function requestToken(auth: Segmented, endpoint: "login" | "setup", body: unknown): Promise<ApiError | null> {
+  const result = await callApi<TokenResponse>(apiPaths(auth)[endpoint], { method: "POST", body });
   if (!result.ok) return result.error;
   storeToken(result.data.token);
   return null;
