@@ -52,3 +52,9 @@ export function closestMatch(word: string, candidates: readonly string[]): strin
   const tolerance = Math.max(1, Math.floor(word.length / 3));
   return bestDistance <= tolerance ? best : undefined;
 }
+
+/** ` (did you mean 'X'?)` when one of `candidates` is a likely typo of `word`, else `""`. */
+export function didYouMean(word: string, candidates: readonly string[]): string {
+  const match = closestMatch(word, candidates);
+  return match ? ` (did you mean '${match}'?)` : "";
+}

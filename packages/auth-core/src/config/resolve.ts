@@ -1,6 +1,6 @@
+import { findAuthEntity } from "./auth-entity-rules.js";
 import type { AuthModel, DomainModel, EntityModel, FieldModel, PermissionMap } from "./model.js";
 import { toSegment, toTableName } from "./naming.js";
-import { findAuthEntity } from "./rules.js";
 import { type DomainDeclaration, ENDPOINTS, type EntityDeclaration, type FieldDeclaration, OPERATIONS } from "./schema.js";
 import { setupRoleOf } from "./vocabulary.js";
 

@@ -1,10 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { type Diagnostic, DomainConfigError, sortDiagnostics } from "./diagnostics.js";
+import { checkDomainRules } from "./domain-rules.js";
 import { checkFieldOptions } from "./field-rules.js";
 import { findingsFromIssues } from "./issues.js";
 import type { DomainModel } from "./model.js";
 import { resolveDomain } from "./resolve.js";
-import { checkDomainRules } from "./rules.js";
 import { normalizedDomainSchema } from "./schema.js";
 import { type Finding, parseYamlSource } from "./source.js";
 

@@ -1,0 +1,63 @@
+import type { PathSegment } from "./diagnostics.js";
+import { asRecord, type Loose, stringsOf } from "./loose-data.js";
+import { didYouMean, IDENTIFIER } from "./naming.js";
+import type { DomainScope, EntityScope } from "./rule-context.js";
+import type { Finding } from "./source.js";
+import { OPERATIONS, type Operation } from "./vocabulary.js";
+
+const KNOWN_TOKENS = new Set(["*", "@Owner", "@Authenticated"]);
+
+/** `true` when some operation of a `permissions` map grants `@Owner`. */
+export function grantsOwner(permissions: Loose | undefined): boolean {
+  return OPERATIONS.some((operation) => stringsOf(permissions?.[operation]).includes("@Owner"));
+}
+
+/** A token (`@…`) must be known (a warning otherwise), and `@Owner` cannot grant create on the auth entity. */
+function checkToken(token: string, where: { operation: Operation; path: PathSegment[]; scope: EntityScope }): Finding[] {
+  const { operation, path, scope } = where;
+  if (!KNOWN_TOKENS.has(token)) {
+    return [{ severity: "warning", path, message: `unknown token '${token}' grants nothing (known: @Owner, @Authenticated)` }];
+  }
+  if (token === "@Owner" && operation === "create" && scope.isAuthEntity) {
+    return [{ severity: "error", path, message: "@Owner cannot grant create on the auth entity: the record does not exist yet" }];
+  }
+  return [];
+}
+
+/** A role name in a permission list must be declared in `auth.roles` (rule 5). */
+function checkRoleName(role: string, roles: readonly string[], path: PathSegment[]): Finding[] {
+  if (roles.includes(role)) return [];
+  const validRoles = [...new Set(roles.filter((declared) => IDENTIFIER.test(declared)))];
+  const hint = didYouMean(role, validRoles) || (validRoles.length > 0 ? ` (declared: ${validRoles.join(", ")})` : "");
+  return [{ severity: "error", path, message: `role '${role}' is not declared in auth.roles${hint}` }];
+}
+
+function checkPermissionList(domain: DomainScope, scope: EntityScope, operation: Operation, list: unknown[]): Finding[] {
+  return list.flatMap((item, index) => {
+    if (typeof item !== "string" || item === "*") return [];
+    const path = [...scope.path, "permissions", operation, index];
+    return item.startsWith("@") ? checkToken(item, { operation, path, scope }) : checkRoleName(item, domain.roles, path);
+  });
+}
+
+/**
+ * An entity's `permissions`: with `auth.type: none` the block is a warning (nothing is enforced);
+ * every role must be declared and every token known (rule 5).
+ */
+export function checkPermissions(domain: DomainScope, scope: EntityScope): Finding[] {
+  const permissions = asRecord(scope.entity.permissions);
+  const findings: Finding[] = [];
+  if (permissions && domain.authType === "none") {
+    findings.push({
+      severity: "warning",
+      path: [...scope.path, "permissions"],
+      anchor: "key",
+      message: "auth.type is none: permissions are not enforced and every operation is open",
+    });
+  }
+  for (const operation of OPERATIONS) {
+    const list = permissions?.[operation];
+    if (Array.isArray(list)) findings.push(...checkPermissionList(domain, scope, operation, list));
+  }
+  return findings;
+}
