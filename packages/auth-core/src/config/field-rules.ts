@@ -1,6 +1,5 @@
+import type { Loose } from "./loose-data.js";
 import type { Finding } from "./source.js";
-
-type Loose = Record<string, unknown>;
 
 const TEXTUAL = new Set(["string", "text"]);
 const NUMERIC = new Set(["integer", "number"]);

@@ -10,18 +10,21 @@ export {
   validateManifestText,
 } from "./manifest.js";
 export type { AuthModel, DomainModel, EntityModel, FieldModel, PermissionMap } from "./model.js";
+export { type DomainDeclaration, domainFileSchema } from "./schema.js";
+export { type DomainValidation, loadDomain, validateDomainText } from "./validate.js";
 export {
   AUTH_TYPES,
   type AuthType,
-  type DomainDeclaration,
-  domainFileSchema,
+  closestMatch,
   ENDPOINTS,
+  ENTITY_NAME,
   type Endpoint,
   FIELD_TYPES,
   type FieldType,
+  IDENTIFIER,
   OPERATIONS,
   type Operation,
   PLANNED_AUTH_TYPES,
-} from "./schema.js";
-export { type DomainValidation, loadDomain, validateDomainText } from "./validate.js";
-export { closestMatch, ENTITY_NAME, IDENTIFIER, setupRoleOf, toSegment } from "./vocabulary.js";
+  setupRoleOf,
+  toSegment,
+} from "./vocabulary.js";

@@ -1,9 +1,9 @@
 import type { z } from "zod";
 import type { PathSegment } from "./diagnostics.js";
 import { closestMatch } from "./naming.js";
-import { FIELD_TYPES, KNOWN_KEYS, PLANNED_AUTH_TYPES } from "./schema.js";
+import { KNOWN_KEYS } from "./schema.js";
 import type { Finding } from "./source.js";
-import { plannedAuthTypeMessage } from "./vocabulary.js";
+import { FIELD_TYPES, PLANNED_AUTH_TYPES, plannedAuthTypeMessage } from "./vocabulary.js";
 
 function knownKeysAt(path: readonly PathSegment[]): { keys: readonly string[]; noun: string } {
   const [first, , third, , fifth] = path;

@@ -1,4 +1,4 @@
-import type { Endpoint, FieldType, Operation } from "./schema.js";
+import type { Endpoint, FieldType, Operation } from "./vocabulary.js";
 
 /** A resolved field of an entity. */
 export interface FieldModel {

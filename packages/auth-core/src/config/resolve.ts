@@ -1,8 +1,8 @@
 import { findAuthEntity } from "./auth-entity-rules.js";
 import type { AuthModel, DomainModel, EntityModel, FieldModel, PermissionMap } from "./model.js";
 import { toSegment, toTableName } from "./naming.js";
-import { type DomainDeclaration, ENDPOINTS, type EntityDeclaration, type FieldDeclaration, OPERATIONS } from "./schema.js";
-import { setupRoleOf } from "./vocabulary.js";
+import type { DomainDeclaration, EntityDeclaration, FieldDeclaration } from "./schema.js";
+import { ENDPOINTS, OPERATIONS, setupRoleOf } from "./vocabulary.js";
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {

@@ -2,18 +2,6 @@ import { z } from "zod";
 import { ENTITY_NAME, IDENTIFIER } from "./naming.js";
 import { AUTH_TYPES, ENDPOINTS, FIELD_TYPES, OPERATIONS } from "./vocabulary.js";
 
-export {
-  AUTH_TYPES,
-  type AuthType,
-  ENDPOINTS,
-  type Endpoint,
-  FIELD_TYPES,
-  type FieldType,
-  OPERATIONS,
-  type Operation,
-  PLANNED_AUTH_TYPES,
-} from "./vocabulary.js";
-
 const fieldTypeSchema = z.enum(FIELD_TYPES).describe("The field's type; `ref` needs `to`.");
 
 const fieldOptionsSchema = z

@@ -3,6 +3,7 @@ import { type Diagnostic, DomainConfigError, sortDiagnostics } from "./diagnosti
 import { checkDomainRules } from "./domain-rules.js";
 import { checkFieldOptions } from "./field-rules.js";
 import { findingsFromIssues } from "./issues.js";
+import { isRecord } from "./loose-data.js";
 import type { DomainModel } from "./model.js";
 import { resolveDomain } from "./resolve.js";
 import { normalizedDomainSchema } from "./schema.js";
@@ -16,12 +17,6 @@ export interface DomainValidation {
   readonly diagnostics: readonly Diagnostic[];
   readonly errorCount: number;
   readonly warningCount: number;
-}
-
-type Loose = Record<string, unknown>;
-
-function isRecord(value: unknown): value is Loose {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Expands shorthand fields (`name: string`) to `{ type: string }`, leaving the input untouched. */
