@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { PathSegment } from "./diagnostics.js";
-import { closestMatch } from "./naming.js";
+import { isRecord } from "./loose-data.js";
+import { closestMatch, didYouMean } from "./naming.js";
 import { KNOWN_KEYS } from "./schema.js";
 import type { Finding } from "./source.js";
 import { FIELD_TYPES, PLANNED_AUTH_TYPES, plannedAuthTypeMessage } from "./vocabulary.js";
@@ -60,92 +61,80 @@ function expectedAt(path: readonly PathSegment[], expected: string): string {
 
 function entityNamesOf(input: unknown): string[] {
   const entities = (input as { entities?: unknown } | undefined)?.entities;
-  return typeof entities === "object" && entities !== null && !Array.isArray(entities) ? Object.keys(entities) : [];
+  return isRecord(entities) ? Object.keys(entities) : [];
 }
 
-function missingKey(path: readonly PathSegment[]): Finding {
-  return { severity: "error", path, anchor: "parent", message: `missing required key '${String(path.at(-1))}'` };
+/** A finding of one issue; a missing key and a key that "did you mean" suggests are marked. */
+type IssueFinding = Finding & { readonly missing?: true; readonly suggests?: string };
+
+function missingKey(path: readonly PathSegment[]): IssueFinding {
+  return { severity: "error", path, anchor: "parent", message: `missing required key '${String(path.at(-1))}'`, missing: true };
+}
+
+function unknownKeys(unrecognized: readonly string[], path: readonly PathSegment[]): IssueFinding[] {
+  const { keys, noun } = knownKeysAt(path);
+  return unrecognized.map((key) => {
+    const match = closestMatch(key, keys);
+    const hint = match ? ` (did you mean '${match}'?)` : keys.length > 0 ? ` (expected one of: ${keys.join(", ")})` : "";
+    const finding: IssueFinding = { severity: "error", path: [...path, key], anchor: "key", message: `unknown ${noun} '${key}'${hint}` };
+    return match ? { ...finding, suggests: JSON.stringify([...path, match]) } : finding;
+  });
+}
+
+function wrongType(expected: string, path: readonly PathSegment[], value: unknown): IssueFinding {
+  if (value === undefined) return missingKey(path);
+  const listHint = expected === "array" && typeof value === "string" ? ` (write [${value}])` : "";
+  return { severity: "error", path, message: `expected ${expectedAt(path, expected)}, got ${describeValue(value)}${listHint}` };
+}
+
+function wrongValue(values: readonly unknown[], path: readonly PathSegment[], value: unknown): IssueFinding {
+  if (value === undefined) return missingKey(path);
+  if (path.join(".") === "auth.type" && (PLANNED_AUTH_TYPES as readonly string[]).includes(String(value))) {
+    return { severity: "error", path, message: plannedAuthTypeMessage(String(value)) };
+  }
+  const options = values.map((option) => String(option));
+  const hint = typeof value === "string" ? didYouMean(value, options) : "";
+  return { severity: "error", path, message: `${describeValue(value)} is not one of ${options.join(", ")}${hint}` };
+}
+
+function badName(path: readonly PathSegment[], value: unknown, input: unknown): IssueFinding {
+  const { noun, rule } = nameRuleAt(path);
+  const hint = path.at(-1) === "to" && typeof value === "string" ? didYouMean(value, entityNamesOf(input)) : "";
+  return { severity: "error", path, message: `'${String(value)}' is not a valid ${noun}: ${rule}${hint}` };
+}
+
+function findingsOfIssue(issue: z.core.$ZodIssue, input: unknown): IssueFinding[] {
+  const path = issue.path as PathSegment[];
+  const value = path.reduce<unknown>((node, key) => (node as Record<PropertyKey, unknown> | undefined)?.[key as PropertyKey], input);
+  switch (issue.code) {
+    case "unrecognized_keys":
+      return unknownKeys(issue.keys, path);
+    case "invalid_type":
+      return [wrongType(issue.expected, path, value)];
+    case "invalid_value":
+      return [wrongValue(issue.values, path, value)];
+    case "invalid_format":
+      return [badName(path, value, input)];
+    case "invalid_key": {
+      const { noun, rule } = nameRuleAt(path);
+      return [{ severity: "error", path, anchor: "key", message: `'${String(path.at(-1))}' is not a valid ${noun}: ${rule}` }];
+    }
+    case "too_small":
+      return [{ severity: "error", path, message: `must be at least ${String(issue.minimum)}, got ${describeValue(value)}` }];
+    case "too_big":
+      return [{ severity: "error", path, message: `must be at most ${String(issue.maximum)}, got ${describeValue(value)}` }];
+    case "invalid_union":
+      return [{ severity: "error", path, message: `expected a string, number or boolean, got ${describeValue(value)}` }];
+    default:
+      return [{ severity: "error", path, message: issue.message }];
+  }
 }
 
 /** Turns schema issues into findings with clear messages and "did you mean" hints. */
 export function findingsFromIssues(issues: readonly z.core.$ZodIssue[], input: unknown): Finding[] {
-  const findings: Finding[] = [];
-  const missing: Finding[] = [];
-  const suggestedKeys = new Set<string>();
-  const valueAt = (path: readonly PathSegment[]) =>
-    path.reduce<unknown>((value, key) => (value as Record<PropertyKey, unknown> | undefined)?.[key as PropertyKey], input);
-
-  for (const issue of issues) {
-    const path = issue.path as PathSegment[];
-    const value = valueAt(path);
-    switch (issue.code) {
-      case "unrecognized_keys": {
-        const { keys, noun } = knownKeysAt(path);
-        for (const key of issue.keys) {
-          const match = closestMatch(key, keys);
-          if (match) suggestedKeys.add(JSON.stringify([...path, match]));
-          const hint = match ? ` (did you mean '${match}'?)` : keys.length > 0 ? ` (expected one of: ${keys.join(", ")})` : "";
-          findings.push({ severity: "error", path: [...path, key], anchor: "key", message: `unknown ${noun} '${key}'${hint}` });
-        }
-        break;
-      }
-      case "invalid_type": {
-        if (value === undefined) {
-          missing.push(missingKey(path));
-          break;
-        }
-        const listHint = issue.expected === "array" && typeof value === "string" ? ` (write [${value}])` : "";
-        findings.push({
-          severity: "error",
-          path,
-          message: `expected ${expectedAt(path, issue.expected)}, got ${describeValue(value)}${listHint}`,
-        });
-        break;
-      }
-      case "invalid_value": {
-        if (value === undefined) {
-          missing.push(missingKey(path));
-          break;
-        }
-        if (path.join(".") === "auth.type" && (PLANNED_AUTH_TYPES as readonly string[]).includes(String(value))) {
-          findings.push({
-            severity: "error",
-            path,
-            message: plannedAuthTypeMessage(String(value)),
-          });
-          break;
-        }
-        const options = issue.values.map((option) => String(option));
-        const match = typeof value === "string" ? closestMatch(value, options) : undefined;
-        const hint = match ? ` (did you mean '${match}'?)` : "";
-        findings.push({ severity: "error", path, message: `${describeValue(value)} is not one of ${options.join(", ")}${hint}` });
-        break;
-      }
-      case "invalid_format": {
-        const { noun, rule } = nameRuleAt(path);
-        const match = path.at(-1) === "to" && typeof value === "string" ? closestMatch(value, entityNamesOf(input)) : undefined;
-        const hint = match ? ` (did you mean '${match}'?)` : "";
-        findings.push({ severity: "error", path, message: `'${String(value)}' is not a valid ${noun}: ${rule}${hint}` });
-        break;
-      }
-      case "invalid_key": {
-        const { noun, rule } = nameRuleAt(path);
-        findings.push({ severity: "error", path, anchor: "key", message: `'${String(path.at(-1))}' is not a valid ${noun}: ${rule}` });
-        break;
-      }
-      case "too_small":
-        findings.push({ severity: "error", path, message: `must be at least ${String(issue.minimum)}, got ${describeValue(value)}` });
-        break;
-      case "too_big":
-        findings.push({ severity: "error", path, message: `must be at most ${String(issue.maximum)}, got ${describeValue(value)}` });
-        break;
-      case "invalid_union":
-        findings.push({ severity: "error", path, message: `expected a string, number or boolean, got ${describeValue(value)}` });
-        break;
-      default:
-        findings.push({ severity: "error", path, message: issue.message });
-    }
-  }
+  const found = issues.flatMap((issue) => findingsOfIssue(issue, input));
+  const suggested = new Set(found.flatMap((finding) => (finding.suggests ? [finding.suggests] : [])));
   // A misspelt required key is reported once, as the unknown key with its "did you mean".
-  return [...findings, ...missing.filter((finding) => !suggestedKeys.has(JSON.stringify(finding.path)))];
+  const missing = found.filter((finding) => finding.missing && !suggested.has(JSON.stringify(finding.path)));
+  return [...found.filter((finding) => !finding.missing), ...missing].map(({ missing: _, suggests: __, ...finding }) => finding);
 }
