@@ -69,18 +69,10 @@ function toData(document: Document.Parsed): { data: unknown; aliasProblem?: { me
   }
 }
 
-/**
- * Parses YAML 1.2 text keeping source positions (so `yes` stays a string).
- * Duplicate keys are reported at their second occurrence; syntax errors at the parser's position.
- */
-export function parseYamlSource(text: string): YamlSource {
-  const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, uniqueKeys: false, version: "1.2", prettyErrors: false, logLevel: "error" });
-  const at = (offset: number | undefined) => {
-    const { line, col } = lineCounter.linePos(offset ?? 0);
-    return { line, column: col };
-  };
+type Locate = (offset: number | undefined) => { line: number; column: number };
 
+/** The parser's errors and warnings, each reported once per position and message. */
+function parserProblems(document: Document.Parsed, at: Locate): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   const seenProblems = new Set<string>();
   for (const problem of [...document.errors, ...document.warnings]) {
@@ -90,51 +82,66 @@ export function parseYamlSource(text: string): YamlSource {
     if (!seenProblems.has(key)) diagnostics.push(diagnostic);
     seenProblems.add(key);
   }
+  return diagnostics;
+}
 
-  const findDuplicates = (node: unknown, path: PathSegment[]): void => {
-    if (isMap(node)) {
-      const seen = new Set<string>();
-      for (const pair of node.items) {
-        const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
-        if (key !== undefined) {
-          if (seen.has(key)) {
-            diagnostics.push({ severity: "error", path: [...path, key], message: `duplicate key '${key}'`, ...at(offsetOf(pair.key)) });
-          }
-          seen.add(key);
-        }
-        findDuplicates(pair.value, key === undefined ? path : [...path, key]);
-      }
-    } else if (isSeq(node)) {
-      for (const [index, item] of node.items.entries()) findDuplicates(item, [...path, index]);
-    } else if (isPair(node)) {
-      findDuplicates(node.value, path);
-    }
+/** Keys repeated in a map, each reported at its second and later occurrences, in document order. */
+function duplicateKeys(node: unknown, path: PathSegment[], at: Locate): Diagnostic[] {
+  if (isSeq(node)) return node.items.flatMap((item, index) => duplicateKeys(item, [...path, index], at));
+  if (isPair(node)) return duplicateKeys(node.value, path, at);
+  if (!isMap(node)) return [];
+  const seen = new Set<string>();
+  return node.items.flatMap((pair): Diagnostic[] => {
+    const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
+    const repeated = key !== undefined && seen.has(key);
+    if (key !== undefined) seen.add(key);
+    const duplicate: Diagnostic[] = repeated
+      ? [{ severity: "error", path: [...path, key], message: `duplicate key '${key}'`, ...at(offsetOf(pair.key)) }]
+      : [];
+    return [...duplicate, ...duplicateKeys(pair.value, key === undefined ? path : [...path, key], at)];
+  });
+}
+
+/** Where a finding is reported: the node its path leads to, as far as the path goes (see `Anchor`). */
+function offsetOfFinding(document: Document.Parsed, finding: Finding): number | undefined {
+  let current: Located = { node: document.contents as Node | null, pair: null, parent: null };
+  let reached = 0;
+  for (const segment of finding.path) {
+    const next = childOf(current.node, segment);
+    if (!next) break;
+    current = next;
+    reached++;
+  }
+  const complete = reached === finding.path.length;
+  const anchor = finding.anchor ?? "value";
+  if (complete && anchor === "key" && current.pair) return offsetOf(current.pair.key);
+  if (complete && anchor === "parent") return offsetOf(current.parent) ?? offsetOf(current.node);
+  return offsetOf(current.node) ?? offsetOf(current.pair?.key);
+}
+
+/**
+ * Parses YAML 1.2 text keeping source positions (so `yes` stays a string).
+ * Duplicate keys are reported at their second occurrence; syntax errors at the parser's position.
+ */
+export function parseYamlSource(text: string): YamlSource {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, uniqueKeys: false, version: "1.2", prettyErrors: false, logLevel: "error" });
+  const at: Locate = (offset) => {
+    const { line, col } = lineCounter.linePos(offset ?? 0);
+    return { line, column: col };
   };
-  findDuplicates(document.contents, []);
 
+  const diagnostics = [...parserProblems(document, at), ...duplicateKeys(document.contents, [], at)];
   const converted = document.errors.length > 0 ? { data: undefined } : toData(document);
   if (converted.aliasProblem) {
     diagnostics.push({ severity: "error", path: [], message: converted.aliasProblem.message, ...at(converted.aliasProblem.offset) });
   }
   const parsed = document.errors.length === 0 && !converted.aliasProblem;
-
-  const place = (finding: Finding): Diagnostic => {
-    let current: Located = { node: document.contents as Node | null, pair: null, parent: null };
-    let reached = 0;
-    for (const segment of finding.path) {
-      const next = childOf(current.node, segment);
-      if (!next) break;
-      current = next;
-      reached++;
-    }
-    const complete = reached === finding.path.length;
-    const anchor = finding.anchor ?? "value";
-    let offset: number | undefined;
-    if (complete && anchor === "key" && current.pair) offset = offsetOf(current.pair.key);
-    else if (complete && anchor === "parent") offset = offsetOf(current.parent) ?? offsetOf(current.node);
-    else offset = offsetOf(current.node) ?? offsetOf(current.pair?.key);
-    return { severity: finding.severity, path: finding.path, message: finding.message, ...at(offset) };
-  };
-
+  const place = (finding: Finding): Diagnostic => ({
+    severity: finding.severity,
+    path: finding.path,
+    message: finding.message,
+    ...at(offsetOfFinding(document, finding)),
+  });
   return { data: converted.data, parsed, diagnostics, place };
 }
