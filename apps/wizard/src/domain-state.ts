@@ -1,4 +1,12 @@
-import { CREDENTIAL_FIELDS, type CredentialField, ENDPOINTS, type Endpoint, setupRoleOf } from "@domain-auth/core/vocabulary";
+import {
+  CREDENTIAL_FIELDS,
+  type CredentialField,
+  credentialEntityNames,
+  ENDPOINTS,
+  type Endpoint,
+  impliedAuthEntity,
+  setupRoleOf,
+} from "@domain-auth/core/vocabulary";
 import { parseDocument } from "yaml";
 
 export type { CredentialField };
@@ -73,14 +81,12 @@ export function readDomainState(text: string): DomainState | null {
 
 /** The entities that have both `email` and `password` fields. */
 export function credentialEntities(state: DomainState): string[] {
-  return state.entities.filter((entity) => CREDENTIAL_FIELDS.every((field) => entity.fields.includes(field))).map((entity) => entity.name);
+  return credentialEntityNames(state.entities);
 }
 
 /** The auth entity the file names or implies: `auth.entity`, else the one entity with credentials. */
 export function detectAuthEntity(state: DomainState): string | undefined {
-  if (state.entity && state.entities.some((entity) => entity.name === state.entity)) return state.entity;
-  const candidates = credentialEntities(state);
-  return candidates.length === 1 ? candidates[0] : undefined;
+  return impliedAuthEntity(state.entity, state.entities);
 }
 
 /** The credential fields an entity lacks. */

@@ -2,7 +2,7 @@ import { asRecord, fieldOf, type Loose } from "./loose-data.js";
 import { didYouMean } from "./naming.js";
 import type { EntityScope } from "./rule-context.js";
 import type { Finding } from "./source.js";
-import { CREDENTIAL_FIELDS } from "./vocabulary.js";
+import { CREDENTIAL_FIELDS, credentialEntityNames } from "./vocabulary.js";
 
 /** The auth entity's name (when found) and the problems of finding it. */
 export interface AuthEntitySearch {
@@ -48,7 +48,9 @@ function namedAuthEntity(entities: Loose, name: string): AuthEntitySearch {
 
 /** Without `auth.entity`: exactly one entity may have both credential fields (rule 3). */
 function detectedAuthEntity(entities: Loose): AuthEntitySearch {
-  const candidates = Object.keys(entities).filter((name) => CREDENTIAL_FIELDS.every((key) => hasField(entities, name, key)));
+  const candidates = credentialEntityNames(
+    Object.keys(entities).map((name) => ({ name, fields: CREDENTIAL_FIELDS.filter((key) => hasField(entities, name, key)) })),
+  );
   if (candidates.length === 1) return { name: candidates[0], findings: [] };
   const message =
     candidates.length === 0

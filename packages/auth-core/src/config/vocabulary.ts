@@ -20,6 +20,28 @@ export type AuthType = (typeof AUTH_TYPES)[number];
 export const CREDENTIAL_FIELDS = ["email", "password"] as const;
 export type CredentialField = (typeof CREDENTIAL_FIELDS)[number];
 
+/** An entity as far as finding the auth entity goes: its name and the names of its fields. */
+export interface NamedFields {
+  readonly name: string;
+  readonly fields: readonly string[];
+}
+
+/** The entities that declare every credential field: the candidates for the auth entity. */
+export function credentialEntityNames(entities: readonly NamedFields[]): string[] {
+  return entities.filter((entity) => CREDENTIAL_FIELDS.every((field) => entity.fields.includes(field))).map((entity) => entity.name);
+}
+
+/**
+ * The auth entity a file names or implies (CONTRACT 1.2): `auth.entity` when it names an entity,
+ * else the one entity with both credential fields; `undefined` when there is none or several.
+ * (Validation reports an `auth.entity` that names no entity; this only suggests.)
+ */
+export function impliedAuthEntity(named: string | undefined, entities: readonly NamedFields[]): string | undefined {
+  if (named !== undefined && entities.some((entity) => entity.name === named)) return named;
+  const candidates = credentialEntityNames(entities);
+  return candidates.length === 1 ? candidates[0] : undefined;
+}
+
 /** Why a planned auth type (`cookie`, `oauth2`) cannot be used yet. */
 export function plannedAuthTypeMessage(type: string): string {
   return `auth.type '${type}' is planned but not implemented; use jwt or none`;
