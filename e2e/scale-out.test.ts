@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createPostgresDatabase } from "../test/support/databases.js";
 import { type RunningApp, startApp } from "./support/app-server.js";
 import { launchBrowser, openTab } from "./support/browser.js";
 import { ADMIN, api, fillAccountForm, profileValue, signIn } from "./support/flows.js";
-import { createPostgresDatabase } from "./support/postgres.js";
 
 describe("two instances on one PostgreSQL database behave as one", () => {
   let database: Awaited<ReturnType<typeof createPostgresDatabase>>;

@@ -5,7 +5,7 @@ import SQLite from "better-sqlite3";
 import pg from "pg";
 import { afterAll, describe, expect, test } from "vitest";
 import { type RunningApp, startApp } from "../../e2e/support/app-server.js";
-import { createPostgresDatabase } from "../../e2e/support/postgres.js";
+import { createPostgresDatabase } from "../support/databases.js";
 import { ADMIN, setUp } from "./support/accounts.js";
 import { printFigures } from "./support/figures.js";
 import { call, pool } from "./support/http.js";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type RunningApp, startApp } from "../../e2e/support/app-server.js";
-import { createPostgresDatabase } from "../../e2e/support/postgres.js";
+import { BACKENDS, type TestDatabase } from "../support/databases.js";
 import { ADMIN, addUser, type SignedIn, setUp } from "./support/accounts.js";
 import { printFigures } from "./support/figures.js";
 import { call, pool, portOf, rawRequest, rssKiB, safetyProblems } from "./support/http.js";
@@ -15,10 +15,13 @@ import { call, pool, portOf, rawRequest, rssKiB, safetyProblems } from "./suppor
  */
 
 const BATCHES = Number(process.env.HARDENING_FUZZ_BATCHES ?? 300);
-/** PostgreSQL gets fewer (its own text rules, such as no U+0000, are what it adds). */
-const POSTGRES_BATCHES = Math.ceil(BATCHES / 2);
 const BATCH_SIZE = 10;
 const RAW_RUNS = Number(process.env.HARDENING_RAW_RUNS ?? 150);
+/** PostgreSQL gets fewer (its own text rules, such as no U+0000, are what it adds). */
+const RUNS = {
+  sqlite: { batches: BATCHES, rawRuns: RAW_RUNS },
+  postgres: { batches: Math.ceil(BATCHES / 2), rawRuns: Math.ceil(RAW_RUNS / 3) },
+} as const;
 const SEED = Number(process.env.HARDENING_SEED ?? 20_261_122);
 
 const FIGURES = { requests: 0, raw: 0, fiveXx: 0, leaks: 0, problems: 0, rssGrowthMiB: 0 };
@@ -377,18 +380,15 @@ async function send(request: FuzzRequest): Promise<string[]> {
 
 // ---------------------------------------------------------------- properties
 
-const BACKENDS = [
-  { name: "SQLite", batches: BATCHES, rawRuns: RAW_RUNS },
-  { name: "PostgreSQL", batches: POSTGRES_BATCHES, rawRuns: Math.ceil(RAW_RUNS / 3) },
-];
-
-describe.each(BACKENDS)("fuzzing the production server on $name", ({ name, batches: numBatches, rawRuns }) => {
-  let database: Awaited<ReturnType<typeof createPostgresDatabase>> | undefined;
+describe.each(BACKENDS)("fuzzing the production server on $name", (backend) => {
+  const { name } = backend;
+  const { batches: numBatches, rawRuns } = RUNS[name];
+  let database: TestDatabase | undefined;
 
   beforeAll(async () => {
     figures = { ...FIGURES };
-    if (name === "PostgreSQL") database = await createPostgresDatabase();
-    app = await startApp({ env: { NODE_OPTIONS, ...(database ? { DATABASE_URL: database.url } : {}) } });
+    database = await backend.create();
+    app = await startApp({ env: { NODE_OPTIONS, DATABASE_URL: database.url } });
     admin = await setUp(app.url);
     editor = await addUser(app.url, admin, { email: "editor@example.com", password: "editor password 1" }, "Editor");
     reader = await addUser(app.url, admin, { email: "reader@example.com", password: "reader password 1" });

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type RunningApp, startApp } from "../../e2e/support/app-server.js";
-import { createPostgresDatabase } from "../../e2e/support/postgres.js";
+import { BACKENDS, type TestDatabase } from "../support/databases.js";
 import { addUser, type SignedIn, setUp } from "./support/accounts.js";
 import { printFigures } from "./support/figures.js";
 import { type Answer, call } from "./support/http.js";
@@ -14,36 +14,27 @@ import { tally } from "./support/races.js";
  * scenario speaks from an address of its own.
  */
 
-const BACKENDS = [
-  { name: "SQLite", instances: 1, database: async () => ({ env: {}, drop: async () => {} }) },
-  {
-    name: "PostgreSQL",
-    instances: 2,
-    database: async () => {
-      const database = await createPostgresDatabase();
-      return { env: { DATABASE_URL: database.url }, drop: database.drop };
-    },
-  },
-];
+/** On PostgreSQL two instances share the database, so the limits must hold across them. */
+const INSTANCES = { sqlite: 1, postgres: 2 } as const;
 
 describe.each(BACKENDS)("throttling bursts against the production server on $name", (backend) => {
+  const instances = INSTANCES[backend.name];
   const figures: Record<string, number> = {};
   let apps: RunningApp[] = [];
-  let drop = async () => {};
+  let database: TestDatabase | undefined;
   let admin: SignedIn;
 
   beforeAll(async () => {
-    const database = await backend.database();
-    drop = database.drop;
-    const env = { ...database.env, TRUST_PROXY: "1", AUTH_SECRET: randomBytes(32).toString("base64url") };
-    apps = await Promise.all(Array.from({ length: backend.instances }, () => startApp({ env })));
+    database = await backend.create();
+    const env = { DATABASE_URL: database.url, TRUST_PROXY: "1", AUTH_SECRET: randomBytes(32).toString("base64url") };
+    apps = await Promise.all(Array.from({ length: instances }, () => startApp({ env })));
     admin = await setUp(apps[0]?.url as string);
   });
 
   afterAll(async () => {
-    printFigures(`throttle-bursts.test.ts (${backend.name}, ${backend.instances} instance(s))`, figures);
+    printFigures(`throttle-bursts.test.ts (${backend.name}, ${instances} instance(s))`, figures);
     await Promise.all(apps.map((app) => app.stop()));
-    await drop();
+    await database?.drop();
   });
 
   /** Sends every request at once, spread over the instances, from `address`. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createSqliteDatabase } from "../test/support/backends.js";
+import { createSqliteDatabase } from "../../../test/support/databases.js";
 import { useInstance } from "../test/support/instance.js";
 import { PASSWORD, signUp } from "../test/support/users.js";
 import { ensureAdministrator } from "./admin.js";

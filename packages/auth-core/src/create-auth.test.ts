@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { createSqliteDatabase } from "../test/support/backends.js";
+import { createSqliteDatabase } from "../../../test/support/databases.js";
 import { useInstance } from "../test/support/instance.js";
 import { PEER_ADDRESS_HEADER } from "./client-address.js";
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { BACKENDS } from "../support/backends.js";
+import { BACKENDS, createSqliteDatabase } from "../../../../test/support/databases.js";
 import { BLOG_YAML, domainOf } from "../support/domains.js";
 import { startInstance, useInstance } from "../support/instance.js";
 import { PASSWORD, setUpAdmin } from "../support/users.js";
@@ -258,10 +258,7 @@ describe.each(BACKENDS)("auth endpoints on $name", (backend) => {
 
 describe("disabled endpoints and auth none", () => {
   it("answers 404 for every method of a disabled endpoint", async () => {
-    const {
-      BACKENDS: [sqlite],
-    } = await import("../support/backends.js");
-    const database = await sqlite.create();
+    const database = createSqliteDatabase();
     const yaml = BLOG_YAML.replace(
       "endpoints: { login: true, register: true, me: true, setup: true }",
       "endpoints: { register: false, me: false }",
@@ -280,10 +277,7 @@ describe("disabled endpoints and auth none", () => {
   });
 
   it("has no auth endpoints under auth.type none", async () => {
-    const {
-      BACKENDS: [sqlite],
-    } = await import("../support/backends.js");
-    const database = await sqlite.create();
+    const database = createSqliteDatabase();
     const yaml = "name: open\nentities:\n  Note:\n    fields: { text: string }\nauth: { type: none }\n";
     const { auth, api } = await startInstance(domainOf(yaml), database.url);
     try {

@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
+import { BACKENDS } from "../../../../test/support/databases.js";
 import { createTokenService } from "../../src/index.js";
-import { BACKENDS } from "../support/backends.js";
 import { TEST_SECRET } from "../support/domains.js";
 import { useInstance } from "../support/instance.js";
 import { PASSWORD, setUpAdmin, signUp } from "../support/users.js";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { BACKENDS, createSqliteDatabase, type TestDatabase } from "../support/backends.js";
+import { BACKENDS, createSqliteDatabase, type TestDatabase } from "../../../../test/support/databases.js";
 import { BLOG_YAML, domainOf } from "../support/domains.js";
 import { startInstance, type TestInstance } from "../support/instance.js";
 import { PASSWORD } from "../support/users.js";

@@ -4,8 +4,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSqliteDatabase, type TestDatabase } from "../../../../test/support/databases.js";
 import { createNodeListener } from "../../src/index.js";
-import { createSqliteDatabase, type TestDatabase } from "../support/backends.js";
 import { BLOG_YAML, domainOf } from "../support/domains.js";
 import { startInstance, type TestInstance } from "../support/instance.js";
 

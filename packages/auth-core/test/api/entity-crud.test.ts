@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BACKENDS, type TestDatabase } from "../support/backends.js";
+import { BACKENDS, type TestDatabase } from "../../../../test/support/databases.js";
 import type { ApiClient } from "../support/client.js";
 import { domainOf } from "../support/domains.js";
 import { startInstance, type TestInstance } from "../support/instance.js";

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { BACKENDS } from "../support/backends.js";
+import { BACKENDS } from "../../../../test/support/databases.js";
 import type { ApiResult } from "../support/client.js";
 import { useInstance } from "../support/instance.js";
 import { PASSWORD, setUpAdmin } from "../support/users.js";

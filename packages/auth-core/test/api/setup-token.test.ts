@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { BACKENDS, createSqliteDatabase } from "../../../../test/support/databases.js";
 import type { Auth, EntityModel } from "../../src/index.js";
-import { BACKENDS, createSqliteDatabase } from "../support/backends.js";
 import { BLOG_YAML, domainOf } from "../support/domains.js";
 import { startInstance, useInstance } from "../support/instance.js";
 import { PASSWORD } from "../support/users.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BACKENDS } from "../support/backends.js";
+import { BACKENDS } from "../../../../test/support/databases.js";
 import { useInstance } from "../support/instance.js";
 
 describe.each(BACKENDS)("smoke on $name", (backend) => {

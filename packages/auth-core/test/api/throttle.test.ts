@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BACKENDS, createSqliteDatabase, type TestDatabase } from "../../../../test/support/databases.js";
 import { migrate, openDatabase } from "../../src/index.js";
 import { writeTransaction } from "../../src/store/transaction.js";
 import { createLoginThrottle, LOGIN_LIMITS } from "../../src/throttle/login-throttle.js";
-import { BACKENDS, createSqliteDatabase, type TestDatabase } from "../support/backends.js";
 import { BLOG_YAML, domainOf } from "../support/domains.js";
 import { startInstance, type TestInstance } from "../support/instance.js";
 import { PASSWORD } from "../support/users.js";

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
+import { BACKENDS, createPostgresDatabase, type TestDatabase } from "../../../../test/support/databases.js";
 import { type Database, migrate, openDatabase, RecordStore } from "../../src/index.js";
-import { BACKENDS, createPostgresDatabase, type TestDatabase } from "../support/backends.js";
 import { domainOf } from "../support/domains.js";
 
 const V1 = `name: shop

@@ -1,8 +1,8 @@
 import { sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { createPostgresDatabase, type TestDatabase } from "../../../../test/support/databases.js";
 import { type Database, openDatabase } from "../../src/index.js";
-import { createPostgresDatabase, type TestDatabase } from "../support/backends.js";
 
 let target: TestDatabase;
 let database: Database;

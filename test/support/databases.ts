@@ -13,6 +13,16 @@ export interface TestDatabase {
 /** Where the tests find PostgreSQL: `TEST_POSTGRES_URL`, else the local server as `postgres`. */
 export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
+async function runAsAdmin(statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
 /** A fresh SQLite file in its own temp folder. */
 export function createSqliteDatabase(): TestDatabase {
   const directory = mkdtempSync(join(tmpdir(), "domain-auth-test-"));
@@ -22,31 +32,17 @@ export function createSqliteDatabase(): TestDatabase {
 /** A fresh, uniquely named PostgreSQL database, dropped by `drop()`. */
 export async function createPostgresDatabase(): Promise<TestDatabase> {
   const name = `domain_auth_test_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-  await admin.connect();
-  try {
-    await admin.query(`create database "${name}"`);
-  } finally {
-    await admin.end();
-  }
+  await runAsAdmin(`create database "${name}"`);
   const url = new URL(POSTGRES_ADMIN_URL);
   url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-      await client.connect();
-      try {
-        await client.query(`drop database if exists "${name}" with (force)`);
-      } finally {
-        await client.end();
-      }
-    },
-  };
+  return { url: url.toString(), drop: () => runAsAdmin(`drop database if exists "${name}" with (force)`) };
 }
 
-/** The backends every store and API suite runs against. */
+/** The backends every suite that touches a database runs against: in process, and behind a production server. */
 export const BACKENDS = [
   { name: "sqlite", create: async () => createSqliteDatabase() },
   { name: "postgres", create: createPostgresDatabase },
 ] as const;
+
+/** One of {@link BACKENDS}. */
+export type Backend = (typeof BACKENDS)[number];
