@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type RunningApp, startApp } from "./support/app-server.js";
+import { type RunningApp, startApp } from "../test/support/app-server.js";
 import { api, setUpAdmin } from "./support/flows.js";
 
 const SERVER = fileURLToPath(new URL("../apps/web/server.mjs", import.meta.url));

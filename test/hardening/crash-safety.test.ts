@@ -4,11 +4,12 @@ import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import pg from "pg";
 import { afterAll, describe, expect, test } from "vitest";
-import { type RunningApp, startApp } from "../../e2e/support/app-server.js";
+import { type RunningApp, startApp } from "../support/app-server.js";
 import { createPostgresDatabase } from "../support/databases.js";
+import { call } from "../support/http-client.js";
 import { ADMIN, setUp } from "./support/accounts.js";
 import { printFigures } from "./support/figures.js";
-import { call, pool } from "./support/http.js";
+import { pool } from "./support/http.js";
 
 /**
  * A register storm against the production server, `kill -9` in the middle of it, a restart on the same

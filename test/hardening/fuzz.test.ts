@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type RunningApp, startApp } from "../../e2e/support/app-server.js";
+import { type RunningApp, startApp } from "../support/app-server.js";
 import { BACKENDS, type TestDatabase } from "../support/databases.js";
+import { call } from "../support/http-client.js";
 import { ADMIN, addUser, type SignedIn, setUp } from "./support/accounts.js";
 import { printFigures } from "./support/figures.js";
-import { call, pool, portOf, rawRequest, rssKiB, safetyProblems } from "./support/http.js";
+import { pool, portOf, rawRequest, rssKiB, safetyProblems } from "./support/http.js";
 
 /**
  * Property-based fuzzing of every auth and entity endpoint of the production server (blog example,

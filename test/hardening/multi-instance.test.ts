@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type RunningApp, startApp } from "../../e2e/support/app-server.js";
+import { type RunningApp, startApp } from "../support/app-server.js";
 import { createPostgresDatabase } from "../support/databases.js";
+import { call } from "../support/http-client.js";
 import { ADMIN, logIn, type SignedIn, userOf } from "./support/accounts.js";
 import { printFigures } from "./support/figures.js";
-import { call, pool } from "./support/http.js";
+import { pool } from "./support/http.js";
 import { losingCodes, race, tally } from "./support/races.js";
 
 /**

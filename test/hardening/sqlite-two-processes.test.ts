@@ -4,10 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type RunningApp, startApp } from "../../e2e/support/app-server.js";
+import { type RunningApp, startApp } from "../support/app-server.js";
+import { call } from "../support/http-client.js";
 import { ADMIN, logIn, type SignedIn, userOf } from "./support/accounts.js";
 import { printFigures } from "./support/figures.js";
-import { call, safetyProblems } from "./support/http.js";
+import { safetyProblems } from "./support/http.js";
 import { losingCodes, race, tally } from "./support/races.js";
 
 /**

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type RunningApp, startApp } from "../../e2e/support/app-server.js";
+import { type RunningApp, startApp } from "../support/app-server.js";
 import { BACKENDS, type TestDatabase } from "../support/databases.js";
+import { type Answer, call } from "../support/http-client.js";
 import { addUser, type SignedIn, setUp } from "./support/accounts.js";
 import { printFigures } from "./support/figures.js";
-import { type Answer, call } from "./support/http.js";
 import { tally } from "./support/races.js";
 
 /**

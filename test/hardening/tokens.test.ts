@@ -2,10 +2,11 @@ import { createHmac, randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import { base64url, decodeJwt, exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type RunningApp, startApp } from "../../e2e/support/app-server.js";
+import { type RunningApp, startApp } from "../support/app-server.js";
+import { type Answer, call } from "../support/http-client.js";
 import { addUser, type SignedIn, setUp } from "./support/accounts.js";
 import { printFigures } from "./support/figures.js";
-import { type Answer, call, safetyProblems } from "./support/http.js";
+import { safetyProblems } from "./support/http.js";
 
 /**
  * Forged, altered and odd tokens against the production server (CONTRACT 3.1, 4): each is refused with

@@ -1,4 +1,4 @@
-import { type Answer, call } from "./http.js";
+import { type Answer, call } from "../../support/http-client.js";
 
 /** Credentials of a test account. */
 export interface Account {

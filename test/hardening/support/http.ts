@@ -1,61 +1,6 @@
 import { readFileSync } from "node:fs";
 import net from "node:net";
-
-/** One answer of the server, with its body parsed when it is JSON. */
-export interface Answer {
-  readonly status: number;
-  readonly headers: Headers;
-  readonly text: string;
-  /** The parsed JSON body, `undefined` when the body is empty or not JSON. */
-  readonly body: unknown;
-}
-
-/** What {@link call} sends. */
-export interface Call {
-  readonly method?: string;
-  /** A path under the server, such as `/api/user/login`. */
-  readonly path: string;
-  readonly headers?: Readonly<Record<string, string>>;
-  /** A string or bytes are sent as they are; anything else as JSON with `Content-Type: application/json`. */
-  readonly body?: unknown;
-  /** Sent as `Authorization: Bearer <token>`. */
-  readonly token?: string;
-  /** How long to wait for the answer. @default 10000 */
-  readonly timeoutMs?: number;
-}
-
-function parse(text: string): unknown {
-  if (text === "") return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Sends one request with `fetch` (10 s at most, unless `timeoutMs` says otherwise). Only loopback URLs are accepted. */
-export async function call(baseUrl: string, request: Call): Promise<Answer> {
-  if (!baseUrl.startsWith("http://127.0.0.1:")) throw new Error(`refusing a non-loopback URL: ${baseUrl}`);
-  const headers: Record<string, string> = { ...request.headers };
-  let body: string | Uint8Array<ArrayBuffer> | undefined;
-  if (typeof request.body === "string") body = request.body;
-  else if (request.body instanceof Uint8Array)
-    body = request.body.slice(); // fetch detaches what it sends
-  else if (request.body !== undefined) {
-    body = JSON.stringify(request.body);
-    headers["content-type"] ??= "application/json";
-  }
-  if (request.token !== undefined) headers.authorization = `Bearer ${request.token}`;
-  const response = await fetch(`${baseUrl}${request.path}`, {
-    method: request.method ?? (request.body === undefined ? "GET" : "POST"),
-    headers,
-    ...(body === undefined ? {} : { body }),
-    redirect: "manual",
-    signal: AbortSignal.timeout(request.timeoutMs ?? 10_000),
-  });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, text, body: parse(text) };
-}
+import { parseJson } from "../../support/http-client.js";
 
 /** One answer read off a raw socket. */
 export interface RawAnswer {
@@ -89,7 +34,7 @@ export function rawRequest(port: number, parts: readonly (string | Buffer)[]): P
       let text = split < 0 ? "" : all.slice(split + 4);
       if (/\r\ntransfer-encoding:\s*chunked/i.test(head)) text = dechunk(text);
       const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1] ?? 0);
-      resolve({ status, head, text, body: parse(text) });
+      resolve({ status, head, text, body: parseJson(text) });
     });
     socket.on("connect", async () => {
       for (const part of parts) {

@@ -1,5 +1,6 @@
-import type { RunningApp } from "../../../e2e/support/app-server.js";
-import { type Answer, call, safetyProblems } from "./http.js";
+import type { RunningApp } from "../../support/app-server.js";
+import { type Answer, call } from "../../support/http-client.js";
+import { safetyProblems } from "./http.js";
 
 /** How many answers of each status, such as `{ 201: 1, 409: 19 }`. */
 export function tally(answers: readonly Answer[]): Record<number, number> {
