@@ -1,8 +1,9 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { setUpAdmin } from "../test/support/accounts.js";
 import { type RunningApp, startApp } from "../test/support/app-server.js";
 import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
-import { fillAccountForm, profileValue, setUpAdmin, signIn } from "./support/flows.js";
+import { ADMIN, fillAccountForm, profileValue, signIn } from "./support/flows.js";
 
 const READER = { email: "rita@example.com", password: "reading all day", name: "Rita Reader" };
 
@@ -13,7 +14,7 @@ describe("register, sign in and sign out", () => {
 
   beforeAll(async () => {
     [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-    await setUpAdmin(app.url);
+    await setUpAdmin(app.url, ADMIN);
     page = await openTab(browser, app.url);
   });
 

@@ -1,8 +1,9 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { setUpAdmin } from "../test/support/accounts.js";
 import { type RunningApp, startApp } from "../test/support/app-server.js";
 import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
-import { ADMIN, api, profileValue, setUpAdmin, signIn } from "./support/flows.js";
+import { ADMIN, api, profileValue, signIn } from "./support/flows.js";
 
 const BOB = { email: "bob@example.com", password: "bob's long password", name: "Bob" };
 
@@ -14,7 +15,7 @@ describe("admin page", () => {
 
   beforeAll(async () => {
     [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-    await setUpAdmin(app.url);
+    await setUpAdmin(app.url, ADMIN);
     expect((await api(app.url, "/user/register", { body: BOB })).status).toBe(201);
     [admin, bob] = await Promise.all([openTab(browser, app.url), openTab(browser, app.url)]);
   });

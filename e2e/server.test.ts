@@ -4,8 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { setUpAdmin } from "../test/support/accounts.js";
 import { type RunningApp, startApp } from "../test/support/app-server.js";
-import { api, setUpAdmin } from "./support/flows.js";
+import { ADMIN, api } from "./support/flows.js";
 
 const SERVER = fileURLToPath(new URL("../apps/web/server.mjs", import.meta.url));
 
@@ -14,7 +15,7 @@ describe("the production server", () => {
 
   beforeAll(async () => {
     app = await startApp();
-    await setUpAdmin(app.url);
+    await setUpAdmin(app.url, ADMIN);
   });
 
   afterAll(async () => {

@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
 import type { Browser } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { setUpAdmin } from "../test/support/accounts.js";
 import { type RunningApp, startApp } from "../test/support/app-server.js";
 import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
-import { ADMIN, profileValue, setUpAdmin, signIn } from "./support/flows.js";
+import { ADMIN, profileValue, signIn } from "./support/flows.js";
 
 const BLOG = readFileSync(new URL("../apps/web/domain.yaml", import.meta.url), "utf8");
 
@@ -47,7 +48,7 @@ describe("pages follow the domain's auth block", () => {
 
   test("register disabled: /register is 404 and never linked; me disabled: the profile comes from the token", async () => {
     app = await startApp({ domain: blogWithEndpoints("register: false, me: false") });
-    await setUpAdmin(app.url);
+    await setUpAdmin(app.url, ADMIN);
     expect(await status(app, "/register")).toBe(404);
 
     const page = await openTab(browser, app.url);

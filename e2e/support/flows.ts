@@ -1,14 +1,9 @@
 import type { Page } from "playwright-core";
+import { type Account, ADMIN as ADMIN_ACCOUNT } from "../../test/support/accounts.js";
+import { call } from "../../test/support/http-client.js";
 
-/** Credentials and profile fields of a test account. */
-export interface Account {
-  readonly email: string;
-  readonly password: string;
-  readonly name?: string;
-}
-
-/** The administrator every file creates first. */
-export const ADMIN: Account = { email: "admin@example.com", password: "correct horse battery", name: "Ada Admin" };
+/** The administrator every file creates first, with a name for the profile page to show. */
+export const ADMIN: Account = { ...ADMIN_ACCOUNT, name: "Ada Admin" };
 
 /** Fills the email, password and (when given) name inputs of a setup, register or sign-in form. */
 export async function fillAccountForm(page: Page, account: Account): Promise<void> {
@@ -30,27 +25,12 @@ export async function profileValue(page: Page, label: string): Promise<string | 
   return page.locator(`.details dt:text-is("${label}") + dd`).textContent();
 }
 
-/** Calls the app's API directly (for seeding data and for status checks). */
+/** Calls the app's API directly (for seeding data and for status checks); `path` is under `/api`. */
 export async function api(
   baseURL: string,
   path: string,
   init: { method?: string; body?: unknown; token?: string } = {},
 ): Promise<{ status: number; body: Record<string, unknown> }> {
-  const headers: Record<string, string> = {};
-  if (init.body !== undefined) headers["content-type"] = "application/json";
-  if (init.token) headers.authorization = `Bearer ${init.token}`;
-  const response = await fetch(`${baseURL}/api${path}`, {
-    method: init.method ?? (init.body === undefined ? "GET" : "POST"),
-    headers,
-    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null };
-}
-
-/** Creates the first administrator through the API; returns their token. */
-export async function setUpAdmin(baseURL: string, account: Account = ADMIN): Promise<string> {
-  const { status, body } = await api(baseURL, "/user/setup", { body: account });
-  if (status !== 201) throw new Error(`setup answered ${status}: ${JSON.stringify(body)}`);
-  return String(body.token);
+  const { status, body } = await call(baseURL, { ...init, path: `/api${path}` });
+  return { status, body: body as Record<string, unknown> };
 }

@@ -4,10 +4,10 @@ import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import pg from "pg";
 import { afterAll, describe, expect, test } from "vitest";
+import { ADMIN, setUpAdmin } from "../support/accounts.js";
 import { type RunningApp, startApp } from "../support/app-server.js";
 import { createPostgresDatabase } from "../support/databases.js";
 import { call } from "../support/http-client.js";
-import { ADMIN, setUp } from "./support/accounts.js";
 import { printFigures } from "./support/figures.js";
 import { pool } from "./support/http.js";
 
@@ -112,7 +112,7 @@ describe("kill -9 in a register storm", () => {
     cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
     const first = await startApp({ dir });
     cleanups.push(() => first.stop());
-    await setUp(first.url);
+    await setUpAdmin(first.url);
     const result = await stormAndKill(first, "sqlite");
     expect(result.refused).toEqual([]);
     expect(result.acknowledged.length).toBeGreaterThan(0);
@@ -161,7 +161,7 @@ describe("kill -9 in a register storm", () => {
     const env = { DATABASE_URL: database.url };
     const first = await startApp({ env });
     cleanups.push(() => first.stop());
-    await setUp(first.url);
+    await setUpAdmin(first.url);
     const result = await stormAndKill(first, "postgres");
     expect(result.refused).toEqual([]);
     expect(result.acknowledged.length).toBeGreaterThan(0);

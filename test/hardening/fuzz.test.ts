@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { ADMIN, addUser, type SignedIn, setUpAdmin } from "../support/accounts.js";
 import { type RunningApp, startApp } from "../support/app-server.js";
 import { BACKENDS, type TestDatabase } from "../support/databases.js";
 import { call } from "../support/http-client.js";
-import { ADMIN, addUser, type SignedIn, setUp } from "./support/accounts.js";
 import { printFigures } from "./support/figures.js";
 import { pool, portOf, rawRequest, rssKiB, safetyProblems } from "./support/http.js";
 
@@ -390,8 +390,8 @@ describe.each(BACKENDS)("fuzzing the production server on $name", (backend) => {
     figures = { ...FIGURES };
     database = await backend.create();
     app = await startApp({ env: { NODE_OPTIONS, DATABASE_URL: database.url } });
-    admin = await setUp(app.url);
-    editor = await addUser(app.url, admin, { email: "editor@example.com", password: "editor password 1" }, "Editor");
+    admin = await setUpAdmin(app.url);
+    editor = await addUser(app.url, admin, { email: "editor@example.com", password: "editor password 1", role: "Editor" });
     reader = await addUser(app.url, admin, { email: "reader@example.com", password: "reader password 1" });
     const created = await call(app.url, { path: "/api/post", body: { title: "First post", body: "Hello" }, token: editor.token });
     expect(created.status).toBe(201);

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { ADMIN, type SignedIn, signIn, userOf } from "../support/accounts.js";
 import { type RunningApp, startApp } from "../support/app-server.js";
 import { createPostgresDatabase } from "../support/databases.js";
 import { call } from "../support/http-client.js";
-import { ADMIN, logIn, type SignedIn, userOf } from "./support/accounts.js";
 import { printFigures } from "./support/figures.js";
 import { pool } from "./support/http.js";
 import { losingCodes, race, tally } from "./support/races.js";
@@ -64,7 +64,7 @@ describe("two instances on one PostgreSQL database", () => {
     expect(await countUsers()).toBe(1);
     figures.racesWonOnce++;
     const winner = userOf(answers.find((answer) => answer.status === 201)?.body);
-    admin = await logIn(second.url, { email: winner.email, password: ADMIN.password });
+    admin = await signIn(second.url, { email: winner.email, password: ADMIN.password });
     expect(admin.id).toBe(winner.id);
     for (const app of [first, second]) expect((await call(app.url, { path: "/api/user/setup" })).body).toEqual({ setupRequired: false });
   });
@@ -87,7 +87,7 @@ describe("two instances on one PostgreSQL database", () => {
   test("a role change on one instance invalidates the old token on the other, even after A → B → A", async () => {
     const account = { email: "member@example.com", password: "member password 1" };
     expect((await call(first.url, { path: "/api/user/register", body: account })).status).toBe(201);
-    const member = await logIn(second.url, account);
+    const member = await signIn(second.url, account);
     expect((await call(first.url, { path: "/api/user/me", token: member.token })).status).toBe(200);
 
     const setRole = (app: RunningApp, role: string) =>
@@ -98,7 +98,7 @@ describe("two instances on one PostgreSQL database", () => {
       expect(answer.status).toBe(401);
       expect(answer.headers.get("www-authenticate")).toBe('Bearer error="invalid_token"');
     }
-    const asEditor = await logIn(second.url, account);
+    const asEditor = await signIn(second.url, account);
     expect((await call(first.url, { path: "/api/post", body: { title: "By an editor" }, token: asEditor.token })).status).toBe(201);
 
     // Back to the old role on the other instance: neither older token comes back to life.
@@ -108,7 +108,7 @@ describe("two instances on one PostgreSQL database", () => {
       expect((await call(second.url, { path: "/api/post", body: { title: "Stale" }, token })).status).toBe(401);
     }
     // A password change on one instance does the same to the other's tokens.
-    const fresh = await logIn(first.url, account);
+    const fresh = await signIn(first.url, account);
     const changed = await call(second.url, {
       method: "PATCH",
       path: `/api/user/${member.id}`,

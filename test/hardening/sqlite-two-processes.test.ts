@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { ADMIN, type SignedIn, signIn, userOf } from "../support/accounts.js";
 import { type RunningApp, startApp } from "../support/app-server.js";
 import { call } from "../support/http-client.js";
-import { ADMIN, logIn, type SignedIn, userOf } from "./support/accounts.js";
 import { printFigures } from "./support/figures.js";
 import { safetyProblems } from "./support/http.js";
 import { losingCodes, race, tally } from "./support/races.js";
@@ -68,7 +68,7 @@ describe("two processes on one SQLite file", () => {
     expect(countUsers()).toBe(1);
     figures.racesWonOnce++;
     const winner = userOf(answers.find((answer) => answer.status === 201)?.body);
-    admin = await logIn(first.url, { email: winner.email, password: ADMIN.password });
+    admin = await signIn(first.url, { email: winner.email, password: ADMIN.password });
   });
 
   test("duplicate-email race: exactly one 201", async () => {
@@ -134,6 +134,6 @@ describe("two processes on one SQLite file", () => {
     expect((await call(first.url, { path: "/api/user/register", body: locked })).status).toBe(201);
     const renamed = await call(second.url, { method: "PATCH", path: `/api/user/${admin.id}`, body: { name: "Back" }, token: admin.token });
     expect(renamed.status).toBe(200);
-    expect((await logIn(second.url, locked)).email).toBe(locked.email);
+    expect((await signIn(second.url, locked)).email).toBe(locked.email);
   });
 });

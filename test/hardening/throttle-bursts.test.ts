@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { addUser, type SignedIn, setUpAdmin } from "../support/accounts.js";
 import { type RunningApp, startApp } from "../support/app-server.js";
 import { BACKENDS, type TestDatabase } from "../support/databases.js";
 import { type Answer, call } from "../support/http-client.js";
-import { addUser, type SignedIn, setUp } from "./support/accounts.js";
 import { printFigures } from "./support/figures.js";
 import { tally } from "./support/races.js";
 
@@ -28,7 +28,7 @@ describe.each(BACKENDS)("throttling bursts against the production server on $nam
     database = await backend.create();
     const env = { DATABASE_URL: database.url, TRUST_PROXY: "1", AUTH_SECRET: randomBytes(32).toString("base64url") };
     apps = await Promise.all(Array.from({ length: instances }, () => startApp({ env })));
-    admin = await setUp(apps[0]?.url as string);
+    admin = await setUpAdmin(apps[0]?.url as string);
   });
 
   afterAll(async () => {

@@ -2,9 +2,9 @@ import { createHmac, randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import { base64url, decodeJwt, exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { addUser, type SignedIn, setUpAdmin } from "../support/accounts.js";
 import { type RunningApp, startApp } from "../support/app-server.js";
 import { type Answer, call } from "../support/http-client.js";
-import { addUser, type SignedIn, setUp } from "./support/accounts.js";
 import { printFigures } from "./support/figures.js";
 import { safetyProblems } from "./support/http.js";
 
@@ -38,7 +38,7 @@ beforeAll(async () => {
   jkuUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/jwks.json`;
 
   app = await startApp({ env: { AUTH_SECRET: SECRET } });
-  admin = await setUp(app.url);
+  admin = await setUpAdmin(app.url);
   reader = await addUser(app.url, admin, { email: "reader@example.com", password: "reader password 1" });
 });
 

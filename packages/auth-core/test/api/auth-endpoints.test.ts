@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { type SignedIn, setUpAdmin, TEST_PASSWORD } from "../../../../test/support/accounts.js";
 import { BACKENDS, createSqliteDatabase } from "../../../../test/support/databases.js";
 import { BLOG_YAML, domainOf } from "../support/domains.js";
 import { startInstance, useInstance } from "../support/instance.js";
-import { PASSWORD, setUpAdmin } from "../support/users.js";
 
 function expectErrorBody(body: unknown, code: string): void {
   expect(body).toMatchObject({ code, message: expect.any(String) });
@@ -11,14 +11,14 @@ function expectErrorBody(body: unknown, code: string): void {
 
 describe.each(BACKENDS)("auth endpoints on $name", (backend) => {
   const instance = useInstance(backend.create);
-  let admin: { token: string; id: string };
+  let admin: SignedIn;
   beforeAll(async () => {
     admin = await setUpAdmin(instance.api);
   });
 
   describe("register", () => {
     it("creates a user with the default role and answers 201 with the profile", async () => {
-      const response = await instance.api.post("/api/user/register", { email: "reader@example.com", password: PASSWORD, name: "Rea" });
+      const response = await instance.api.post("/api/user/register", { email: "reader@example.com", password: TEST_PASSWORD, name: "Rea" });
       expect(response.status).toBe(201);
       expect(response.body.user).toEqual({
         id: expect.any(String),
@@ -33,7 +33,7 @@ describe.each(BACKENDS)("auth endpoints on $name", (backend) => {
     it("ignores role, id and passwordHash in the body", async () => {
       const response = await instance.api.post("/api/user/register", {
         email: "sneaky@example.com",
-        password: PASSWORD,
+        password: TEST_PASSWORD,
         role: "Admin",
         id: "chosen",
         passwordHash: "$2a$04$x",
@@ -42,20 +42,20 @@ describe.each(BACKENDS)("auth endpoints on $name", (backend) => {
       expect(response.status).toBe(201);
       expect(response.body.user.role).toBe("Reader");
       expect(response.body.user.id).not.toBe("chosen");
-      const login = await instance.api.post("/api/user/login", { email: "sneaky@example.com", password: PASSWORD });
+      const login = await instance.api.post("/api/user/login", { email: "sneaky@example.com", password: TEST_PASSWORD });
       expect(login.status).toBe(200);
     });
 
     it("treats case, spacing and NFKC variants of an email as one account", async () => {
-      const first = await instance.api.post("/api/user/register", { email: "Alice@X.io", password: PASSWORD });
+      const first = await instance.api.post("/api/user/register", { email: "Alice@X.io", password: TEST_PASSWORD });
       expect(first.status).toBe(201);
       expect(first.body.user.email).toBe("alice@x.io");
       for (const variant of [" alice@x.io ", "ALICE@x.IO", "ａｌｉｃｅ@x.io"]) {
-        const again = await instance.api.post("/api/user/register", { email: variant, password: PASSWORD });
+        const again = await instance.api.post("/api/user/register", { email: variant, password: TEST_PASSWORD });
         expect(again.status, variant).toBe(409);
         expectErrorBody(again.body, "EMAIL_TAKEN");
       }
-      const login = await instance.api.post("/api/user/login", { email: "ＡＬＩＣＥ@X.IO", password: PASSWORD });
+      const login = await instance.api.post("/api/user/login", { email: "ＡＬＩＣＥ@X.IO", password: TEST_PASSWORD });
       expect(login.status).toBe(200);
     });
 
@@ -68,7 +68,7 @@ describe.each(BACKENDS)("auth endpoints on $name", (backend) => {
       ["control character", "ali\u0007ce@example.com"],
       ["too long", `${"a".repeat(250)}@example.com`],
     ])("refuses an email with %s", async (_case, email) => {
-      const response = await instance.api.post("/api/user/register", { email, password: PASSWORD });
+      const response = await instance.api.post("/api/user/register", { email, password: TEST_PASSWORD });
       expect(response.status).toBe(400);
       expectErrorBody(response.body, "INVALID_BODY");
       expect(response.body.issues[0].path).toEqual(["email"]);
@@ -103,7 +103,7 @@ describe.each(BACKENDS)("auth endpoints on $name", (backend) => {
 
   describe("login", () => {
     it("returns a bearer token, its lifetime and the profile, never cached", async () => {
-      const response = await instance.api.post("/api/user/login", { email: "admin@example.com", password: PASSWORD });
+      const response = await instance.api.post("/api/user/login", { email: "admin@example.com", password: TEST_PASSWORD });
       expect(response.status).toBe(200);
       expect(response.body).toMatchObject({
         token: expect.any(String),
@@ -120,7 +120,7 @@ describe.each(BACKENDS)("auth endpoints on $name", (backend) => {
     });
 
     it("answers unknown email and wrong password with the same 401 body", async () => {
-      const unknown = await instance.api.post("/api/user/login", { email: "nobody@example.com", password: PASSWORD });
+      const unknown = await instance.api.post("/api/user/login", { email: "nobody@example.com", password: TEST_PASSWORD });
       const wrong = await instance.api.post("/api/user/login", { email: "admin@example.com", password: "wrong password" });
       expect(unknown.status).toBe(401);
       expect(wrong.status).toBe(401);
@@ -139,7 +139,7 @@ describe.each(BACKENDS)("auth endpoints on $name", (backend) => {
 
     it("answers a malformed body with 400", async () => {
       expect((await instance.api.post("/api/user/login", { email: "admin@example.com" })).status).toBe(400);
-      expect((await instance.api.post("/api/user/login", { email: ["a"], password: PASSWORD })).status).toBe(400);
+      expect((await instance.api.post("/api/user/login", { email: ["a"], password: TEST_PASSWORD })).status).toBe(400);
     });
   });
 
@@ -175,7 +175,7 @@ describe.each(BACKENDS)("auth endpoints on $name", (backend) => {
     it("refuses a bad token even on an open route and on login", async () => {
       expect((await instance.api.get("/api/post", { token: "garbage" })).status).toBe(401);
       expect(
-        (await instance.api.post("/api/user/login", { email: "admin@example.com", password: PASSWORD }, { token: "garbage" })).status,
+        (await instance.api.post("/api/user/login", { email: "admin@example.com", password: TEST_PASSWORD }, { token: "garbage" })).status,
       ).toBe(401);
     });
   });
@@ -200,7 +200,7 @@ describe.each(BACKENDS)("auth endpoints on $name", (backend) => {
     });
 
     it("answers 413 over 16 KiB, declared or streamed", async () => {
-      const big = JSON.stringify({ email: "big@example.com", password: PASSWORD, name: "n".repeat(17 * 1024) });
+      const big = JSON.stringify({ email: "big@example.com", password: TEST_PASSWORD, name: "n".repeat(17 * 1024) });
       const declared = await instance.api.post("/api/user/register", undefined, {
         raw: big,
         headers: { "content-type": "application/json" },

@@ -1,10 +1,10 @@
 import { createHmac } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
+import { type SignedIn, setUpAdmin, signUp, TEST_PASSWORD } from "../../../../test/support/accounts.js";
 import { BACKENDS } from "../../../../test/support/databases.js";
 import { createTokenService } from "../../src/index.js";
 import { TEST_SECRET } from "../support/domains.js";
 import { useInstance } from "../support/instance.js";
-import { PASSWORD, setUpAdmin, signUp } from "../support/users.js";
 
 const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
 
@@ -17,7 +17,7 @@ function forge(header: object, payload: object, key: string | null): string {
 
 describe.each(BACKENDS)("token security on $name", (backend) => {
   const instance = useInstance(backend.create);
-  let admin: { token: string; id: string };
+  let admin: SignedIn;
   beforeAll(async () => {
     admin = await setUpAdmin(instance.api);
   });
@@ -67,7 +67,7 @@ describe.each(BACKENDS)("token security on $name", (backend) => {
 
   it("refuses emails with invisible or bidirectional characters, which read like another account", async () => {
     for (const email of ["admin@example.com\u200b", "ad\u200bmin@example.com", "admin@exa\u202emple.com", "ad\u00admin@example.com"]) {
-      const response = await instance.api.post("/api/user/register", { email, password: PASSWORD });
+      const response = await instance.api.post("/api/user/register", { email, password: TEST_PASSWORD });
       expect(response.status, JSON.stringify(email)).toBe(400);
       expect(response.body).toMatchObject({
         code: "INVALID_BODY",
@@ -87,38 +87,42 @@ describe.each(BACKENDS)("token security on $name", (backend) => {
   });
 
   it("refuses a deleted user's token, also after a new account is created", async () => {
-    const user = await signUp(instance.api, "gone@example.com");
+    const user = await signUp(instance.api, { email: "gone@example.com" });
     expect((await instance.api.delete(`/api/user/${user.id}`, { token: admin.token })).status).toBe(204);
     await expectInvalidToken(user.token);
-    const next = await instance.api.post("/api/user/register", { email: "gone@example.com", password: PASSWORD });
+    const next = await instance.api.post("/api/user/register", { email: "gone@example.com", password: TEST_PASSWORD });
     expect(next.status).toBe(201);
     expect(next.body.user.id).not.toBe(user.id);
     await expectInvalidToken(user.token);
   });
 
   it("refuses a token once the user's role changed, even after changing it back", async () => {
-    const user = await signUp(instance.api, "flip@example.com");
+    const user = await signUp(instance.api, { email: "flip@example.com" });
     const toEditor = await instance.api.patch(`/api/user/${user.id}`, { role: "Editor" }, { token: admin.token });
     expect(toEditor.status).toBe(200);
     await expectInvalidToken(user.token);
     expect((await instance.api.patch(`/api/user/${user.id}`, { role: "Reader" }, { token: admin.token })).status).toBe(200);
     await expectInvalidToken(user.token);
-    const fresh = await instance.api.post("/api/user/login", { email: "flip@example.com", password: PASSWORD });
+    const fresh = await instance.api.post("/api/user/login", { email: "flip@example.com", password: TEST_PASSWORD });
     expect(fresh.body.user.role).toBe("Reader");
     expect((await instance.api.get("/api/user/me", { token: fresh.body.token })).status).toBe(200);
   });
 
   it("never lets register create an administrator", async () => {
-    const response = await instance.api.post("/api/user/register", { email: "wannabe@example.com", password: PASSWORD, role: "Admin" });
+    const response = await instance.api.post("/api/user/register", {
+      email: "wannabe@example.com",
+      password: TEST_PASSWORD,
+      role: "Admin",
+    });
     expect(response.body.user.role).toBe("Reader");
-    const login = await instance.api.post("/api/user/login", { email: "wannabe@example.com", password: PASSWORD });
+    const login = await instance.api.post("/api/user/login", { email: "wannabe@example.com", password: TEST_PASSWORD });
     expect((await instance.api.get("/api/user", { token: login.body.token })).body.total).toBe(1);
   });
 
   it("never returns a password or a hash from any endpoint", async () => {
     const responses = [
-      await instance.api.post("/api/user/register", { email: "leak@example.com", password: PASSWORD }),
-      await instance.api.post("/api/user/login", { email: "leak@example.com", password: PASSWORD }),
+      await instance.api.post("/api/user/register", { email: "leak@example.com", password: TEST_PASSWORD }),
+      await instance.api.post("/api/user/login", { email: "leak@example.com", password: TEST_PASSWORD }),
       await instance.api.get("/api/user/me", { token: admin.token }),
       await instance.api.get("/api/user", { token: admin.token }),
       await instance.api.get(`/api/user/${admin.id}`, { token: admin.token }),

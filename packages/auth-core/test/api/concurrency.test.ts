@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { TEST_PASSWORD } from "../../../../test/support/accounts.js";
 import { BACKENDS, createSqliteDatabase, type TestDatabase } from "../../../../test/support/databases.js";
 import { BLOG_YAML, domainOf } from "../support/domains.js";
 import { startInstance, type TestInstance } from "../support/instance.js";
-import { PASSWORD } from "../support/users.js";
 
 const domain = domainOf(BLOG_YAML);
 let cleanup: (() => Promise<void>)[] = [];
@@ -35,7 +35,7 @@ describe.each(BACKENDS)("races on $name", (backend) => {
     const [first, second = first] = await instances(await backend.create(), count);
     const responses = await Promise.all(
       Array.from({ length: 50 }, (_, index) =>
-        (index % 2 === 0 ? first : second)?.api.post("/api/user/setup", { email: `admin${index}@example.com`, password: PASSWORD }),
+        (index % 2 === 0 ? first : second)?.api.post("/api/user/setup", { email: `admin${index}@example.com`, password: TEST_PASSWORD }),
       ),
     );
     expect(statuses(responses as { status: number }[])).toEqual({ 201: 1, 409: 49 });
@@ -50,7 +50,7 @@ describe.each(BACKENDS)("races on $name", (backend) => {
       Array.from({ length: 20 }, (_, index) =>
         (index % 2 === 0 ? first : second)?.api.post("/api/user/register", {
           email: index % 3 === 0 ? "Same@Example.com" : "same@example.com",
-          password: PASSWORD,
+          password: TEST_PASSWORD,
         }),
       ),
     );
@@ -63,8 +63,8 @@ describe("setup flag", () => {
   it("closes setup for good once a user registered", async () => {
     const [instance] = await instances(createSqliteDatabase(), 1);
     const api = (instance as TestInstance).api;
-    expect((await api.post("/api/user/register", { email: "first@example.com", password: PASSWORD })).status).toBe(201);
+    expect((await api.post("/api/user/register", { email: "first@example.com", password: TEST_PASSWORD })).status).toBe(201);
     expect((await api.get("/api/user/setup")).body).toEqual({ setupRequired: false });
-    expect((await api.post("/api/user/setup", { email: "late@example.com", password: PASSWORD })).status).toBe(409);
+    expect((await api.post("/api/user/setup", { email: "late@example.com", password: TEST_PASSWORD })).status).toBe(409);
   });
 });

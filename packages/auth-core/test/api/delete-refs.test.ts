@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addUser, type SignedIn, setUpAdmin, TEST_PASSWORD } from "../../../../test/support/accounts.js";
 import { BACKENDS, type TestDatabase } from "../../../../test/support/databases.js";
 import type { ApiClient, ApiResult } from "../support/client.js";
 import { domainOf } from "../support/domains.js";
 import { startInstance, type TestInstance } from "../support/instance.js";
-import { createUserWithRole, setupAdmin, TEST_PASSWORD, type TestUser } from "../support/role-users.js";
 
 // Every kind of reference: a declared owner (`author`), a hidden `ownerId` (Note), optional refs
 // to the auth entity, to another entity and to the entity itself, and required refs.
@@ -118,13 +118,13 @@ describe.each(BACKENDS)("deleting a referenced record on $name", (backend) => {
   let database: TestDatabase;
   let instance: TestInstance;
   let api: ApiClient;
-  let admin: TestUser;
+  let admin: SignedIn;
 
   beforeAll(async () => {
     database = await backend.create();
     instance = await startInstance(domain, database.url);
     api = instance.api;
-    admin = await setupAdmin(api);
+    admin = await setUpAdmin(api);
   });
   afterAll(async () => {
     await instance?.auth.close();
@@ -132,8 +132,8 @@ describe.each(BACKENDS)("deleting a referenced record on $name", (backend) => {
   });
 
   it("clears optional refs and owner ids that point at a deleted user, and keeps the records", async () => {
-    const alice = await createUserWithRole(api, admin, { email: "alice@example.com" });
-    const bob = await createUserWithRole(api, admin, { email: "bob@example.com" });
+    const alice = await addUser(api, admin, { email: "alice@example.com" });
+    const bob = await addUser(api, admin, { email: "bob@example.com" });
     const own = await created(api.post("/api/post", { title: "Mine" }, { token: alice.token }));
     const edited = await created(api.post("/api/post", { title: "Edited", editor: alice.id }, { token: admin.token }));
     const note = await created(api.post("/api/note", { text: "hidden owner" }, { token: alice.token }));
@@ -157,7 +157,7 @@ describe.each(BACKENDS)("deleting a referenced record on $name", (backend) => {
   });
 
   it("refuses with 409 CONFLICT, changing nothing, while a required ref points at the user", async () => {
-    const carol = await createUserWithRole(api, admin, { email: "carol@example.com" });
+    const carol = await addUser(api, admin, { email: "carol@example.com" });
     const post = await created(api.post("/api/post", { title: "Carol's", editor: carol.id }, { token: carol.token }));
     const review = await created(api.post("/api/review", { stars: 5, reviewer: carol.id, post: post.id }, { token: carol.token }));
     await created(api.post("/api/review", { stars: 4, reviewer: carol.id, post: post.id }, { token: admin.token }));
@@ -203,13 +203,13 @@ describe.each(BACKENDS)("deleting a referenced record on $name", (backend) => {
   });
 
   it("deletes a user whose own ref points at itself", async () => {
-    const self = await createUserWithRole(api, admin, { email: "self@example.com" });
+    const self = await addUser(api, admin, { email: "self@example.com" });
     expectStatus(await api.patch(`/api/user/${self.id}`, { mentor: self.id }, { token: admin.token }), 200);
     expectStatus(await api.delete(`/api/user/${self.id}`, { token: admin.token }), 204);
   });
 
   it("keeps answering 400 INVALID_BODY for a ref to a deleted record", async () => {
-    const gone = await createUserWithRole(api, admin, { email: "gone@example.com" });
+    const gone = await addUser(api, admin, { email: "gone@example.com" });
     expectStatus(await api.delete(`/api/user/${gone.id}`, { token: admin.token }), 204);
     const result = await api.post("/api/post", { title: "Late", editor: gone.id }, { token: admin.token });
     expectStatus(result, 400);
@@ -218,7 +218,7 @@ describe.each(BACKENDS)("deleting a referenced record on $name", (backend) => {
   });
 
   it("checks the refs a registration names, like any create", async () => {
-    const gone = await createUserWithRole(api, admin, { email: "gone2@example.com" });
+    const gone = await addUser(api, admin, { email: "gone2@example.com" });
     expectStatus(await api.delete(`/api/user/${gone.id}`, { token: admin.token }), 204);
     const result = await api.post("/api/user/register", { email: "late@example.com", password: TEST_PASSWORD, mentor: gone.id });
     expectStatus(result, 400);
@@ -235,13 +235,13 @@ describe.each(BACKENDS)("deleting a user while records that refer to it are writ
   const WRITERS = 20;
   let database: TestDatabase;
   let instances: TestInstance[];
-  let admin: TestUser;
+  let admin: SignedIn;
 
   beforeAll(async () => {
     database = await backend.create();
     instances = [await startInstance(domain, database.url)];
     if (backend.name === "postgres") instances.push(await startInstance(domain, database.url));
-    admin = await setupAdmin(instances[0]?.api as ApiClient);
+    admin = await setUpAdmin(instances[0]?.api as ApiClient);
   });
   afterAll(async () => {
     for (const instance of instances ?? []) await instance.auth.close();
@@ -253,7 +253,7 @@ describe.each(BACKENDS)("deleting a user while records that refer to it are writ
   // Only the last round writes required refs, which may make the delete a 409 instead.
   it.each(Array.from({ length: ROUNDS }, (_, round) => round))("leaves no ref to a missing record (round %i)", async (round) => {
     const api = apiFor(0);
-    const dave = await createUserWithRole(api, admin, { email: `dave${round}@example.com` });
+    const dave = await addUser(api, admin, { email: `dave${round}@example.com` });
     const target = await created(api.post("/api/post", { title: "Target" }, { token: admin.token }));
     const kinds = round === ROUNDS - 1 ? 5 : 4;
     const write = (index: number): Promise<ApiResult> => {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addUser, type SignedIn, setUpAdmin } from "../../../../test/support/accounts.js";
 import { BACKENDS, type TestDatabase } from "../../../../test/support/databases.js";
 import type { ApiClient } from "../support/client.js";
 import { domainOf } from "../support/domains.js";
 import { startInstance, type TestInstance } from "../support/instance.js";
-import { createUserWithRole, setupAdmin, type TestUser } from "../support/role-users.js";
 
 const SHOP_YAML = `name: shop
 entities:
@@ -76,18 +76,18 @@ const codesOf = (issues: { path: (string | number)[] }[]) => issues.map((issue) 
 describe.each(BACKENDS)("entity CRUD on $name", (backend) => {
   let database: TestDatabase;
   let instance: TestInstance;
-  let admin: TestUser;
-  let alice: TestUser;
-  let bob: TestUser;
+  let admin: SignedIn;
+  let alice: SignedIn;
+  let bob: SignedIn;
   let api: ApiClient;
 
   beforeAll(async () => {
     database = await backend.create();
     instance = await startInstance(domainOf(SHOP_YAML), database.url);
     api = instance.api;
-    admin = await setupAdmin(api);
-    alice = await createUserWithRole(api, admin, { email: "alice@example.com" });
-    bob = await createUserWithRole(api, admin, { email: "bob@example.com" });
+    admin = await setUpAdmin(api);
+    alice = await addUser(api, admin, { email: "alice@example.com" });
+    bob = await addUser(api, admin, { email: "bob@example.com" });
     expect(alice.role).toBe("Member");
   });
   afterAll(async () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addUser, type SignedIn, setUpAdmin, TEST_PASSWORD } from "../../../../test/support/accounts.js";
 import { BACKENDS, type TestDatabase } from "../../../../test/support/databases.js";
 import { BLOG_YAML, domainOf } from "../support/domains.js";
 import { startInstance, type TestInstance } from "../support/instance.js";
-import { createUserWithRole, setupAdmin, TEST_PASSWORD, type TestUser } from "../support/role-users.js";
 
 /** Who calls: for records, the Editor (owner) owns the record and the Editor (not owner) does not. */
 type Persona = "anonymous" | "reader" | "editorOwner" | "editorOther" | "admin";
@@ -38,10 +38,10 @@ function cases<M extends Record<string, Record<Persona, number>>>(matrix: M): [k
 describe.each(BACKENDS)("entity permissions of the blog example on $name", (backend) => {
   let database: TestDatabase;
   let instance: TestInstance;
-  let admin: TestUser;
-  let reader: TestUser;
-  let editor: TestUser;
-  let otherEditor: TestUser;
+  let admin: SignedIn;
+  let reader: SignedIn;
+  let editor: SignedIn;
+  let otherEditor: SignedIn;
   let counter = 0;
 
   const api = () => instance.api;
@@ -67,10 +67,10 @@ describe.each(BACKENDS)("entity permissions of the blog example on $name", (back
   beforeAll(async () => {
     database = await backend.create();
     instance = await startInstance(domainOf(BLOG_YAML), database.url);
-    admin = await setupAdmin(instance.api);
-    reader = await createUserWithRole(instance.api, admin, { email: "reader@example.com" });
-    editor = await createUserWithRole(instance.api, admin, { email: "editor@example.com", role: "Editor" });
-    otherEditor = await createUserWithRole(instance.api, admin, { email: "editor2@example.com", role: "Editor" });
+    admin = await setUpAdmin(instance.api);
+    reader = await addUser(instance.api, admin, { email: "reader@example.com" });
+    editor = await addUser(instance.api, admin, { email: "editor@example.com", role: "Editor" });
+    otherEditor = await addUser(instance.api, admin, { email: "editor2@example.com", role: "Editor" });
     expect(reader.role).toBe("Reader");
   });
   afterAll(async () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEST_PASSWORD } from "../../../../test/support/accounts.js";
 import { BACKENDS, type TestDatabase } from "../../../../test/support/databases.js";
 import { BLOG_YAML, domainOf } from "../support/domains.js";
 import { startInstance, type TestInstance } from "../support/instance.js";
-import { PASSWORD } from "../support/users.js";
 
 /**
  * A login's time tells nothing about whether the email exists, also for passwords bcrypt cannot
@@ -31,7 +31,7 @@ describe.each(BACKENDS)("login timing on $name", (backend) => {
     instance = await startInstance(domainOf(BLOG_YAML), database.url, { bcryptCost: 10 });
     for (const [kind] of CASES) {
       for (let index = 0; index < ACCOUNTS; index++) {
-        const response = await instance.api.post("/api/user/register", { email: knownEmail(kind, index), password: PASSWORD });
+        const response = await instance.api.post("/api/user/register", { email: knownEmail(kind, index), password: TEST_PASSWORD });
         expect(response.status).toBe(201);
       }
     }

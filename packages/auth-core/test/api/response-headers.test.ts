@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { type SignedIn, setUpAdmin, TEST_PASSWORD } from "../../../../test/support/accounts.js";
 import { BACKENDS } from "../../../../test/support/databases.js";
 import type { ApiResult } from "../support/client.js";
 import { useInstance } from "../support/instance.js";
-import { PASSWORD, setUpAdmin } from "../support/users.js";
 
 /** Every API response is never sniffed and never stored by a cache (CONTRACT §13). */
 function expectGuarded(response: ApiResult, expectedStatus: number): void {
@@ -13,22 +13,22 @@ function expectGuarded(response: ApiResult, expectedStatus: number): void {
 
 describe.each(BACKENDS)("API response headers on $name", (backend) => {
   const instance = useInstance(backend.create);
-  let admin: { token: string; id: string };
+  let admin: SignedIn;
   beforeAll(async () => {
     admin = await setUpAdmin(instance.api);
   });
 
   it("setup and login, which answer with a token, are neither sniffed nor stored", async () => {
-    const setup = await instance.api.post("/api/user/setup", { email: "late@example.com", password: PASSWORD });
+    const setup = await instance.api.post("/api/user/setup", { email: "late@example.com", password: TEST_PASSWORD });
     expectGuarded(setup, 409);
-    const login = await instance.api.post("/api/user/login", { email: "admin@example.com", password: PASSWORD });
+    const login = await instance.api.post("/api/user/login", { email: "admin@example.com", password: TEST_PASSWORD });
     expectGuarded(login, 200);
     expect(login.body.token).toEqual(expect.any(String));
     expectGuarded(await instance.api.get("/api/user/setup"), 200);
   });
 
   it("register, me and user records, which hold a user, are neither sniffed nor stored", async () => {
-    const registered = await instance.api.post("/api/user/register", { email: "reader@example.com", password: PASSWORD });
+    const registered = await instance.api.post("/api/user/register", { email: "reader@example.com", password: TEST_PASSWORD });
     expectGuarded(registered, 201);
     const id: string = registered.body.user.id;
     const options = { token: admin.token };

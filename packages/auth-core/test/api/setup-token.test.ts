@@ -1,12 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { ADMIN, TEST_PASSWORD } from "../../../../test/support/accounts.js";
 import { BACKENDS, createSqliteDatabase } from "../../../../test/support/databases.js";
 import type { Auth, EntityModel } from "../../src/index.js";
 import { BLOG_YAML, domainOf } from "../support/domains.js";
 import { startInstance, useInstance } from "../support/instance.js";
-import { PASSWORD } from "../support/users.js";
 
 const SETUP_TOKEN = "the-setup-token-the-operator-set";
-const ADMIN = { email: "admin@example.com", password: PASSWORD };
 
 function usersOf(auth: Auth): EntityModel {
   const entity = auth.model.auth?.entity;
@@ -84,7 +83,7 @@ describe.each(BACKENDS)("setup with a setup token on $name", (backend) => {
 
   it("answers 409 once setup is complete, whatever the token, and stops asking for it", async () => {
     for (const setupToken of ["wrong", SETUP_TOKEN, undefined]) {
-      const response = await instance.api.post("/api/user/setup", { email: "second@example.com", password: PASSWORD, setupToken });
+      const response = await instance.api.post("/api/user/setup", { email: "second@example.com", password: TEST_PASSWORD, setupToken });
       expect(response.status).toBe(409);
       expect(response.body.code).toBe("SETUP_COMPLETE");
     }

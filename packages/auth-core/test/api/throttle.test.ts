@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEST_PASSWORD } from "../../../../test/support/accounts.js";
 import { BACKENDS, createSqliteDatabase, type TestDatabase } from "../../../../test/support/databases.js";
 import { migrate, openDatabase } from "../../src/index.js";
 import { writeTransaction } from "../../src/store/transaction.js";
 import { createLoginThrottle, LOGIN_LIMITS } from "../../src/throttle/login-throttle.js";
 import { BLOG_YAML, domainOf } from "../support/domains.js";
 import { startInstance, type TestInstance } from "../support/instance.js";
-import { PASSWORD } from "../support/users.js";
 
 describe.each(BACKENDS)("login throttling on $name", (backend) => {
   let database: TestDatabase;
@@ -18,7 +18,7 @@ describe.each(BACKENDS)("login throttling on $name", (backend) => {
     instance = await startInstance(domainOf(BLOG_YAML), database.url);
     second = await startInstance(domainOf(BLOG_YAML), database.url);
     for (const email of ["victim@example.com", "reset@example.com"]) {
-      expect((await instance.api.post("/api/user/register", { email, password: PASSWORD })).status).toBe(201);
+      expect((await instance.api.post("/api/user/register", { email, password: TEST_PASSWORD })).status).toBe(201);
     }
   });
   afterAll(async () => {
@@ -40,7 +40,7 @@ describe.each(BACKENDS)("login throttling on $name", (backend) => {
       const response = await api.post("/api/user/login", { email, password: "wrong password" }, from(`10.0.0.${index}`));
       expect(response.status, email).toBe(401);
     }
-    const locked = await second.api.post("/api/user/login", { email: "victim@example.com", password: PASSWORD }, from("10.0.1.1"));
+    const locked = await second.api.post("/api/user/login", { email: "victim@example.com", password: TEST_PASSWORD }, from("10.0.1.1"));
     expect(locked.status).toBe(429);
     expect(locked.body.code).toBe("TOO_MANY_ATTEMPTS");
     const retryAfter = Number(locked.headers.get("retry-after"));
@@ -56,7 +56,7 @@ describe.each(BACKENDS)("login throttling on $name", (backend) => {
         ).toBe(401);
       }
       expect(
-        (await instance.api.post("/api/user/login", { email: "reset@example.com", password: PASSWORD }, from("10.1.0.1"))).status,
+        (await instance.api.post("/api/user/login", { email: "reset@example.com", password: TEST_PASSWORD }, from("10.1.0.1"))).status,
       ).toBe(200);
     }
   });
@@ -71,10 +71,14 @@ describe.each(BACKENDS)("login throttling on $name", (backend) => {
       );
       expect(response.status).toBe(401);
     }
-    const blocked = await second.api.post("/api/user/login", { email: "reset@example.com", password: PASSWORD }, attacker);
+    const blocked = await second.api.post("/api/user/login", { email: "reset@example.com", password: TEST_PASSWORD }, attacker);
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(LOGIN_LIMITS.addressLockSeconds - 30);
-    const elsewhere = await second.api.post("/api/user/login", { email: "reset@example.com", password: PASSWORD }, from("198.51.100.1"));
+    const elsewhere = await second.api.post(
+      "/api/user/login",
+      { email: "reset@example.com", password: TEST_PASSWORD },
+      from("198.51.100.1"),
+    );
     expect(elsewhere.status).toBe(200);
   });
 
@@ -86,8 +90,8 @@ describe.each(BACKENDS)("login throttling on $name", (backend) => {
 
   it("counts a burst of simultaneous guesses for one email before comparing: at most 5 are compared", async () => {
     const email = "burst@example.com";
-    expect((await instance.api.post("/api/user/register", { email, password: PASSWORD })).status).toBe(201);
-    const passwords = [...Array.from({ length: 30 }, (_, index) => `wrong guess ${index}`), PASSWORD];
+    expect((await instance.api.post("/api/user/register", { email, password: TEST_PASSWORD })).status).toBe(201);
+    const passwords = [...Array.from({ length: 30 }, (_, index) => `wrong guess ${index}`), TEST_PASSWORD];
     const answers = await Promise.all(
       passwords.map((password, index) =>
         (index % 2 === 0 ? instance : second).api.post("/api/user/login", { email, password }, from(`10.2.0.${index}`)),
@@ -120,8 +124,8 @@ describe.each(BACKENDS)("login throttling on $name", (backend) => {
 
   it("counts wrong currentPassword answers as failed logins, so the check is no unthrottled password oracle", async () => {
     const email = "oracle@example.com";
-    const registered = await instance.api.post("/api/user/register", { email, password: PASSWORD });
-    const login = await instance.api.post("/api/user/login", { email, password: PASSWORD }, from("10.3.0.1"));
+    const registered = await instance.api.post("/api/user/register", { email, password: TEST_PASSWORD });
+    const login = await instance.api.post("/api/user/login", { email, password: TEST_PASSWORD }, from("10.3.0.1"));
     const path = `/api/user/${registered.body.user.id}`;
     const answers = await Promise.all(
       Array.from({ length: 15 }, (_, index) =>
@@ -139,18 +143,18 @@ describe.each(BACKENDS)("login throttling on $name", (backend) => {
     // Locked now for the right answer too, through PATCH and through login.
     const right = await second.api.patch(
       path,
-      { email: "moved@example.com", currentPassword: PASSWORD },
+      { email: "moved@example.com", currentPassword: TEST_PASSWORD },
       { token: login.body.token, ...from("10.3.2.1") },
     );
     expect(right.status).toBe(429);
     expect(right.body.code).toBe("TOO_MANY_ATTEMPTS");
-    expect((await instance.api.post("/api/user/login", { email, password: PASSWORD }, from("10.3.2.2"))).status).toBe(429);
+    expect((await instance.api.post("/api/user/login", { email, password: TEST_PASSWORD }, from("10.3.2.2"))).status).toBe(429);
   });
 
   it("cannot be dodged with a client-sent X-Forwarded-For when no proxy is trusted", async () => {
     const response = await instance.api.post(
       "/api/user/login",
-      { email: "reset@example.com", password: PASSWORD },
+      { email: "reset@example.com", password: TEST_PASSWORD },
       { headers: { "x-domain-auth-peer": "203.0.113.7", "x-forwarded-for": "1.2.3.4" } },
     );
     expect(response.status).toBe(429);

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addUser, type SignedIn, setUpAdmin, signIn, TEST_PASSWORD } from "../../../../test/support/accounts.js";
 import { BACKENDS, type TestDatabase } from "../../../../test/support/databases.js";
 import { type ApiClient, type ApiResult, apiClient, type CallOptions } from "../support/client.js";
 import { domainOf } from "../support/domains.js";
 import { startInstance, type TestInstance } from "../support/instance.js";
-import { createUserWithRole, setupAdmin, signIn, TEST_PASSWORD, type TestUser } from "../support/role-users.js";
 
 /** The user entity has no permissions block: the guarded defaults apply. */
 const GUARDED_YAML = `name: club
@@ -77,19 +77,19 @@ describe.each(BACKENDS)("auth entity guarded by default on $name", (backend) => 
   let database: TestDatabase;
   let instance: TestInstance;
   let api: ApiClient;
-  let admin: TestUser;
-  let member: TestUser;
-  let other: TestUser;
+  let admin: SignedIn;
+  let member: SignedIn;
+  let other: SignedIn;
   let counter = 0;
-  const freshMember = () => createUserWithRole(api, admin, { email: `member${++counter}@example.com` });
+  const freshMember = () => addUser(api, admin, { email: `member${++counter}@example.com` });
 
   beforeAll(async () => {
     database = await backend.create();
     instance = await startInstance(domainOf(GUARDED_YAML), database.url);
     api = leakCheckingClient(instance);
-    admin = await setupAdmin(api);
-    member = await createUserWithRole(api, admin, { email: "member@example.com" });
-    other = await createUserWithRole(api, admin, { email: "other@example.com" });
+    admin = await setUpAdmin(api);
+    member = await addUser(api, admin, { email: "member@example.com" });
+    other = await addUser(api, admin, { email: "other@example.com" });
     expect(member.role).toBe("Member");
   });
   afterAll(async () => {
@@ -123,7 +123,7 @@ describe.each(BACKENDS)("auth entity guarded by default on $name", (backend) => 
     }
     expect((await api.get(target, { token: admin.token })).body.item.name).toBeNull();
     expect((await api.post("/api/user", { email: "anon@example.com", password: TEST_PASSWORD })).status).toBe(401);
-    await signIn(api, admin.email);
+    await signIn(api, admin);
   });
 
   it("lets a member read and change its own profile", async () => {
@@ -199,7 +199,7 @@ describe.each(BACKENDS)("auth entity guarded by default on $name", (backend) => 
     expect(guessed.status).toBe(403);
     // Nothing changed: the owner keeps the account, the token and the password.
     expect((await api.get("/api/user/me", { token: user.token })).body.user.email).toBe(user.email);
-    await signIn(api, user.email);
+    await signIn(api, user);
     // Sending the email it already has is no change and needs nothing.
     expect((await api.patch(path, { email: user.email, name: "Same" }, { token: user.token })).status).toBe(200);
   });
@@ -228,7 +228,7 @@ describe.each(BACKENDS)("auth entity guarded by default on $name", (backend) => 
       expect(old.body.code).toBe("UNAUTHENTICATED");
       expect((await api.get("/api/user/me", { token: changed.body.token })).status).toBe(200);
       expect((await api.post("/api/user/login", { email: user.email, password: TEST_PASSWORD })).status).toBe(401);
-      await signIn(api, user.email, "brand new password");
+      await signIn(api, { email: user.email, password: "brand new password" });
     });
 
     it("validates the new password like register and stores only a bcrypt hash", async () => {
@@ -244,7 +244,7 @@ describe.each(BACKENDS)("auth entity guarded by default on $name", (backend) => 
       const hash = await storedHashOf(instance, user.id);
       expect(hash).toMatch(/^\$2[aby]\$/);
       expect(hash).not.toContain("ü");
-      await signIn(api, user.email, "ü".repeat(36));
+      await signIn(api, { email: user.email, password: "ü".repeat(36) });
     });
 
     it("lets the administrator set another user's password without currentPassword, retiring that user's tokens", async () => {
@@ -254,11 +254,11 @@ describe.each(BACKENDS)("auth entity guarded by default on $name", (backend) => 
       expect(result.body.token).toBeUndefined();
       expect((await api.get("/api/user/me", { token: user.token })).status).toBe(401);
       expect((await api.get("/api/user/me", { token: admin.token })).status).toBe(200);
-      await signIn(api, user.email, "set by the admin");
+      await signIn(api, { email: user.email, password: "set by the admin" });
     });
 
     it("also asks the administrator for currentPassword when changing its own password", async () => {
-      const second = await createUserWithRole(api, admin, { email: `admin${++counter}@example.com`, role: "Admin" });
+      const second = await addUser(api, admin, { email: `admin${++counter}@example.com`, role: "Admin" });
       const path = `/api/user/${second.id}`;
       expect((await api.patch(path, { password: "admin new password" }, { token: second.token })).status).toBe(403);
       const changed = await api.patch(path, { password: "admin new password", currentPassword: TEST_PASSWORD }, { token: second.token });
@@ -307,7 +307,7 @@ describe.each(BACKENDS)("auth entity guarded by default on $name", (backend) => 
       expect(made.status, made.text).toBe(201);
       expect(Object.keys(made.body)).toEqual(["item"]);
       expect(made.body.item).toMatchObject({ email: `made${counter}@example.com`, role: "Member", name: "M" });
-      await signIn(api, made.body.item.email);
+      await signIn(api, { email: made.body.item.email });
 
       const promoted = await api.post(
         "/api/user",
@@ -343,7 +343,7 @@ describe.each(BACKENDS)("auth entity guarded by default on $name", (backend) => 
       const fresh = await startInstance(domainOf(GUARDED_YAML), (await backendDatabase()).url);
       try {
         const freshApi = leakCheckingClient(fresh);
-        const only = await setupAdmin(freshApi);
+        const only = await setUpAdmin(freshApi);
         const deleted = await freshApi.delete(`/api/user/${only.id}`, { token: only.token });
         expect(deleted.status).toBe(409);
         expect(deleted.body.code).toBe("LAST_ADMIN");
@@ -356,7 +356,7 @@ describe.each(BACKENDS)("auth entity guarded by default on $name", (backend) => 
         expect(still.status).toBe(200);
         expect(still.body.user.role).toBe("Admin");
 
-        const second = await createUserWithRole(freshApi, only, { email: "second@example.com", role: "Admin" });
+        const second = await addUser(freshApi, only, { email: "second@example.com", role: "Admin" });
         const stepDown = await freshApi.patch(`/api/user/${only.id}`, { role: "Member" }, { token: only.token });
         expect(stepDown.status, stepDown.text).toBe(200);
         expect((await freshApi.get("/api/user/me", { token: only.token })).status).toBe(401);
@@ -370,9 +370,9 @@ describe.each(BACKENDS)("auth entity guarded by default on $name", (backend) => 
       const fresh = await startInstance(domainOf(GUARDED_YAML), (await backendDatabase()).url);
       try {
         const freshApi = leakCheckingClient(fresh);
-        let first = await setupAdmin(freshApi);
+        let first = await setUpAdmin(freshApi);
         for (let round = 0; round < 4; round++) {
-          const second = await createUserWithRole(freshApi, first, { email: `rival${round}@example.com`, role: "Admin" });
+          const second = await addUser(freshApi, first, { email: `rival${round}@example.com`, role: "Admin" });
           const results = await Promise.all([
             freshApi.delete(`/api/user/${second.id}`, { token: first.token }),
             freshApi.delete(`/api/user/${first.id}`, { token: second.token }),
@@ -432,9 +432,9 @@ describe.each(BACKENDS)("field guards of the auth entity on $name", (backend) =>
   });
 
   it("lets only the user or a setup-role caller write email and password, only a setup-role caller write role", async () => {
-    const admin = await createUserWithRole(api, await adminFor(), { email: "admin2@example.com", role: "Admin" });
-    const a = await createUserWithRole(api, admin, { email: "a@example.com" });
-    const b = await createUserWithRole(api, admin, { email: "b@example.com" });
+    const admin = await addUser(api, await adminFor(), { email: "admin2@example.com", role: "Admin" });
+    const a = await addUser(api, admin, { email: "a@example.com" });
+    const b = await addUser(api, admin, { email: "b@example.com" });
     const path = `/api/user/${b.id}`;
     expect((await api.patch(path, { name: "Named by a" }, { token: a.token })).status).toBe(200);
     for (const body of [{ email: "stolen@example.com" }, { password: "taken over!" }, { role: "Admin" }, { role: "Member" }]) {
@@ -444,31 +444,30 @@ describe.each(BACKENDS)("field guards of the auth entity on $name", (backend) =>
     const self = await api.patch(`/api/user/${a.id}`, { role: "Admin" }, { token: a.token });
     expect(self.status).toBe(403);
     expect((await api.get(path, { token: admin.token })).body.item).toMatchObject({ email: "b@example.com", role: "Member" });
-    await signIn(api, "b@example.com");
+    await signIn(api, { email: "b@example.com" });
   });
 
   it("lets only a setup-role caller update or delete a setup-role user", async () => {
     const admin = await adminFor();
-    const member = await createUserWithRole(api, admin, { email: "m@example.com" });
+    const member = await addUser(api, admin, { email: "m@example.com" });
     expect((await api.patch(`/api/user/${admin.id}`, { name: "Renamed" }, { token: member.token })).status).toBe(403);
     expect((await api.delete(`/api/user/${admin.id}`, { token: member.token })).status).toBe(403);
-    const victim = await createUserWithRole(api, admin, { email: "victim@example.com" });
+    const victim = await addUser(api, admin, { email: "victim@example.com" });
     expect((await api.delete(`/api/user/${victim.id}`, { token: member.token })).status).toBe(204);
-    const second = await createUserWithRole(api, admin, { email: "admin3@example.com", role: "Admin" });
+    const second = await addUser(api, admin, { email: "admin3@example.com", role: "Admin" });
     expect((await api.patch(`/api/user/${second.id}`, { name: "By an admin" }, { token: admin.token })).status).toBe(200);
     expect((await api.delete(`/api/user/${second.id}`, { token: admin.token })).status).toBe(204);
   });
 
-  let adminUser: TestUser | undefined;
+  let adminUser: SignedIn | undefined;
   /** An administrator of this instance: the first user, promoted by the admin command's way (the store). */
-  async function adminFor(): Promise<TestUser> {
+  async function adminFor(): Promise<SignedIn> {
     if (adminUser) return adminUser;
     const entity = instance.auth.model.entities.find((candidate) => candidate.isAuthEntity);
     if (!entity) throw new Error("no auth entity");
     const registered = await api.post("/api/user/register", { email: "root@example.com", password: TEST_PASSWORD });
     await instance.auth.store.update(entity, registered.body.user.id, { role: "Admin" }, { bumpTokenVersion: true });
-    const token = await signIn(api, "root@example.com");
-    adminUser = { id: registered.body.user.id, email: "root@example.com", password: TEST_PASSWORD, role: "Admin", token };
+    adminUser = await signIn(api, { email: "root@example.com" });
     return adminUser;
   }
 });
