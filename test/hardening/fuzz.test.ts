@@ -5,6 +5,7 @@ import { ADMIN, addUser, type SignedIn, setUpAdmin } from "../support/accounts.j
 import { type RunningApp, startApp } from "../support/app-server.js";
 import { BACKENDS, type TestDatabase } from "../support/databases.js";
 import { call } from "../support/http-client.js";
+import { findLeaks } from "../support/leaks.js";
 import { printFigures } from "./support/figures.js";
 import { pool, portOf, rawRequest, rssKiB, safetyProblems } from "./support/http.js";
 
@@ -371,7 +372,7 @@ async function send(request: FuzzRequest): Promise<string[]> {
   figures.requests++;
   if (answer.status >= 500) figures.fiveXx++;
   const problems = safetyProblems(answer, { head: request.method === "HEAD" });
-  if (problems.some((problem) => /hash|secret keys/.test(problem))) figures.leaks++;
+  if (findLeaks(answer).length > 0) figures.leaks++;
   if (problems.length > 0) {
     figures.problems++;
     return [`${request.method} ${request.path} → ${answer.status} ${answer.text.slice(0, 200)}: ${problems.join("; ")}`];
@@ -526,7 +527,7 @@ describe.each(BACKENDS)("fuzzing the production server on $name", (backend) => {
         figures.raw++;
         if (answer.status >= 500) figures.fiveXx++;
         const problems = safetyProblems(answer);
-        if (problems.some((problem) => /hash|secret keys/.test(problem))) figures.leaks++;
+        if (findLeaks(answer).length > 0) figures.leaks++;
         if (problems.length === 0) return true;
         figures.problems++;
         found.push(

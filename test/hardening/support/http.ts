@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import net from "node:net";
 import { parseJson } from "../../support/http-client.js";
+import { findLeaks } from "../../support/leaks.js";
 
 /** One answer read off a raw socket. */
 export interface RawAnswer {
@@ -61,21 +62,6 @@ function dechunk(text: string): string {
 }
 
 const STACK_TRACE = /\n\s+at [^\n]*:\d+:\d+|node_modules\/|\/work\/|file:\/\/\/|\bat (?:async )?[\w.<>]+ \(/;
-const BCRYPT_HASH = /\$2[abxy]\$\d{2}\$/;
-const SECRET_KEY = /^password(?:_?hash)?$|hash$/i;
-
-function forbiddenKeys(value: unknown, path: string, found: string[]): string[] {
-  if (Array.isArray(value)) {
-    for (const [index, item] of value.entries()) forbiddenKeys(item, `${path}[${index}]`, found);
-  } else if (value !== null && typeof value === "object") {
-    for (const [key, item] of Object.entries(value)) {
-      if (SECRET_KEY.test(key)) found.push(`${path}.${key}`);
-      forbiddenKeys(item, `${path}.${key}`, found);
-    }
-  }
-  return found;
-}
-
 /** Why `issues` is not the contract's `[{ path: [...], message }]`, or `null`. */
 function issuesProblem(issues: unknown): string | null {
   if (!Array.isArray(issues)) return "issues is not an array";
@@ -89,8 +75,8 @@ function issuesProblem(issues: unknown): string | null {
 
 /**
  * Every way an answer breaks the contract's promises to any caller: a 5xx (other than 503
- * `UNAVAILABLE` when `allowUnavailable`), a stack trace, an error without the error body, a hash or a
- * `password`/`passwordHash` key anywhere. Empty when the answer is safe.
+ * `UNAVAILABLE` when `allowUnavailable`), a stack trace, an error without the error body, any of the
+ * leaks {@link findLeaks} lists. Empty when the answer is safe.
  */
 export function safetyProblems(
   answer: { status: number; text: string; body: unknown },
@@ -102,9 +88,7 @@ export function safetyProblems(
     problems.push(`status ${answer.status}`);
   if (answer.status < 100) problems.push("no HTTP answer");
   if (STACK_TRACE.test(answer.text)) problems.push("stack trace or server path in the body");
-  if (BCRYPT_HASH.test(answer.text)) problems.push("a bcrypt hash in the body");
-  const keys = forbiddenKeys(answer.body, "$", []);
-  if (keys.length > 0) problems.push(`secret keys ${keys.join(", ")}`);
+  problems.push(...findLeaks(answer));
   if (answer.status >= 400 && !options.head) {
     const body = answer.body as Record<string, unknown> | undefined;
     if (body === undefined || body === null || typeof body !== "object" || Array.isArray(body))

@@ -16,9 +16,23 @@ export interface CallOptions {
   readonly raw?: string | Uint8Array | ReadableStream<Uint8Array>;
 }
 
-/** Calls an instance's handler in process, the way a server would. */
-export function apiClient(auth: Auth, base = "http://localhost") {
-  const call = async (method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<ApiResult> => {
+/** One request of a client: the method, the path, a JSON body and the options. */
+export type Caller = (method: string, path: string, body?: unknown, options?: CallOptions) => Promise<ApiResult>;
+
+/** A client over `call`, with a shorthand for each method. */
+export function clientOf(call: Caller) {
+  return {
+    call,
+    get: (path: string, options?: CallOptions) => call("GET", path, undefined, options),
+    post: (path: string, body?: unknown, options?: CallOptions) => call("POST", path, body, options),
+    patch: (path: string, body?: unknown, options?: CallOptions) => call("PATCH", path, body, options),
+    delete: (path: string, options?: CallOptions) => call("DELETE", path, undefined, options),
+  };
+}
+
+/** A client that calls an instance's handler in process, the way a server would. */
+export function apiClient(auth: Auth, base = "http://localhost"): ApiClient {
+  return clientOf(async (method, path, body, options = {}) => {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     let payload: string | Uint8Array | ReadableStream<Uint8Array> | undefined = options.raw;
@@ -35,14 +49,7 @@ export function apiClient(auth: Auth, base = "http://localhost") {
       parsed = text ? JSON.parse(text) : null;
     } catch {}
     return { status: response.status, headers: response.headers, body: parsed, text };
-  };
-  return {
-    call,
-    get: (path: string, options?: CallOptions) => call("GET", path, undefined, options),
-    post: (path: string, body?: unknown, options?: CallOptions) => call("POST", path, body, options),
-    patch: (path: string, body?: unknown, options?: CallOptions) => call("PATCH", path, body, options),
-    delete: (path: string, options?: CallOptions) => call("DELETE", path, undefined, options),
-  };
+  });
 }
 
-export type ApiClient = ReturnType<typeof apiClient>;
+export type ApiClient = ReturnType<typeof clientOf>;
