@@ -3,7 +3,7 @@ import { addUser, type SignedIn, setUpAdmin, TEST_PASSWORD } from "../../../../t
 import { BACKENDS, type TestDatabase } from "../../../../test/support/databases.js";
 import type { ApiClient, ApiResult } from "../support/client.js";
 import { domainOf } from "../support/domains.js";
-import { startInstance, type TestInstance } from "../support/instance.js";
+import { startInstance, type TestInstance, useInstance } from "../support/instance.js";
 
 // Every kind of reference: a declared owner (`author`), a hidden `ownerId` (Note), optional refs
 // to the auth entity, to another entity and to the entity itself, and required refs.
@@ -115,20 +115,13 @@ async function danglingRefs(api: ApiClient, token: string): Promise<string[]> {
 }
 
 describe.each(BACKENDS)("deleting a referenced record on $name", (backend) => {
-  let database: TestDatabase;
-  let instance: TestInstance;
+  const instance = useInstance(backend.create, REFS_YAML);
   let api: ApiClient;
   let admin: SignedIn;
 
   beforeAll(async () => {
-    database = await backend.create();
-    instance = await startInstance(domain, database.url);
     api = instance.api;
     admin = await setUpAdmin(api);
-  });
-  afterAll(async () => {
-    await instance?.auth.close();
-    await database?.drop();
   });
 
   it("clears optional refs and owner ids that point at a deleted user, and keeps the records", async () => {

@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { addUser, type SignedIn, setUpAdmin } from "../../../../test/support/accounts.js";
-import { BACKENDS, type TestDatabase } from "../../../../test/support/databases.js";
+import { BACKENDS } from "../../../../test/support/databases.js";
 import { findLeaks } from "../../../../test/support/leaks.js";
 import type { ApiClient } from "../support/client.js";
-import { domainOf } from "../support/domains.js";
-import { startInstance, type TestInstance } from "../support/instance.js";
+import { useInstance } from "../support/instance.js";
 
 const SHOP_YAML = `name: shop
 entities:
@@ -75,25 +74,18 @@ const byCreatedAtThenId = (a: { createdAt: string; id: string }, b: { createdAt:
 const codesOf = (issues: { path: (string | number)[] }[]) => issues.map((issue) => issue.path.join("."));
 
 describe.each(BACKENDS)("entity CRUD on $name", (backend) => {
-  let database: TestDatabase;
-  let instance: TestInstance;
+  const instance = useInstance(backend.create, SHOP_YAML);
   let admin: SignedIn;
   let alice: SignedIn;
   let bob: SignedIn;
   let api: ApiClient;
 
   beforeAll(async () => {
-    database = await backend.create();
-    instance = await startInstance(domainOf(SHOP_YAML), database.url);
     api = instance.api;
     admin = await setUpAdmin(api);
     alice = await addUser(api, admin, { email: "alice@example.com" });
     bob = await addUser(api, admin, { email: "bob@example.com" });
     expect(alice.role).toBe("Member");
-  });
-  afterAll(async () => {
-    await instance?.auth.close();
-    await database?.drop();
   });
 
   describe("list", () => {
@@ -530,17 +522,7 @@ describe.each(BACKENDS)("entity CRUD on $name", (backend) => {
 });
 
 describe.each(BACKENDS)("entity CRUD under auth.type none on $name", (backend) => {
-  let database: TestDatabase;
-  let instance: TestInstance;
-
-  beforeAll(async () => {
-    database = await backend.create();
-    instance = await startInstance(domainOf(OPEN_YAML), database.url, { secret: undefined });
-  });
-  afterAll(async () => {
-    await instance?.auth.close();
-    await database?.drop();
-  });
+  const instance = useInstance(backend.create, OPEN_YAML, { secret: undefined });
 
   it("opens every operation, whatever the permissions say, and ignores the Authorization header", async () => {
     const { api } = instance;

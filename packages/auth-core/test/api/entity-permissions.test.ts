@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { addUser, type SignedIn, setUpAdmin, TEST_PASSWORD } from "../../../../test/support/accounts.js";
-import { BACKENDS, type TestDatabase } from "../../../../test/support/databases.js";
+import { BACKENDS } from "../../../../test/support/databases.js";
 import { findLeaks } from "../../../../test/support/leaks.js";
-import { BLOG_YAML, domainOf } from "../support/domains.js";
-import { startInstance, type TestInstance } from "../support/instance.js";
+import { BLOG_YAML } from "../support/domains.js";
+import { type TestInstance, useInstance } from "../support/instance.js";
 
 /** Who calls: for records, the Editor (owner) owns the record and the Editor (not owner) does not. */
 type Persona = "anonymous" | "reader" | "editorOwner" | "editorOther" | "admin";
@@ -37,8 +37,7 @@ function cases<M extends Record<string, Record<Persona, number>>>(matrix: M): [k
 }
 
 describe.each(BACKENDS)("entity permissions of the blog example on $name", (backend) => {
-  let database: TestDatabase;
-  let instance: TestInstance;
+  const instance = useInstance(backend.create, BLOG_YAML);
   let admin: SignedIn;
   let reader: SignedIn;
   let editor: SignedIn;
@@ -66,17 +65,11 @@ describe.each(BACKENDS)("entity permissions of the blog example on $name", (back
   };
 
   beforeAll(async () => {
-    database = await backend.create();
-    instance = await startInstance(domainOf(BLOG_YAML), database.url);
     admin = await setUpAdmin(instance.api);
     reader = await addUser(instance.api, admin, { email: "reader@example.com" });
     editor = await addUser(instance.api, admin, { email: "editor@example.com", role: "Editor" });
     otherEditor = await addUser(instance.api, admin, { email: "editor2@example.com", role: "Editor" });
     expect(reader.role).toBe("Reader");
-  });
-  afterAll(async () => {
-    await instance?.auth.close();
-    await database?.drop();
   });
 
   describe("Post", () => {

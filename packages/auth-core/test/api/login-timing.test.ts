@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { TEST_PASSWORD } from "../../../../test/support/accounts.js";
-import { BACKENDS, type TestDatabase } from "../../../../test/support/databases.js";
-import { BLOG_YAML, domainOf } from "../support/domains.js";
-import { startInstance, type TestInstance } from "../support/instance.js";
+import { BACKENDS } from "../../../../test/support/databases.js";
+import { BLOG_YAML } from "../support/domains.js";
+import { useInstance } from "../support/instance.js";
 
 /**
  * A login's time tells nothing about whether the email exists, also for passwords bcrypt cannot
@@ -22,23 +22,16 @@ function median(values: number[]): number {
 }
 
 describe.each(BACKENDS)("login timing on $name", (backend) => {
-  let database: TestDatabase;
-  let instance: TestInstance;
+  // The production cost, so a comparison takes tens of milliseconds and its absence shows.
+  const instance = useInstance(backend.create, BLOG_YAML, { bcryptCost: 10 });
 
   beforeAll(async () => {
-    database = await backend.create();
-    // The production cost, so a comparison takes tens of milliseconds and its absence shows.
-    instance = await startInstance(domainOf(BLOG_YAML), database.url, { bcryptCost: 10 });
     for (const [kind] of CASES) {
       for (let index = 0; index < ACCOUNTS; index++) {
         const response = await instance.api.post("/api/user/register", { email: knownEmail(kind, index), password: TEST_PASSWORD });
         expect(response.status).toBe(201);
       }
     }
-  });
-  afterAll(async () => {
-    await instance?.auth.close();
-    await database?.drop();
   });
 
   // Each case has accounts of its own, so no email reaches the lock.

@@ -4,7 +4,7 @@ import { BACKENDS, type TestDatabase } from "../../../../test/support/databases.
 import { findLeaks } from "../../../../test/support/leaks.js";
 import { type ApiClient, apiClient, clientOf } from "../support/client.js";
 import { domainOf } from "../support/domains.js";
-import { startInstance, type TestInstance } from "../support/instance.js";
+import { startInstance, type TestInstance, useInstance } from "../support/instance.js";
 
 /** The user entity has no permissions block: the guarded defaults apply. */
 const GUARDED_YAML = `name: club
@@ -57,8 +57,7 @@ async function storedHashOf(instance: TestInstance, id: string): Promise<string>
 }
 
 describe.each(BACKENDS)("auth entity guarded by default on $name", (backend) => {
-  let database: TestDatabase;
-  let instance: TestInstance;
+  const instance = useInstance(backend.create, GUARDED_YAML);
   let api: ApiClient;
   let admin: SignedIn;
   let member: SignedIn;
@@ -67,17 +66,11 @@ describe.each(BACKENDS)("auth entity guarded by default on $name", (backend) => 
   const freshMember = () => addUser(api, admin, { email: `member${++counter}@example.com` });
 
   beforeAll(async () => {
-    database = await backend.create();
-    instance = await startInstance(domainOf(GUARDED_YAML), database.url);
     api = leakCheckingClient(instance);
     admin = await setUpAdmin(api);
     member = await addUser(api, admin, { email: "member@example.com" });
     other = await addUser(api, admin, { email: "other@example.com" });
     expect(member.role).toBe("Member");
-  });
-  afterAll(async () => {
-    await instance?.auth.close();
-    await database?.drop();
   });
 
   it("lists only the member itself, and every user to the administrator", async () => {
@@ -388,18 +381,11 @@ describe.each(BACKENDS)("auth entity guarded by default on $name", (backend) => 
 });
 
 describe.each(BACKENDS)("field guards of the auth entity on $name", (backend) => {
-  let database: TestDatabase;
-  let instance: TestInstance;
+  const instance = useInstance(backend.create, OPEN_USERS_YAML);
   let api: ApiClient;
 
   beforeAll(async () => {
-    database = await backend.create();
-    instance = await startInstance(domainOf(OPEN_USERS_YAML), database.url);
     api = leakCheckingClient(instance);
-  });
-  afterAll(async () => {
-    await instance?.auth.close();
-    await database?.drop();
   });
 
   it("completes setup when the first user is created through POST /api/user, with the default role", async () => {
