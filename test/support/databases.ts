@@ -43,6 +43,3 @@ export const BACKENDS = [
   { name: "sqlite", create: async () => createSqliteDatabase() },
   { name: "postgres", create: createPostgresDatabase },
 ] as const;
-
-/** One of {@link BACKENDS}. */
-export type Backend = (typeof BACKENDS)[number];
