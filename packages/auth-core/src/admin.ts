@@ -1,5 +1,6 @@
 import type { Auth } from "./create-auth.js";
 import { passwordProblem } from "./password/rules.js";
+import { defaultsFor } from "./records/defaults.js";
 import { emailProblem, normalizeEmail } from "./records/email.js";
 import { serializeRecord } from "./records/serialize.js";
 
@@ -33,9 +34,7 @@ export async function ensureAdministrator(auth: Auth, credentials: { email: stri
     if (!user) throw new Error(`the user ${email} was deleted meanwhile; run the command again`);
     return { action: "promoted", user: serializeRecord(model.entity, user) };
   }
-  const defaults = Object.fromEntries(
-    model.entity.fields.filter((field) => field.default !== undefined).map((field) => [field.name, field.default]),
-  );
+  const defaults = defaultsFor(model.entity, {});
   const user = await auth.store.insert(
     model.entity,
     { ...defaults, email, role: model.setupRole, passwordHash, tokenVersion: 1 },

@@ -6,6 +6,7 @@ import { json, noContent } from "../http/responses.js";
 import { checkFieldGuards } from "../policy/field-guards.js";
 import { checkOwnership } from "../policy/ownership.js";
 import { checkLastAdmin, checkSetupRoleUser, removesSetupRoleHolder } from "../policy/setup-role.js";
+import { defaultsFor } from "../records/defaults.js";
 import { parseRecordBody } from "../records/parse-body.js";
 import { serializeRecord } from "../records/serialize.js";
 import { MissingRefError, referrersOf, refTargetsOf } from "../store/references.js";
@@ -43,15 +44,6 @@ export async function readRecord(context: RouteContext, request: Request, entity
   if (!record) throw new ApiError("NOT_FOUND");
   enforce(checkOwnership(entity, access, record));
   return json(200, { item: serializeRecord(entity, record) });
-}
-
-/** The declared defaults of the fields `values` leaves out (applied on create only). */
-function defaultsFor(entity: EntityModel, values: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(
-    entity.fields
-      .filter((field) => field.default !== undefined && !Object.hasOwn(values, field.name))
-      .map((field) => [field.name, field.type === "datetime" ? new Date(String(field.default)).toISOString() : field.default]),
-  );
 }
 
 /** `POST /api/<segment>`: creates a record owned by the caller. */

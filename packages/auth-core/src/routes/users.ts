@@ -1,5 +1,6 @@
 import type { AuthServices, RouteContext } from "../context.js";
 import { ApiError } from "../http/errors.js";
+import { defaultsFor } from "../records/defaults.js";
 import { parseRecordBody } from "../records/parse-body.js";
 import { serializeRecord } from "../records/serialize.js";
 import { SetupCompleteError, type SetupMode, UniqueConflictError } from "../store/records.js";
@@ -40,11 +41,7 @@ export async function createUser(
   const { password, ...fields } = values;
   const existing = options.setup === "mark-complete" && (await context.store.findByEmail(entity, fields.email as string));
   if (existing) throw new ApiError("EMAIL_TAKEN", { issues: [{ path: ["email"], message: "is already taken" }] });
-  const defaults = Object.fromEntries(
-    entity.fields
-      .filter((field) => field.default !== undefined && !Object.hasOwn(fields, field.name))
-      .map((field) => [field.name, field.default]),
-  );
+  const defaults = defaultsFor(entity, fields);
   const passwordHash = await services.hasher.hash(password as string);
   try {
     return await context.store.insert(
