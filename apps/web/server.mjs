@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { createServer } from "node:http";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { API_SECURITY_HEADERS, authFromEnv, createNodeListener, PEER_ADDRESS_HEADER } from "@domain-auth/core";
+import { authFromEnv, createNodeListener, PEER_ADDRESS_HEADER, rawErrorResponse, writeError } from "@domain-auth/core";
 import nextEnv from "@next/env";
 import next from "next";
 
@@ -28,12 +28,6 @@ function recordPeerAddress(request) {
   request.headers[PEER_ADDRESS_HEADER] = request.socket.remoteAddress ?? "";
 }
 
-/** Writes an error in the API's body shape and closes the connection (for what never reaches a handler). */
-function answerError(response, status, code, message) {
-  response.writeHead(status, { ...API_SECURITY_HEADERS, "content-type": "application/json; charset=utf-8", connection: "close" });
-  response.end(JSON.stringify({ code, message }));
-}
-
 // The methods a Next.js route handler can export; Next.js answers any other with a bare 400.
 const NEXT_METHODS = new Set(["GET", "HEAD", "OPTIONS", "POST", "PUT", "DELETE", "PATCH"]);
 
@@ -54,30 +48,23 @@ function isForCore(request) {
   }
 }
 
-const RAW_API_HEADERS = Object.entries(API_SECURITY_HEADERS)
-  .map(([name, value]) => `${name}: ${value}\r\n`)
-  .join("");
-
 /**
  * Requests Node.js cannot parse (bad header bytes, unknown methods, conflicting framing, headers over
- * 16 KiB) get the API's error body instead of a bare status line: 431 HEADERS_TOO_LARGE or 400 BAD_REQUEST.
+ * 16 KiB, too slow to arrive) get the API's error body instead of a bare status line: 431 HEADERS_TOO_LARGE,
+ * 408 REQUEST_TIMEOUT or 400 BAD_REQUEST.
  */
 function answerClientError(error, socket) {
   if (!socket.writable || socket._httpMessage?.headersSent || error.code === "ECONNRESET") {
     socket.destroy();
     return;
   }
-  const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
-  const timedOut = error.code === "ERR_HTTP_REQUEST_TIMEOUT";
-  const [status, reason, code, message] = tooLarge
-    ? [431, "Request Header Fields Too Large", "HEADERS_TOO_LARGE", "The request headers are larger than 16 KiB"]
-    : timedOut
-      ? [408, "Request Timeout", "REQUEST_TIMEOUT", "The request took too long to arrive"]
-      : [400, "Bad Request", "BAD_REQUEST", "The request could not be read"];
-  const body = JSON.stringify({ code, message });
-  socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n${RAW_API_HEADERS}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
+  const code =
+    error.code === "HPE_HEADER_OVERFLOW"
+      ? "HEADERS_TOO_LARGE"
+      : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? "REQUEST_TIMEOUT"
+        : "BAD_REQUEST";
+  socket.end(rawErrorResponse(code));
 }
 
 if (!existsSync(join(dir, ".next", "BUILD_ID"))) fail("no production build in apps/web/.next; run `npm start` from the repository root");
@@ -94,7 +81,7 @@ const handleInCore = createNodeListener((request) => auth.handle(request));
 
 // Node.js would answer a request without Host with a bare 400; we answer it with the error body.
 const server = createServer({ requireHostHeader: false }, (request, response) => {
-  if (!request.headers.host) return answerError(response, 400, "BAD_REQUEST", "The request has no Host header");
+  if (!request.headers.host) return writeError(response, "BAD_REQUEST", { message: "The request has no Host header" });
   if (isForCore(request)) return handleInCore(request, response);
   recordPeerAddress(request);
   handleRequest(request, response);

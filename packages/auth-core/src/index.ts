@@ -4,6 +4,7 @@ export * from "./config/index.js";
 export { type Auth, type CreateAuthOptions, createAuth } from "./create-auth.js";
 export { type AuthEnvironment, authFromEnv, createAuthFromEnv, EnvironmentError } from "./env.js";
 export { ApiError, ERROR_CODES, type ErrorBody, type ErrorCode, type Issue } from "./http/errors.js";
+export { type EdgeErrorOptions, rawErrorResponse, writeError } from "./http/node-errors.js";
 export {
   API_SECURITY_HEADERS,
   contentSecurityPolicy,

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { PEER_ADDRESS_HEADER } from "./client-address.js";
+import { writeError } from "./http/node-errors.js";
 
 /**
  * Adapts a Web-standard handler to `node:http`, recording the socket's peer address in
@@ -13,10 +14,6 @@ import { PEER_ADDRESS_HEADER } from "./client-address.js";
 export function createNodeListener(
   handle: (request: Request) => Promise<Response>,
 ): (request: IncomingMessage, response: ServerResponse) => void {
-  const fail = (outgoing: ServerResponse, status: number, code: string, message: string) => {
-    if (!outgoing.headersSent) outgoing.writeHead(status, { "content-type": "application/json; charset=utf-8" });
-    outgoing.end(JSON.stringify({ code, message }));
-  };
   const toRequest = (incoming: IncomingMessage): Request => {
     const headers = new Headers();
     for (const [name, value] of Object.entries(incoming.headers)) {
@@ -37,7 +34,7 @@ export function createNodeListener(
     try {
       request = toRequest(incoming);
     } catch {
-      fail(outgoing, 400, "BAD_REQUEST", "The request could not be read");
+      writeError(outgoing, "BAD_REQUEST");
       return;
     }
     handle(request)
@@ -45,6 +42,6 @@ export function createNodeListener(
         outgoing.writeHead(response.status, Object.fromEntries(response.headers));
         outgoing.end(response.body ? Buffer.from(await response.arrayBuffer()) : undefined);
       })
-      .catch(() => fail(outgoing, 500, "INTERNAL_ERROR", "Internal error"));
+      .catch(() => writeError(outgoing, "INTERNAL_ERROR"));
   };
 }

@@ -16,6 +16,7 @@ export const ERROR_CODES = {
   LAST_ADMIN: { status: 409, message: "This is the last administrator" },
   BAD_REQUEST: { status: 400, message: "The request could not be read" },
   HEADERS_TOO_LARGE: { status: 431, message: "The request headers are larger than 16 KiB" },
+  REQUEST_TIMEOUT: { status: 408, message: "The request took too long to arrive" },
   UNAVAILABLE: { status: 503, message: "The service is temporarily unavailable; try again" },
   INTERNAL_ERROR: { status: 500, message: "Internal error" },
 } as const satisfies Record<string, { status: number; message: string }>;
