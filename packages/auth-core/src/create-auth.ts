@@ -129,10 +129,10 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
     hasher: services?.hasher ?? null,
     setupTokenRequired: services?.setupToken != null,
     async handle(request) {
-      const response = await answer(request);
-      return request.method.toUpperCase() === "HEAD"
-        ? new Response(null, { status: response.status, headers: response.headers })
-        : response;
+      if (request.method.toUpperCase() !== "HEAD") return answer(request);
+      // HEAD, in this one place: answered as GET would be, without the body.
+      const response = await answer(new Request(request, { method: "GET" }));
+      return new Response(null, { status: response.status, headers: response.headers });
     },
     async isSetupRequired() {
       return !(await store.isSetupComplete());

@@ -46,8 +46,7 @@ export function createRouter(context: RouteContext): (request: Request) => Promi
     const segments = pathSegments(new URL(request.url));
     if (!segments || segments.length > 2) throw new ApiError("NOT_FOUND");
     const [segment = "", id] = segments;
-    // HEAD is answered as GET; the caller drops the body.
-    const method = request.method.toUpperCase() === "HEAD" ? "GET" : request.method.toUpperCase();
+    const method = request.method.toUpperCase();
 
     const isEndpointName = id !== undefined && Object.hasOwn(AUTH_ROUTES, id);
     if (services && segment === services.auth.entity.segment && isEndpointName) {
