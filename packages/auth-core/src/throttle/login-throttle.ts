@@ -1,7 +1,6 @@
-import { createHash } from "node:crypto";
-import { type RateLimiterAbstract, RateLimiterPostgres, type RateLimiterRes, RateLimiterSQLite } from "rate-limiter-flexible";
+import type { RateLimiterAbstract, RateLimiterRes } from "rate-limiter-flexible";
 import type { Database } from "../store/database.js";
-import { TABLES } from "../store/migrate.js";
+import { databaseLimiter, exclusively, throttleKey } from "./limiter.js";
 
 /** Limits of login throttling (CONTRACT 3.1). */
 export const LOGIN_LIMITS = {
@@ -30,25 +29,6 @@ export interface LoginThrottle {
   withdrawAttempt(email: string, address: string): Promise<void>;
 }
 
-function limiter(database: Database, keyPrefix: string, points: number, blockDuration: number): RateLimiterAbstract {
-  const options = {
-    tableName: TABLES.throttle,
-    tableCreated: true,
-    clearExpiredByTimeout: false,
-    keyPrefix,
-    points,
-    duration: LOGIN_LIMITS.windowSeconds,
-    blockDuration,
-  };
-  return database.dialect === "sqlite"
-    ? new RateLimiterSQLite({ ...options, storeClient: database.client, storeType: "better-sqlite3" })
-    : new RateLimiterPostgres({ ...options, storeClient: database.client, storeType: "pool" });
-}
-
-function digest(value: string): string {
-  return createHash("sha256").update(value).digest("base64url");
-}
-
 /** Consumes one point; the seconds to wait when that went past the limit, else `null`. */
 async function consume(limiter: RateLimiterAbstract, key: string): Promise<number | null> {
   try {
@@ -67,33 +47,39 @@ async function consume(limiter: RateLimiterAbstract, key: string): Promise<numbe
  */
 export function createLoginThrottle(database: Database): LoginThrottle {
   // Attempts are counted before the comparison: the limit-th failure is still compared, the next attempt locks.
-  const byEmail = limiter(database, "login-email", LOGIN_LIMITS.failuresPerEmail, LOGIN_LIMITS.emailLockSeconds);
-  const byAddress = limiter(database, "login-address", LOGIN_LIMITS.failuresPerAddress, LOGIN_LIMITS.addressLockSeconds);
-  // On SQLite the limiter writes through the same connection as the store: take the store's
-  // connection lock, so a counter never lands inside (and rolls back with) another request's transaction.
-  const exclusive = <T>(work: () => Promise<T>): Promise<T> =>
-    database.dialect === "sqlite" ? database.db.connection().execute(() => work()) : work();
+  const byEmail = databaseLimiter(database, {
+    keyPrefix: "login-email",
+    points: LOGIN_LIMITS.failuresPerEmail,
+    durationSeconds: LOGIN_LIMITS.windowSeconds,
+    blockSeconds: LOGIN_LIMITS.emailLockSeconds,
+  });
+  const byAddress = databaseLimiter(database, {
+    keyPrefix: "login-address",
+    points: LOGIN_LIMITS.failuresPerAddress,
+    durationSeconds: LOGIN_LIMITS.windowSeconds,
+    blockSeconds: LOGIN_LIMITS.addressLockSeconds,
+  });
 
   return {
     countAttempt(email, address) {
       // One after the other: when the database is locked the first write fails after the busy timeout and
       // the second is not tried (together, a locked SQLite file made a login wait twice the timeout).
-      return exclusive(async () => {
-        const waits = [await consume(byEmail, digest(email)), await consume(byAddress, digest(address))];
+      return exclusively(database, async () => {
+        const waits = [await consume(byEmail, throttleKey(email)), await consume(byAddress, throttleKey(address))];
         const locked = waits.filter((wait) => wait !== null);
         return locked.length > 0 ? Math.max(...locked) : null;
       });
     },
     recordSuccess(email, address) {
-      return exclusive(async () => {
-        await byEmail.delete(digest(email));
-        await byAddress.reward(digest(address), 1);
+      return exclusively(database, async () => {
+        await byEmail.delete(throttleKey(email));
+        await byAddress.reward(throttleKey(address), 1);
       });
     },
     withdrawAttempt(email, address) {
-      return exclusive(async () => {
-        await byEmail.reward(digest(email), 1);
-        await byAddress.reward(digest(address), 1);
+      return exclusively(database, async () => {
+        await byEmail.reward(throttleKey(email), 1);
+        await byAddress.reward(throttleKey(address), 1);
       });
     },
   };
