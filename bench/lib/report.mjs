@@ -124,6 +124,42 @@ export function evaluateTargets(r) {
   return list;
 }
 
+/** The register flood rows of the latency phases, and what they say. */
+function floodSection(r) {
+  const s = r.settings.latency;
+  const l = r.latency;
+  const row = (label, phase) => [
+    label,
+    formatMs(phase.p50),
+    formatMs(phase.p99),
+    formatRatio(phase.p99 / l.idle.p99),
+    phase.eventLoopP99 === undefined ? "–" : formatMs(phase.eventLoopP99),
+    `${ops(phase.stormPerSecond)}/s`,
+    phase.stormShedPerSecond === undefined ? "–" : `${ops(phase.stormShedPerSecond)}/s`,
+  ];
+  const flood = l.registerFlood;
+  return [
+    table(
+      ["Storm", "`me` p50", "`me` p99", "p99 vs idle", "Server event loop p99", "Answered 2xx", "Shed: 503 at once"],
+      [
+        ["none (idle)", formatMs(l.idle.p50), formatMs(l.idle.p99), "1×", formatMs(l.idle.eventLoopP99), "–", "–"],
+        row(`${s.stormConnections} callers registering`, l.register),
+        row(`${s.floodConnections} callers registering`, flood),
+        row(`${s.floodConnections} callers calling \`me\` (control)`, l.meFlood),
+      ],
+    ),
+    "",
+    `Figures of the latency turns above. Password hashing takes ${r.machine.cores} at a time here (one thread per core) and keeps 8 per thread waiting; a registration that finds that queue full is answered 503 \`UNAVAILABLE\` with \`Retry-After: 1\` at once, before its body is read. ` +
+      `With ${s.stormConnections} callers ${l.register.stormShedPerSecond > 0 ? `the queue shed ${ops(l.register.stormShedPerSecond)} registrations a second` : "the queue takes every registration"} and \`me\`'s p99 is ${formatRatio(l.register.p99 / l.idle.p99)} idle. ` +
+      `With ${s.floodConnections} the queue is full all the time and ${ops(flood.stormShedPerSecond)} registrations a second are refused, each caller sending its next one the moment it is answered (none honours \`Retry-After\`). ` +
+      `No \`me\` waits for a hash; it waits for the server's one event loop, busy reading and refusing those requests: \`me\`'s p99 is ${formatRatio(flood.p99 / l.idle.p99)} idle, ` +
+      `where the same ${s.floodConnections} callers asking for \`me\` itself (the control row, answered 200 at ${ops(l.meFlood.stormPerSecond)}/s) make it ${formatRatio(l.meFlood.p99 / l.idle.p99)}. ` +
+      "A flood that ignores `Retry-After` is a flood of cheap requests like any other; what the application guarantees is that it makes no request wait for hashing and writes nothing to the database per refused request. Capping requests per connection or per address in the proxy in front is what bounds its rate. " +
+      `Here the refusals, the load generator and the hashing threads (which yield to request handling) share two cores, so hashing got little CPU during the flood: ${ops(flood.stormPerSecond)} accounts a second were created, against ${ops(l.register.stormPerSecond)} with ${s.stormConnections} callers. ` +
+      "The queue stayed full, so a legitimate sign-in in the meantime was answered 503 to be retried after a second rather than made to wait behind the flood (`test/hardening/register-flood.test.ts` times one).",
+  ].join("\n");
+}
+
 function sections(r) {
   const s = r.settings;
   const inProc = r.inProcess;
@@ -205,7 +241,7 @@ function sections(r) {
       phase.eventLoopP99 === undefined ? "–" : `${formatMs(phase.eventLoopP99)} / ${formatMs(phase.eventLoopMax)}`,
       phase.stormPerSecond === undefined
         ? "–"
-        : `${ops(phase.stormPerSecond)}/s${phase.stormFailures ? ` (${phase.stormFailures} failed)` : ""}`,
+        : `${ops(phase.stormPerSecond)}/s${phase.stormShedPerSecond ? `, ${ops(phase.stormShedPerSecond)}/s shed with 503` : ""}${phase.stormFailures ? ` (${phase.stormFailures} failed)` : ""}`,
     ];
     out.push({
       title: `Latency under load: \`me\` at a steady rate while a second client storms`,
@@ -216,16 +252,23 @@ function sections(r) {
             row("domain-auth (bare node:http), idle", l.idle),
             row(`domain-auth, ${s.latency.stormConnections} callers logging in`, l.login, l.idle),
             row(`domain-auth, ${s.latency.stormConnections} callers registering`, l.register, l.idle),
+            row(`domain-auth, ${s.latency.floodConnections} callers registering (a flood)`, l.registerFlood, l.idle),
+            row(`domain-auth, ${s.latency.floodConnections} callers calling \`me\` (control)`, l.meFlood, l.idle),
             row("Better Auth get-session, idle", l.betterAuthIdle),
             row(`Better Auth get-session, ${s.latency.stormConnections} callers signing up`, l.betterAuthSignUp, l.betterAuthIdle),
           ],
         ),
         "",
         `\`me\` comes from ${s.latency.connections} connections at ${s.latency.rate} requests per second in all (autocannon's rate limit; get-session at ${s.latency.betterAuthRate}/s, a load Better Auth's server carries comfortably when idle), ${s.latency.seconds} s per turn, medians of ${s.latency.rounds} turns, the phases taking turns. ` +
-          "A storm starts 0.75 s before and ends after the `me` window, logging in with correct passwords (so nothing is throttled) or registering new emails. " +
+          "A storm starts 0.75 s before and ends after the `me` window, logging in with correct passwords (so nothing is throttled) or registering new emails; each storm caller sends its next request as soon as the previous one is answered. " +
+          "The storms come from one address but stand for many clients, so the bench server's per-address register limit is raised out of the way (`AUTH_REGISTER_LIMIT`): every registration reaches the bounded hash queue, and those it cannot take are answered 503 (shed). " +
           "Latencies are taken from every answer as autocannon timed it, to a fraction of a millisecond. The client runs on the same two cores, so its own waits for a core are part of every figure; " +
           "the server's event loop delay (`monitorEventLoopDelay` inside the bare server, 1 ms resolution, over the same turns) shows what the server itself added.",
       ].join("\n"),
+    });
+    out.push({
+      title: `A register flood: \`me\` while ${s.latency.stormConnections} and ${s.latency.floodConnections} callers register`,
+      body: floodSection(r),
     });
   }
 
@@ -309,6 +352,31 @@ Login throughput did not drop in that run. With spare CPU the hashing threads st
 core; what they give up is CPU that other runnable work wants, so on a machine shared with other
 busy processes logins slow down before those do (the hashing capacity row above shows how much
 the machine had to give).
+
+### A bounded hash queue and register throttling (auth-core change)
+
+Registrations used to wait for the hashing threads in a queue without end: 80 from one client
+were all created, and a login behind them waited for every hash. Now each client address may
+register \`AUTH_REGISTER_LIMIT\` times an hour (100 by default; counted in the database, and an
+address over it is refused from memory), and at most 8 hashes per thread wait for one; past that,
+register, login, setup and password changes are answered 503 \`UNAVAILABLE\` with
+\`Retry-After: 1\` at once (register and login before reading the body). Measured once with the
+two builds side by side, taking turns (bare node:http, the per-address limit raised, \`me\` at 400
+req/s from 4 connections, one login with the right password per turn, 3 turns of 2 s, medians; the
+machine was busy with other work):
+
+| Build | Idle \`me\` p99 | 200 callers registering: \`me\` p50 / p99 | A login meanwhile | Accounts created | Refused |
+| --- | --- | --- | --- | --- | --- |
+| before: a queue without end | 3.4 ms | 0.68 ms / 9.8 ms | 200 after 4,109 ms | 23.5/s | – |
+| after: 8 per thread, then 503 | 5.5 ms | 52.3 ms / 136 ms | 503 after 49 ms, to retry in 1 s | 8.6/s | 5,447/s |
+
+The queue without end was its own back-pressure: each of the 200 callers waited seconds for its
+hash, so the server had little else to do and \`me\` kept its latency, while every login waited
+behind the whole flood. Answering at once bounds every wait, but a caller that ignores
+\`Retry-After\` comes straight back, so the server's one event loop is kept busy refusing, as it
+would be by 200 callers asking for \`me\` (the flood table above), and here, with the load
+generator on the same two cores, the hashing threads got less CPU too. A flood from one address
+stops being hashed after its 100 registrations of the hour (\`test/hardening/register-flood.test.ts\`).
 
 ### SQLite statements prepared once (auth-core change)
 

@@ -17,6 +17,13 @@ import { tally } from "./support/races.js";
 /** On PostgreSQL two instances share the database, so the limits must hold across them. */
 const INSTANCES = { sqlite: 1, postgres: 2 } as const;
 
+interface BurstRequest {
+  readonly path: string;
+  readonly body: unknown;
+  readonly method?: string;
+  readonly token?: string;
+}
+
 describe.each(BACKENDS)("throttling bursts against the production server on $name", (backend) => {
   const instances = INSTANCES[backend.name];
   const figures: Record<string, number> = {};
@@ -38,16 +45,28 @@ describe.each(BACKENDS)("throttling bursts against the production server on $nam
   });
 
   /** Sends every request at once, spread over the instances, from `address`. */
-  function burst(
-    address: string,
-    requests: readonly { path: string; body: unknown; method?: string; token?: string }[],
-  ): Promise<Answer[]> {
-    return Promise.all(
-      requests.map((request, index) =>
-        // Up to 100 bcrypt comparisons at the production cost queue behind each other on two cores.
-        call(apps[index % apps.length]?.url as string, { ...request, headers: { "x-forwarded-for": address }, timeoutMs: 90_000 }),
-      ),
-    );
+  /**
+   * Sends every request at once, spread over the instances, from `address`. Those the bounded hash
+   * queue sheds (503, never compared) are sent again, all at once, after their `Retry-After`, until
+   * each has a final answer: every wave is a burst, and the tally counts final answers only.
+   */
+  async function burst(address: string, requests: readonly BurstRequest[]): Promise<Answer[]> {
+    const answers: Answer[] = [];
+    let pending = requests.map((request, index) => ({ request, index }));
+    for (let wave = 0; pending.length > 0; wave++) {
+      if (wave === 30) throw new Error(`${pending.length} requests still shed after 30 waves`);
+      if (wave > 0) await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const sent = await Promise.all(
+        pending.map(({ request, index }) =>
+          call(apps[index % apps.length]?.url as string, { ...request, headers: { "x-forwarded-for": address }, timeoutMs: 60_000 }),
+        ),
+      );
+      pending.forEach(({ index }, position) => {
+        answers[index] = sent[position] as Answer;
+      });
+      pending = pending.filter((_, position) => sent[position]?.status === 503);
+    }
+    return answers;
   }
 
   test("30 wrong passwords and the right one at once for one email: at most 5 are compared", async () => {
@@ -73,7 +92,10 @@ describe.each(BACKENDS)("throttling bursts against the production server on $nam
     );
     const counts = tally(answers);
     figures["emails answered 401 before 429 in a burst of 130 from one address"] = counts[401] ?? 0;
-    expect(counts).toEqual({ 401: 100, 429: 30 });
+    // Attempts shed by the full hash queue were counted while in flight and given back, so the
+    // address may lock before 100 were compared: never after.
+    expect(counts[401], JSON.stringify(counts)).toBeLessThanOrEqual(100);
+    expect((counts[401] ?? 0) + (counts[429] ?? 0)).toBe(130);
   });
 
   test("15 wrong currentPassword answers at once: at most 5 are compared, then the right one is locked out too", async () => {
@@ -86,7 +108,8 @@ describe.each(BACKENDS)("throttling bursts against the production server on $nam
     }));
     const counts = tally(await burst("198.51.100.3", guesses));
     figures["wrong currentPassword answered 403 before 429 in a burst of 15"] = counts[403] ?? 0;
-    expect(counts).toEqual({ 403: 5, 429: 10 });
+    expect(counts[403], JSON.stringify(counts)).toBeLessThanOrEqual(5);
+    expect((counts[403] ?? 0) + (counts[429] ?? 0)).toBe(15);
     const right = await burst("198.51.100.4", [
       {
         method: "PATCH",

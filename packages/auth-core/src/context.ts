@@ -3,6 +3,7 @@ import type { PasswordHasher } from "./password/hasher.js";
 import type { Database } from "./store/database.js";
 import type { RecordStore } from "./store/records.js";
 import type { LoginThrottle } from "./throttle/login-throttle.js";
+import type { RegisterThrottle } from "./throttle/register-throttle.js";
 import type { SetupTokenCheck } from "./tokens/setup-token.js";
 import type { TokenService } from "./tokens/tokens.js";
 
@@ -14,6 +15,7 @@ export interface AuthServices {
   readonly throttle: LoginThrottle;
   /** Checks `POST setup`'s `setupToken`; `null` when setup is open to anyone (no `setupToken` option). */
   readonly setupToken: SetupTokenCheck | null;
+  readonly registerThrottle: RegisterThrottle;
 }
 
 /** Everything a route handler works with. */

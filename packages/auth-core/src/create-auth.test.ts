@@ -1,7 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
 import { createSqliteDatabase } from "../../../test/support/databases.js";
+import { BLOG_YAML, domainOf, TEST_SECRET } from "../test/support/domains.js";
 import { useInstance } from "../test/support/instance.js";
 import { PEER_ADDRESS_HEADER } from "./client-address.js";
+import { createAuth } from "./create-auth.js";
 
 describe("createAuth without a recorded client address", () => {
   const instance = useInstance(createSqliteDatabase);
@@ -19,5 +21,13 @@ describe("createAuth without a recorded client address", () => {
     } finally {
       warn.mockRestore();
     }
+  });
+});
+
+describe("createAuth options", () => {
+  it("refuses a register limit or hash queue it cannot use, before opening the database", async () => {
+    const base = { domain: domainOf(BLOG_YAML), database: "postgres://postgres@127.0.0.1:1/none", secret: TEST_SECRET };
+    for (const registerLimit of [0, 1.5, Number.NaN]) await expect(createAuth({ ...base, registerLimit })).rejects.toThrow(/registerLimit/);
+    for (const maxHashQueue of [-1, 0.5]) await expect(createAuth({ ...base, maxHashQueue })).rejects.toThrow(/maxHashQueue/);
   });
 });

@@ -3,13 +3,14 @@ import type { DomainModel } from "./config/index.js";
 import type { AuthServices, RouteContext } from "./context.js";
 import { ApiError } from "./http/errors.js";
 import { errorResponse } from "./http/responses.js";
-import { createPasswordHasher, type PasswordHasher } from "./password/hasher.js";
+import { createPasswordHasher, HashQueueFullError, type PasswordHasher } from "./password/hasher.js";
 import { createRouter } from "./router.js";
 import { type Database, openDatabase } from "./store/database.js";
 import { isUnavailableError } from "./store/errors.js";
 import { migrate } from "./store/migrate.js";
 import { RecordStore } from "./store/records.js";
 import { createLoginThrottle } from "./throttle/login-throttle.js";
+import { createRegisterThrottle, DEFAULT_REGISTER_LIMIT } from "./throttle/register-throttle.js";
 import { createSetupTokenCheck } from "./tokens/setup-token.js";
 import { createTokenService } from "./tokens/tokens.js";
 
@@ -42,6 +43,19 @@ export interface CreateAuthOptions {
   bcryptCost?: number;
   /** Password hashing threads. @default the number of cores */
   hashThreads?: number;
+  /**
+   * Hashes and comparisons that may wait while every hashing thread is busy. When the queue is
+   * full, register, login, setup, password changes and user creation answer 503 `UNAVAILABLE`
+   * with `Retry-After` at once; requests that need no hash are not affected.
+   * @default 8 × hashThreads
+   */
+  maxHashQueue?: number;
+  /**
+   * Registrations per client address per hour; past it, register answers 429 `TOO_MANY_ATTEMPTS`
+   * with `Retry-After`. Counted in the database, so it holds across instances.
+   * @default 100
+   */
+  registerLimit?: number;
   /** Proxy hops to trust in `X-Forwarded-For`. @default 0 */
   trustProxy?: number;
   /** Overrides how the client address is found (for per-address throttling). */
@@ -87,6 +101,10 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
     throw new Error("a secret of at least 32 bytes is required with auth.type jwt");
   }
   const setupToken = options.setupToken ? createSetupTokenCheck(options.setupToken) : null;
+  const registerLimit = options.registerLimit ?? DEFAULT_REGISTER_LIMIT;
+  if (!Number.isSafeInteger(registerLimit) || registerLimit < 1) throw new Error("registerLimit must be a whole number of at least 1");
+  if (options.maxHashQueue !== undefined && (!Number.isSafeInteger(options.maxHashQueue) || options.maxHashQueue < 0))
+    throw new Error("maxHashQueue must be a whole number of at least 0");
   const database = typeof options.database === "string" ? await openDatabase(options.database) : options.database;
   await migrate(database, model);
 
@@ -94,10 +112,15 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
   if (model.auth) {
     services = {
       auth: model.auth,
-      hasher: createPasswordHasher({ cost: options.bcryptCost ?? 10, ...(options.hashThreads ? { threads: options.hashThreads } : {}) }),
+      hasher: createPasswordHasher({
+        cost: options.bcryptCost ?? 10,
+        ...(options.hashThreads ? { threads: options.hashThreads } : {}),
+        ...(options.maxHashQueue !== undefined ? { maxQueue: options.maxHashQueue } : {}),
+      }),
       tokens: createTokenService({ secret: options.secret as string, issuer: model.name, ttlSeconds: options.tokenTtlSeconds ?? 3600 }),
       throttle: createLoginThrottle(database),
       setupToken,
+      registerThrottle: createRegisterThrottle(database, { limit: registerLimit }),
     };
   }
   const store = new RecordStore(database);
@@ -118,6 +141,9 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
     } catch (error) {
       if (error instanceof ApiError) return errorResponse(error);
       if (isUnavailableError(error)) return errorResponse(new ApiError("UNAVAILABLE", { cause: error }));
+      // A full hash queue drains in about one hashing time per queued task and thread: come back shortly.
+      if (error instanceof HashQueueFullError)
+        return errorResponse(new ApiError("UNAVAILABLE", { headers: { "retry-after": "1" }, cause: error }));
       onError(error);
       return errorResponse(new ApiError("INTERNAL_ERROR", { cause: error }));
     }

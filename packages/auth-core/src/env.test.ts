@@ -98,6 +98,27 @@ describe("createAuthFromEnv", () => {
     );
   });
 
+  it("limits registrations per address to AUTH_REGISTER_LIMIT, a whole number of at least 1", async () => {
+    workspace();
+    for (const value of ["0", "-1", "1.5", "many", "1000001"])
+      await expect(createAuthFromEnv({ AUTH_BCRYPT_COST: "4", AUTH_REGISTER_LIMIT: value })).rejects.toThrow(/AUTH_REGISTER_LIMIT/);
+    const auth = await createAuthFromEnv({ AUTH_BCRYPT_COST: "4", AUTH_REGISTER_LIMIT: "1" });
+    try {
+      const register = (email: string) =>
+        auth.handle(
+          new Request("http://localhost/api/user/register", {
+            method: "POST",
+            headers: { "content-type": "application/json", "x-domain-auth-peer": "192.0.2.1" },
+            body: JSON.stringify({ email, password: "correct horse" }),
+          }),
+        );
+      expect((await register("first@example.com")).status).toBe(201);
+      expect((await register("second@example.com")).status).toBe(429);
+    } finally {
+      await auth.close();
+    }
+  });
+
   it("refuses an invalid domain.yaml with its diagnostics", async () => {
     workspace("name: blog\nentities: {}\nauth: { type: cookie }\n");
     await expect(createAuthFromEnv({})).rejects.toThrow(DomainConfigError);

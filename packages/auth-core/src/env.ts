@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { loadDomain } from "./config/index.js";
 import { type Auth, createAuth } from "./create-auth.js";
+import { DEFAULT_REGISTER_LIMIT } from "./throttle/register-throttle.js";
 import { MIN_SETUP_TOKEN_BYTES } from "./tokens/setup-token.js";
 
 /** The environment variables domain-auth reads (CONTRACT 2). */
@@ -18,6 +19,7 @@ export interface AuthEnvironment {
    * instance cannot be claimed by whoever reaches it first. Empty or unset: setup stays anonymous.
    */
   SETUP_TOKEN?: string;
+  AUTH_REGISTER_LIMIT?: string;
   NODE_ENV?: string;
 }
 
@@ -56,7 +58,7 @@ export interface CreateAuthFromEnvOptions {
 
 /**
  * Creates an instance from the environment: `DOMAIN_FILE`, `DATABASE_URL`, `AUTH_SECRET`,
- * `AUTH_TOKEN_TTL`, `AUTH_BCRYPT_COST`, `TRUST_PROXY`, `SETUP_TOKEN` (see {@link AuthEnvironment}).
+ * `AUTH_TOKEN_TTL`, `AUTH_BCRYPT_COST`, `TRUST_PROXY`, `SETUP_TOKEN`, `AUTH_REGISTER_LIMIT` (see {@link AuthEnvironment}).
  *
  * @throws {EnvironmentError | DomainConfigError | Error} with a one-line message on a bad setting,
  * an invalid domain.yaml or an unreachable database.
@@ -74,6 +76,7 @@ export async function createAuthFromEnv(env: AuthEnvironment = process.env, opti
   const setupToken = env.SETUP_TOKEN || undefined;
   if (setupToken !== undefined && Buffer.byteLength(setupToken, "utf8") < MIN_SETUP_TOKEN_BYTES)
     throw new EnvironmentError(`SETUP_TOKEN must be at least ${MIN_SETUP_TOKEN_BYTES} bytes (or unset for an anonymous setup)`);
+  const registerLimit = integer(env, "AUTH_REGISTER_LIMIT", DEFAULT_REGISTER_LIMIT, 1, 1_000_000);
 
   let secret = env.AUTH_SECRET;
   if (domain.auth) {
@@ -93,6 +96,7 @@ export async function createAuthFromEnv(env: AuthEnvironment = process.env, opti
     bcryptCost,
     tokenTtlSeconds,
     trustProxy,
+    registerLimit,
     ...(secret ? { secret } : {}),
     ...(setupToken ? { setupToken } : {}),
   });

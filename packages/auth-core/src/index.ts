@@ -13,7 +13,13 @@ export {
   securityHeaders,
 } from "./http/security-headers.js";
 export { createNodeListener } from "./node-listener.js";
-export { createPasswordHasher, type PasswordHasher, type PasswordHasherOptions } from "./password/hasher.js";
+export {
+  createPasswordHasher,
+  HashQueueFullError,
+  type HashReservation,
+  type PasswordHasher,
+  type PasswordHasherOptions,
+} from "./password/hasher.js";
 export { MAX_PASSWORD_BYTES, MIN_PASSWORD_BYTES, passwordProblem } from "./password/rules.js";
 export { authorize, type Decision } from "./policy/authorize.js";
 export { ownsRecord } from "./policy/ownership.js";

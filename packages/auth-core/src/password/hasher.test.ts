@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { getPriority } from "node:os";
 import { afterAll, describe, expect, it } from "vitest";
-import { createPasswordHasher } from "./hasher.js";
+import { createPasswordHasher, HashQueueFullError } from "./hasher.js";
 
 describe("password hasher", () => {
   const hasher = createPasswordHasher({ cost: 10, threads: 2 });
@@ -45,5 +45,79 @@ describe("password hasher", () => {
     const niceness = (thread: string) => Number(readFileSync(`/proc/self/task/${thread}/stat`, "utf8").split(") ")[1]?.split(" ")[16]);
     const threads = readdirSync("/proc/self/task").map(niceness);
     expect(Math.max(...threads)).toBeGreaterThan(getPriority());
+  });
+});
+
+describe("password hasher queue", () => {
+  /** Settles every promise, noting the order in which they settled. */
+  async function settleInOrder<T>(promises: Promise<T>[]): Promise<{ order: number[]; results: PromiseSettledResult<T>[] }> {
+    const order: number[] = [];
+    const results = await Promise.allSettled(promises.map((promise, index) => promise.finally(() => order.push(index))));
+    return { order, results };
+  }
+
+  it("refuses work past the running threads and maxQueue at once, with a named error", async () => {
+    const hasher = createPasswordHasher({ cost: 10, threads: 1, maxQueue: 1 });
+    try {
+      const { order, results } = await settleInOrder(Array.from({ length: 6 }, (_, index) => hasher.hash(`password ${index}`)));
+      // One running, one waiting; the other four are refused before either hash is done.
+      expect(results.map((result) => result.status)).toEqual(["fulfilled", "fulfilled", "rejected", "rejected", "rejected", "rejected"]);
+      for (const result of results.slice(2)) expect((result as PromiseRejectedResult).reason).toBeInstanceOf(HashQueueFullError);
+      expect(order.slice(0, 4).sort()).toEqual([2, 3, 4, 5]);
+      // Once drained, there is room again.
+      expect(await hasher.hash("after the flood")).toMatch(/^\$2[ab]\$10\$/);
+    } finally {
+      await hasher.close();
+    }
+  });
+
+  it("bounds comparisons too, and does not keep a refused dummy hash", async () => {
+    const hasher = createPasswordHasher({ cost: 10, threads: 1, maxQueue: 0 });
+    try {
+      const stored = await hasher.hash("correct horse");
+      const busy = hasher.hash("keeps the only thread busy");
+      await expect(hasher.verify("correct horse", stored)).rejects.toBeInstanceOf(HashQueueFullError);
+      await expect(hasher.verifyNothing("correct horse")).rejects.toBeInstanceOf(HashQueueFullError);
+      await busy;
+      expect(await hasher.verify("correct horse", stored)).toBe(true);
+      expect(await hasher.verifyNothing("correct horse")).toBe(false);
+    } finally {
+      await hasher.close();
+    }
+  });
+
+  it("lets a place be reserved ahead of the hash, and given back once", async () => {
+    const hasher = createPasswordHasher({ cost: 4, threads: 1, maxQueue: 1 });
+    try {
+      hasher.ensureRoom();
+      const first = hasher.reserve();
+      const second = hasher.reserve();
+      expect(() => hasher.reserve()).toThrow(HashQueueFullError);
+      expect(() => hasher.ensureRoom()).toThrow(HashQueueFullError);
+      await expect(hasher.hash("no room")).rejects.toBeInstanceOf(HashQueueFullError);
+      second.release();
+      second.release();
+      const third = hasher.reserve();
+      expect(() => hasher.reserve()).toThrow(HashQueueFullError);
+      expect(await first.hash("in a reserved place")).toMatch(/^\$2[ab]\$04\$/);
+      first.release(); // used already: gives nothing back twice
+      const fourth = hasher.reserve();
+      expect(() => hasher.reserve()).toThrow(HashQueueFullError);
+      third.release();
+      fourth.release();
+      expect(await hasher.hash("room again")).toMatch(/^\$2[ab]\$04\$/);
+    } finally {
+      await hasher.close();
+    }
+  });
+
+  it("queues 8 per thread by default", async () => {
+    const hasher = createPasswordHasher({ cost: 4, threads: 2 });
+    try {
+      const results = await Promise.allSettled(Array.from({ length: 19 }, (_, index) => hasher.hash(`password ${index}`)));
+      expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(18);
+    } finally {
+      await hasher.close();
+    }
   });
 });

@@ -4,15 +4,39 @@ import { isComparable } from "./rules.js";
 
 /** Hashes and compares passwords with bcrypt on worker threads, so requests keep flowing. */
 export interface PasswordHasher {
+  /** @throws {HashQueueFullError} at once when the queue is full. */
   hash(password: string): Promise<string>;
   /**
    * `false` for a wrong password, and for one bcrypt would have to truncate (which still costs one
    * comparison, so the answer's timing tells nothing).
+   * @throws {HashQueueFullError} at once when the queue is full.
    */
   verify(password: string, hash: string): Promise<boolean>;
-  /** Spends one comparison's time and returns `false`: used when no account matches. */
+  /**
+   * Spends one comparison's time and returns `false`: used when no account matches.
+   * @throws {HashQueueFullError} at once when the queue is full.
+   */
   verifyNothing(password: string): Promise<false>;
+  /**
+   * Throws {@link HashQueueFullError} when a hash asked for now would be refused: lets a request
+   * that will need one be refused before any work is done for it.
+   */
+  ensureRoom(): void;
+  /**
+   * Takes a place in the queue now, for a hash to come after other work (a database write that
+   * should not happen when hashing is saturated anyway).
+   * @throws {HashQueueFullError} at once when the queue is full.
+   */
+  reserve(): HashReservation;
   close(): Promise<void>;
+}
+
+/** A place in the hash queue, taken by {@link PasswordHasher.reserve}. */
+export interface HashReservation {
+  /** Hashes in the reserved place, which is free again once the hash is done. */
+  hash(password: string): Promise<string>;
+  /** Gives the place back if `hash` was not called; safe to call more than once. */
+  release(): void;
 }
 
 export interface PasswordHasherOptions {
@@ -20,10 +44,29 @@ export interface PasswordHasherOptions {
   cost?: number;
   /** Worker threads. @default the number of cores */
   threads?: number;
+  /**
+   * Hashes and comparisons that may wait for a thread while every thread is busy. One more is
+   * refused at once with {@link HashQueueFullError}, so a flood cannot grow the wait without end:
+   * the last one admitted waits about `maxQueue / threads` hashing times.
+   * @default 8 × threads
+   */
+  maxQueue?: number;
+}
+
+/** Queued hashes per thread by default: at cost 10 on a 2-core machine, about 0.6 s of waiting at most. */
+export const DEFAULT_QUEUE_PER_THREAD = 8;
+
+/** Every thread is busy and the queue is full: the caller should answer "try again shortly". */
+export class HashQueueFullError extends Error {
+  override readonly name = "HashQueueFullError";
+  constructor(capacity: number) {
+    super(`password hashing is saturated (${capacity} hashes running or waiting)`);
+  }
 }
 
 /**
- * Creates the bcrypt hasher. Work runs on a pool of worker threads sized to the cores.
+ * Creates the bcrypt hasher. Work runs on a pool of worker threads sized to the cores, behind
+ * a bounded queue.
  *
  * @example
  * const hasher = createPasswordHasher({ cost: 10 });
@@ -32,19 +75,45 @@ export interface PasswordHasherOptions {
 export function createPasswordHasher(options: PasswordHasherOptions = {}): PasswordHasher {
   const cost = options.cost ?? 10;
   const threads = options.threads ?? availableParallelism();
+  const maxQueue = options.maxQueue ?? DEFAULT_QUEUE_PER_THREAD * threads;
+  if (!Number.isSafeInteger(maxQueue) || maxQueue < 0) throw new RangeError("maxQueue must be a whole number of at least 0");
   const pool = new Piscina({
     filename: new URL("./hash-worker.js", import.meta.url).href,
     minThreads: 1,
     maxThreads: threads,
     idleTimeout: 60_000,
   });
+  // Counted here rather than with Piscina's own maxQueue: that one counts only tasks waiting for a
+  // thread (plus room on threads still starting) and rejects with an anonymous Error; this counts
+  // every task not yet settled and refuses with a named error before anything is queued.
+  const capacity = threads + maxQueue;
+  let outstanding = 0;
+  const take = (): void => {
+    if (outstanding >= capacity) throw new HashQueueFullError(capacity);
+    outstanding++;
+  };
+  const runTaken = async <T>(task: Record<string, unknown>): Promise<T> => {
+    try {
+      return await pool.run(task);
+    } finally {
+      outstanding--;
+    }
+  };
+  const run = async <T>(task: Record<string, unknown>): Promise<T> => {
+    take();
+    return runTaken(task);
+  };
   let dummyHash: Promise<string> | undefined;
 
-  const hash = (password: string): Promise<string> => pool.run({ op: "hash", password, cost });
-  const compare = (password: string, stored: string): Promise<boolean> => pool.run({ op: "compare", password, hash: stored });
+  const hash = (password: string): Promise<string> => run({ op: "hash", password, cost });
+  const compare = (password: string, stored: string): Promise<boolean> => run({ op: "compare", password, hash: stored });
 
   const verifyNothing = async (password: string): Promise<false> => {
-    dummyHash ??= hash("a password that matches nothing");
+    // A dummy hash refused by a full queue is not kept: the next call makes it again.
+    dummyHash ??= hash("a password that matches nothing").catch((error: unknown) => {
+      dummyHash = undefined;
+      throw error;
+    });
     await compare(isComparable(password) ? password : "", await dummyHash);
     return false;
   };
@@ -55,6 +124,24 @@ export function createPasswordHasher(options: PasswordHasherOptions = {}): Passw
       return isComparable(password) ? compare(password, stored) : verifyNothing(password);
     },
     verifyNothing,
+    ensureRoom() {
+      if (outstanding >= capacity) throw new HashQueueFullError(capacity);
+    },
+    reserve() {
+      take();
+      let held = true;
+      return {
+        hash: (password) => {
+          if (!held) return hash(password);
+          held = false;
+          return runTaken({ op: "hash", password, cost });
+        },
+        release() {
+          if (held) outstanding--;
+          held = false;
+        },
+      };
+    },
     close: () => pool.destroy(),
   };
 }

@@ -17,9 +17,13 @@ const loginBodySchema = z.object({
   password: z.string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") }).max(1024, "is too long"),
 });
 
-/** `POST /api/<auth>/login`: email and password in, a token out. */
+/**
+ * `POST /api/<auth>/login`: email and password in, a token out. A full hash queue is 503 before
+ * the body is read, and again if it filled by the time the password is compared.
+ */
 export async function login(context: RouteContext, services: AuthServices, request: Request): Promise<Response> {
   await authenticate(context, request);
+  services.hasher.ensureRoom();
   const parsed = loginBodySchema.safeParse(await readJsonObject(request));
   if (!parsed.success) {
     throw new ApiError("INVALID_BODY", {

@@ -1,16 +1,36 @@
 import type { AuthServices, RouteContext } from "../context.js";
 import { readJsonObject } from "../http/body.js";
+import { ApiError } from "../http/errors.js";
 import { json } from "../http/responses.js";
 import { serializeRecord } from "../records/serialize.js";
 import { authenticate } from "./authenticate.js";
 import { checkRefs } from "./refs.js";
 import { createUser, parseSignUpBody } from "./users.js";
 
-/** `POST /api/<auth>/register`: a new user with the default role, never an administrator. */
+const TOO_MANY_REGISTRATIONS = "Too many registrations from this address; try again later";
+
+/**
+ * `POST /api/<auth>/register`: a new user with the default role, never an administrator.
+ *
+ * A full hash queue is 503 first, before the body is read, so shedding a flood costs as little
+ * as answering. After the body (415, 413, 400) a place in the queue is taken (503 when it filled
+ * meanwhile; the place is not held while a slow client sends its body), then the registration
+ * counts against the client address's hourly limit (429 past it), then the email is looked up
+ * (409) and the password hashed. So one past the limit never gets a password hashed.
+ */
 export async function register(context: RouteContext, services: AuthServices, request: Request): Promise<Response> {
   await authenticate(context, request);
+  services.hasher.ensureRoom();
   const values = parseSignUpBody(services, await readJsonObject(request));
   await checkRefs(context, services.auth.entity, values);
-  const user = await createUser(context, services, values, { role: services.auth.defaultRole, setup: "mark-complete" });
-  return json(201, { user: serializeRecord(services.auth.entity, user) });
+  const place = services.hasher.reserve();
+  try {
+    const wait = await services.registerThrottle.admit(context.clientAddress(request));
+    if (wait !== null)
+      throw new ApiError("TOO_MANY_ATTEMPTS", { message: TOO_MANY_REGISTRATIONS, headers: { "retry-after": String(wait) } });
+    const user = await createUser(context, services, values, { role: services.auth.defaultRole, setup: "mark-complete", hash: place.hash });
+    return json(201, { user: serializeRecord(services.auth.entity, user) });
+  } finally {
+    place.release();
+  }
 }

@@ -28,21 +28,22 @@ export function parseSignUpBody(services: AuthServices, body: Record<string, unk
 
 /**
  * Creates a user from validated values whose `ref`s were checked: hashes the password (with no
- * lock held), then inserts with the given role, a first token version and the setup flag, the
- * `ref`s checked again in the insert's transaction.
+ * lock held, through `hash` when given, such as a place reserved in the hash queue), then inserts
+ * with the given role, a first token version and the setup flag, the `ref`s checked again in the
+ * insert's transaction.
  */
 export async function createUser(
   context: RouteContext,
   services: AuthServices,
   values: Record<string, unknown>,
-  options: { role: string | null; setup: SetupMode },
+  options: { role: string | null; setup: SetupMode; hash?: (password: string) => Promise<string> },
 ): Promise<StoredRecord> {
   const entity = services.auth.entity;
   const { password, ...fields } = values;
   const existing = options.setup === "mark-complete" && (await context.store.findByEmail(entity, fields.email as string));
   if (existing) throw new ApiError("EMAIL_TAKEN", { issues: [{ path: ["email"], message: "is already taken" }] });
   const defaults = defaultsFor(entity, fields);
-  const passwordHash = await services.hasher.hash(password as string);
+  const passwordHash = await (options.hash ?? services.hasher.hash)(password as string);
   try {
     return await context.store.insert(
       entity,
