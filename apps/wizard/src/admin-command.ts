@@ -82,12 +82,14 @@ export async function runAdmin(context: WizardContext): Promise<number> {
   }
   let auth: Awaited<ReturnType<CoreModule["createAuth"]>> | undefined;
   try {
-    const domain = await core.loadDomain(context.env.DOMAIN_FILE || "domain.yaml");
+    // The server's own settings reader: the same defaults and checks (AUTH_BCRYPT_COST's range included).
+    const settings = core.readSettings(context.env);
     auth = await core.createAuth({
-      domain,
-      database: context.env.DATABASE_URL || "file:.data/app.db",
-      secret: context.env.AUTH_SECRET ?? randomBytes(32).toString("base64url"),
-      bcryptCost: Number(context.env.AUTH_BCRYPT_COST) || 10,
+      domain: await core.loadDomain(settings.domainFile),
+      database: settings.databaseUrl,
+      // The command issues no token; without AUTH_SECRET any secret will do.
+      secret: settings.secret ?? randomBytes(32).toString("base64url"),
+      bcryptCost: settings.bcryptCost,
       hashThreads: 1,
     });
     const result = await core.ensureAdministrator(auth, { email, password: secret });

@@ -17,9 +17,13 @@ auth:
   roles: [Admin, Reader]
 `;
 
-function run(args: string[], options: { cwd: string; stdin?: string }): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  args: string[],
+  options: { cwd: string; stdin?: string; env?: Record<string, string> },
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, env: { ...process.env, AUTH_BCRYPT_COST: "4", CI: "1" } });
+    const env = { ...process.env, AUTH_BCRYPT_COST: "4", CI: "1", ...options.env };
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, env });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));
@@ -47,6 +51,19 @@ describe("create-domain-auth admin", () => {
     const again = await run(["admin", "root@example.com", "--password-stdin"], { cwd, stdin: "another passphrase\n" });
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/Gave root@example.com the role Admin/);
+  });
+
+  it("reads the environment like the server: a setting out of range is exit 1 naming it", async () => {
+    const settings: Record<string, string>[] = [
+      { AUTH_BCRYPT_COST: "3" },
+      { AUTH_BCRYPT_COST: "4", NODE_ENV: "production" },
+      { DATABASE_URL: "mysql://nowhere" },
+    ];
+    for (const env of settings) {
+      const refused = await run(["admin", "env@example.com", "--password-stdin"], { cwd, stdin: "correct horse battery\n", env });
+      expect(refused.code, JSON.stringify(env)).toBe(1);
+      expect(refused.stderr).toMatch(/AUTH_BCRYPT_COST|DATABASE_URL/);
+    }
   });
 
   it("refuses a weak password with exit code 1 and changes nothing", async () => {

@@ -12,7 +12,7 @@ import { RecordStore } from "./store/records.js";
 import { createLoginThrottle } from "./throttle/login-throttle.js";
 import { createRegisterThrottle, DEFAULT_REGISTER_LIMIT } from "./throttle/register-throttle.js";
 import { createSetupTokenCheck } from "./tokens/setup-token.js";
-import { createTokenService } from "./tokens/tokens.js";
+import { createTokenService, MIN_SECRET_BYTES } from "./tokens/tokens.js";
 
 /** Finds a request's client address, saying once per instance when one arrives without a recorded address. */
 function addressFinder(trustProxy: number): (request: Request) => string {
@@ -97,8 +97,8 @@ export interface Auth {
  */
 export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
   const model = options.domain;
-  if (model.auth && (options.secret === undefined || new TextEncoder().encode(options.secret).byteLength < 32)) {
-    throw new Error("a secret of at least 32 bytes is required with auth.type jwt");
+  if (model.auth && (options.secret === undefined || new TextEncoder().encode(options.secret).byteLength < MIN_SECRET_BYTES)) {
+    throw new Error(`a secret of at least ${MIN_SECRET_BYTES} bytes is required with auth.type jwt`);
   }
   const setupToken = options.setupToken ? createSetupTokenCheck(options.setupToken) : null;
   const registerLimit = options.registerLimit ?? DEFAULT_REGISTER_LIMIT;

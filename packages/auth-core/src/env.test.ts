@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DomainConfigError } from "./config/index.js";
-import { createAuthFromEnv, EnvironmentError } from "./env.js";
+import { createAuthFromEnv } from "./env.js";
+import { EnvironmentError } from "./settings.js";
 
 const BLOG =
   "name: blog\nentities:\n  User:\n    fields:\n      email: { type: string, required: true }\n      password: { type: string, required: true }\nauth: { type: jwt }\n";

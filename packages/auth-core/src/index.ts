@@ -1,8 +1,21 @@
 export { type AdministratorResult, ensureAdministrator } from "./admin.js";
 export { clientAddressOf, PEER_ADDRESS_HEADER } from "./client-address.js";
-export * from "./config/index.js";
+export {
+  type AuthModel,
+  type Diagnostic,
+  DomainConfigError,
+  type DomainModel,
+  type DomainValidation,
+  type Endpoint,
+  type EntityModel,
+  type FieldModel,
+  formatDiagnostic,
+  loadDomain,
+  type Operation,
+  validateDomainText,
+} from "./config/index.js";
 export { type Auth, type CreateAuthOptions, createAuth } from "./create-auth.js";
-export { type AuthEnvironment, authFromEnv, createAuthFromEnv, EnvironmentError } from "./env.js";
+export { authFromEnv, type CreateAuthFromEnvOptions, createAuthFromEnv } from "./env.js";
 export { ApiError, ERROR_CODES, type ErrorBody, type ErrorCode, type Issue } from "./http/errors.js";
 export { type EdgeErrorOptions, rawErrorResponse, writeError } from "./http/node-errors.js";
 export {
@@ -26,6 +39,7 @@ export { ownsRecord } from "./policy/ownership.js";
 export type { Caller } from "./policy/subjects.js";
 export { emailProblem, normalizeEmail } from "./records/email.js";
 export { serializeRecord } from "./records/serialize.js";
+export { type AuthEnvironment, type AuthSettings, EnvironmentError, readSettings } from "./settings.js";
 export { type Database, openDatabase } from "./store/database.js";
 export { migrate } from "./store/migrate.js";
 export { RecordStore, SetupCompleteError, UniqueConflictError } from "./store/records.js";

@@ -1,0 +1,86 @@
+import { DEFAULT_REGISTER_LIMIT } from "./throttle/register-throttle.js";
+import { MIN_SETUP_TOKEN_BYTES } from "./tokens/setup-token.js";
+import { MIN_SECRET_BYTES } from "./tokens/tokens.js";
+
+/** The environment variables domain-auth reads (CONTRACT 2). */
+export interface AuthEnvironment {
+  DOMAIN_FILE?: string;
+  DATABASE_URL?: string;
+  AUTH_SECRET?: string;
+  AUTH_TOKEN_TTL?: string;
+  AUTH_BCRYPT_COST?: string;
+  TRUST_PROXY?: string;
+  /**
+   * When set (at least 16 bytes), `POST setup` needs `{"setupToken": …}` equal to it, so a fresh
+   * instance cannot be claimed by whoever reaches it first. Empty or unset: setup stays anonymous.
+   */
+  SETUP_TOKEN?: string;
+  AUTH_REGISTER_LIMIT?: string;
+  NODE_ENV?: string;
+}
+
+/** A setting in the environment that cannot be used. */
+export class EnvironmentError extends Error {
+  override readonly name = "EnvironmentError";
+}
+
+/** The environment's settings, validated: what the server, the `admin` command and tools start from. */
+export interface AuthSettings {
+  /** `NODE_ENV` is `production`. */
+  readonly production: boolean;
+  /** `DOMAIN_FILE`. @default "domain.yaml" */
+  readonly domainFile: string;
+  /** `DATABASE_URL`. @default "file:.data/app.db" */
+  readonly databaseUrl: string;
+  /** `AUTH_SECRET` as given (at least 32 bytes), `undefined` when unset. */
+  readonly secret: string | undefined;
+  /** `AUTH_BCRYPT_COST`: 10 to 31, and from 4 outside production. @default 10 */
+  readonly bcryptCost: number;
+  /** `AUTH_TOKEN_TTL` in seconds. @default 3600 */
+  readonly tokenTtlSeconds: number;
+  /** `TRUST_PROXY`: proxy hops to trust. @default 0 */
+  readonly trustProxy: number;
+  /** `AUTH_REGISTER_LIMIT`: registrations per client address per hour. @default 100 */
+  readonly registerLimit: number;
+  /** `SETUP_TOKEN` (at least 16 bytes), `undefined` when unset or empty. */
+  readonly setupToken: string | undefined;
+}
+
+function integer(env: AuthEnvironment, name: keyof AuthEnvironment, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new EnvironmentError(`${name} must be a whole number from ${min} to ${max}, got '${raw}'`);
+  return value;
+}
+
+function byteLength(value: string): number {
+  return new TextEncoder().encode(value).byteLength;
+}
+
+/**
+ * Reads and validates the environment's settings (CONTRACT 2); reads no file and opens nothing.
+ *
+ * @throws {EnvironmentError} with a one-line message naming the variable, on a value that cannot be used.
+ */
+export function readSettings(env: AuthEnvironment = process.env): AuthSettings {
+  const production = env.NODE_ENV === "production";
+  const secret = env.AUTH_SECRET;
+  if (secret !== undefined && byteLength(secret) < MIN_SECRET_BYTES)
+    throw new EnvironmentError(`AUTH_SECRET must be at least ${MIN_SECRET_BYTES} bytes`);
+  const setupToken = env.SETUP_TOKEN || undefined;
+  if (setupToken !== undefined && byteLength(setupToken) < MIN_SETUP_TOKEN_BYTES)
+    throw new EnvironmentError(`SETUP_TOKEN must be at least ${MIN_SETUP_TOKEN_BYTES} bytes (or unset for an anonymous setup)`);
+  return {
+    production,
+    domainFile: env.DOMAIN_FILE || "domain.yaml",
+    databaseUrl: env.DATABASE_URL || "file:.data/app.db",
+    secret,
+    bcryptCost: integer(env, "AUTH_BCRYPT_COST", 10, production ? 10 : 4, 31),
+    tokenTtlSeconds: integer(env, "AUTH_TOKEN_TTL", 3600, 1, 366 * 24 * 3600),
+    trustProxy: integer(env, "TRUST_PROXY", 0, 0, 32),
+    registerLimit: integer(env, "AUTH_REGISTER_LIMIT", DEFAULT_REGISTER_LIMIT, 1, 1_000_000),
+    setupToken,
+  };
+}
