@@ -1,7 +1,7 @@
 import type { AuthModel, DomainModel } from "./config/index.js";
 import type { PasswordHasher } from "./password/hasher.js";
 import type { Database } from "./store/database.js";
-import type { RecordStore } from "./store/records.js";
+import type { RecordStore } from "./store/record-store.js";
 import type { LoginThrottle } from "./throttle/login-throttle.js";
 import type { RegisterThrottle } from "./throttle/register-throttle.js";
 import type { SetupTokenCheck } from "./tokens/setup-token.js";

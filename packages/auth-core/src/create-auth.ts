@@ -8,7 +8,7 @@ import { createRouter } from "./router.js";
 import { type Database, openDatabase } from "./store/database.js";
 import { isUnavailableError } from "./store/errors.js";
 import { migrate } from "./store/migrate.js";
-import { RecordStore } from "./store/records.js";
+import { RecordStore } from "./store/record-store.js";
 import { createLoginThrottle } from "./throttle/login-throttle.js";
 import { createRegisterThrottle, DEFAULT_REGISTER_LIMIT } from "./throttle/register-throttle.js";
 import { createSetupTokenCheck } from "./tokens/setup-token.js";

@@ -42,7 +42,7 @@ export { serializeRecord } from "./records/serialize.js";
 export { type AuthEnvironment, type AuthSettings, EnvironmentError, readSettings } from "./settings.js";
 export { type Database, openDatabase } from "./store/database.js";
 export { migrate } from "./store/migrate.js";
-export { RecordStore, SetupCompleteError, UniqueConflictError } from "./store/records.js";
+export { RecordStore, SetupCompleteError, UniqueConflictError } from "./store/record-store.js";
 export { type BlockingReference, MissingRefError, ReferencedError, type Referrer, type RefTarget } from "./store/references.js";
 export type { StoredRecord } from "./store/rows.js";
 export { createTokenService, type IssuedToken, type TokenClaims, type TokenService } from "./tokens/tokens.js";

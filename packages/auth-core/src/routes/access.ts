@@ -1,10 +1,10 @@
+import { authenticate } from "../accounts/authenticate.js";
 import type { EntityModel, Operation } from "../config/index.js";
 import type { RouteContext } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import { authorize } from "../policy/authorize.js";
 import type { Access } from "../policy/ownership.js";
 import type { Verdict } from "../policy/verdict.js";
-import { authenticate } from "./authenticate.js";
 
 /**
  * Authenticates the request and asks the policy whether the caller may perform `operation` on

@@ -3,6 +3,7 @@ import type { RouteContext } from "../context.js";
 import { readJsonObject } from "../http/body.js";
 import { ApiError } from "../http/errors.js";
 import { json } from "../http/responses.js";
+import { storeError } from "../http/store-errors.js";
 import { checkFieldGuards } from "../policy/field-guards.js";
 import { type Access, checkOwnership } from "../policy/ownership.js";
 import { parseRecordBody } from "../records/parse-body.js";
@@ -12,7 +13,6 @@ import { enforce, permit } from "./access.js";
 import { checkRefs } from "./refs.js";
 import { checkRoleValue } from "./role-value.js";
 import { updateUser } from "./user-update.js";
-import { storeError } from "./users.js";
 
 /**
  * `PATCH /api/<segment>/<id>`: a partial update, with the guards of CONTRACT 5 in the order of

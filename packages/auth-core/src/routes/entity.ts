@@ -1,8 +1,11 @@
+import { invalidTokenError } from "../accounts/authenticate.js";
+import { createUser } from "../accounts/create-user.js";
 import type { EntityModel } from "../config/index.js";
 import type { RouteContext } from "../context.js";
 import { readJsonObject } from "../http/body.js";
 import { ApiError } from "../http/errors.js";
 import { json, noContent } from "../http/responses.js";
+import { referenceError, storeError } from "../http/store-errors.js";
 import { checkFieldGuards } from "../policy/field-guards.js";
 import { checkOwnership } from "../policy/ownership.js";
 import { checkLastAdmin, checkSetupRoleUser, removesSetupRoleHolder } from "../policy/setup-role.js";
@@ -11,10 +14,8 @@ import { parseRecordBody } from "../records/parse-body.js";
 import { serializeRecord } from "../records/serialize.js";
 import { MissingRefError, referrersOf, refTargetsOf } from "../store/references.js";
 import { enforce, permit } from "./access.js";
-import { invalidTokenError } from "./authenticate.js";
-import { checkRefs, referenceError } from "./refs.js";
+import { checkRefs } from "./refs.js";
 import { checkRoleValue } from "./role-value.js";
-import { createUser, storeError } from "./users.js";
 
 function integerParam(url: URL, name: string, fallback: number, min: number, max: number): number {
   const raw = url.searchParams.get(name);

@@ -1,12 +1,12 @@
 import { z } from "zod";
+import { authenticate } from "../accounts/authenticate.js";
+import { checkPassword } from "../accounts/check-password.js";
+import { signedInBody } from "../accounts/signed-in-body.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import { readJsonObject } from "../http/body.js";
 import { ApiError } from "../http/errors.js";
 import { jsonWithToken } from "../http/responses.js";
 import { normalizeEmail } from "../records/email.js";
-import { authenticate } from "./authenticate.js";
-import { checkPassword } from "./credentials.js";
-import { signedInBody } from "./users.js";
 
 const loginBodySchema = z.object({
   email: z

@@ -1,7 +1,7 @@
+import { requireUser } from "../accounts/authenticate.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import { json } from "../http/responses.js";
 import { serializeRecord } from "../records/serialize.js";
-import { requireUser } from "./authenticate.js";
 
 /** `GET /api/<auth>/me`: the caller's profile. */
 export async function me(context: RouteContext, services: AuthServices, request: Request): Promise<Response> {

@@ -1,7 +1,6 @@
 import type { EntityModel } from "../config/index.js";
 import type { RouteContext } from "../context.js";
 import { ApiError, type Issue } from "../http/errors.js";
-import { MissingRefError, ReferencedError } from "../store/references.js";
 
 /**
  * Body validation of `ref` values (400 `INVALID_BODY`): each names an existing record of its
@@ -20,29 +19,4 @@ export async function checkRefs(context: RouteContext, entity: EntityModel, valu
       issues.push({ path: [field.name], message: `is not the id of an existing ${field.to}` });
   }
   if (issues.length > 0) throw new ApiError("INVALID_BODY", { issues });
-}
-
-function countOf(count: number): string {
-  return count === 1 ? "1 record refers to this" : `${count} records refer to this`;
-}
-
-/**
- * Maps the store's reference failures to the API's codes: a `ref` to a record that is gone is
- * 400 `INVALID_BODY`; a delete refused because required `ref`s point at the record is 409
- * `CONFLICT` with one issue per entity and field. Other errors are returned unchanged.
- */
-export function referenceError(error: unknown): unknown {
-  if (error instanceof MissingRefError) {
-    const issues = error.missing.map((ref) => ({ path: [ref.field], message: `is not the id of an existing ${ref.target.name}` }));
-    return new ApiError("INVALID_BODY", { issues, cause: error });
-  }
-  if (error instanceof ReferencedError) {
-    const names = error.references.map((ref) => `${ref.entity}.${ref.field}`).join(", ");
-    return new ApiError("CONFLICT", {
-      message: `Other records must refer to this one (${names}); change or delete them first`,
-      issues: error.references.map((ref) => ({ path: [ref.entity, ref.field], message: countOf(ref.count) })),
-      cause: error,
-    });
-  }
-  return error;
 }

@@ -1,11 +1,11 @@
+import { authenticate } from "../accounts/authenticate.js";
+import { createUser, parseSignUpBody } from "../accounts/create-user.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import { readJsonObject } from "../http/body.js";
 import { ApiError } from "../http/errors.js";
 import { json } from "../http/responses.js";
 import { serializeRecord } from "../records/serialize.js";
-import { authenticate } from "./authenticate.js";
 import { checkRefs } from "./refs.js";
-import { createUser, parseSignUpBody } from "./users.js";
 
 const TOO_MANY_REGISTRATIONS = "Too many registrations from this address; try again later";
 

@@ -1,11 +1,12 @@
+import { authenticate } from "../accounts/authenticate.js";
+import { createUser, parseSignUpBody } from "../accounts/create-user.js";
+import { signedInBody } from "../accounts/signed-in-body.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import { readJsonObject } from "../http/body.js";
 import { ApiError } from "../http/errors.js";
 import { json, jsonWithToken } from "../http/responses.js";
 import type { SetupTokenCheck } from "../tokens/setup-token.js";
-import { authenticate } from "./authenticate.js";
 import { checkRefs } from "./refs.js";
-import { createUser, parseSignUpBody, signedInBody } from "./users.js";
 
 /**
  * `GET /api/<auth>/setup`: whether the first administrator still has to be created, and, while

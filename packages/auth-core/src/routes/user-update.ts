@@ -1,7 +1,10 @@
+import { checkPassword } from "../accounts/check-password.js";
+import { signedInBody } from "../accounts/signed-in-body.js";
 import type { EntityModel } from "../config/index.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import { json, jsonWithToken } from "../http/responses.js";
+import { storeError } from "../http/store-errors.js";
 import { changesOwnCredentials, checkCredentialWriter, checkCurrentPassword, credentialChanges } from "../policy/credentials.js";
 import { checkFieldGuards } from "../policy/field-guards.js";
 import { type Access, checkOwnership } from "../policy/ownership.js";
@@ -10,8 +13,6 @@ import { serializeRecord } from "../records/serialize.js";
 import { refTargetsOf } from "../store/references.js";
 import type { StoredRecord } from "../store/rows.js";
 import { enforce } from "./access.js";
-import { checkPassword } from "./credentials.js";
-import { signedInBody, storeError } from "./users.js";
 
 /** A validated `PATCH` of a user, allowed by the permission check. */
 export interface UserUpdate {

@@ -1,25 +1,11 @@
 import type { AuthServices, RouteContext } from "../context.js";
 import { ApiError } from "../http/errors.js";
+import { storeError } from "../http/store-errors.js";
 import { defaultsFor } from "../records/defaults.js";
 import { parseRecordBody } from "../records/parse-body.js";
-import { serializeRecord } from "../records/serialize.js";
-import { SetupCompleteError, type SetupMode, UniqueConflictError } from "../store/records.js";
+import type { SetupMode } from "../store/record-store.js";
 import { refTargetsOf } from "../store/references.js";
 import type { StoredRecord } from "../store/rows.js";
-import { referenceError } from "./refs.js";
-
-/**
- * Maps the store's expected failures to the API's codes: a unique clash on the auth email is
- * `EMAIL_TAKEN`, others `CONFLICT`; `ref` failures as {@link referenceError} says.
- */
-export function storeError(error: unknown, options: { isAuthEntity: boolean }): unknown {
-  if (error instanceof UniqueConflictError) {
-    const code = options.isAuthEntity && error.column === "email" ? "EMAIL_TAKEN" : "CONFLICT";
-    return new ApiError(code, { issues: [{ path: [error.column], message: "is already taken" }], cause: error });
-  }
-  if (error instanceof SetupCompleteError) return new ApiError("SETUP_COMPLETE", { cause: error });
-  return referenceError(error);
-}
 
 /** Validates a register or setup body: email and password rules, declared fields; other keys (role, id…) ignored. */
 export function parseSignUpBody(services: AuthServices, body: Record<string, unknown>): Record<string, unknown> {
@@ -53,15 +39,4 @@ export async function createUser(
   } catch (error) {
     throw storeError(error, { isAuthEntity: true });
   }
-}
-
-/** The body of a response that signs a user in. */
-export async function signedInBody(services: AuthServices, user: StoredRecord): Promise<Record<string, unknown>> {
-  const issued = await services.tokens.issue({
-    id: user.id,
-    email: user.email as string,
-    role: (user.role as string | null) ?? null,
-    tokenVersion: Number(user.tokenVersion),
-  });
-  return { ...issued, user: serializeRecord(services.auth.entity, user) };
 }
