@@ -1,12 +1,12 @@
 import type { AuthServices, RouteContext } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import type { Caller } from "../policy/subjects.js";
-import type { StoredRecord } from "../store/rows.js";
+import type { StoredUser } from "../store/rows.js";
 
 /** An authenticated caller with their current user record. */
 export interface Authenticated {
   readonly caller: NonNullable<Caller>;
-  readonly user: StoredRecord;
+  readonly user: StoredUser;
 }
 
 /** The 401 for a token that fails verification, or whose user is gone or changed since. */
@@ -36,11 +36,9 @@ export async function authenticate(context: RouteContext, request: Request): Pro
   const token = bearerToken(request);
   if (token === null) return null;
   const claims = token === "" ? null : await services.tokens.verify(token);
-  const user = claims ? await context.store.find(services.auth.entity, claims.sub) : undefined;
-  if (!claims || !user || Number(user.tokenVersion) !== claims.ver || (user.role ?? null) !== claims.role) {
-    throw invalidTokenError();
-  }
-  return { caller: { id: user.id, role: (user.role as string | null) ?? null }, user };
+  const user = claims ? await context.store.findUser(services.auth.entity, claims.sub) : undefined;
+  if (!claims || !user || user.tokenVersion !== claims.ver || user.role !== claims.role) throw invalidTokenError();
+  return { caller: { id: user.id, role: user.role }, user };
 }
 
 /** Like {@link authenticate}, but a request without a token is a 401 too. */

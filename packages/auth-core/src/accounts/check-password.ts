@@ -1,12 +1,12 @@
 import type { AuthServices, RouteContext } from "../context.js";
 import { ApiError } from "../http/errors.js";
-import type { StoredRecord } from "../store/rows.js";
+import type { StoredUser } from "../store/rows.js";
 
 /** A password to check for a normalized email, and the account it belongs to (`undefined` when none). */
 export interface PasswordAttempt {
   readonly email: string;
   readonly password: string;
-  readonly user: StoredRecord | undefined;
+  readonly user: StoredUser | undefined;
 }
 
 /**
@@ -29,7 +29,7 @@ export async function checkPassword(
   let valid: boolean;
   try {
     valid = attempt.user
-      ? await services.hasher.verify(attempt.password, attempt.user.passwordHash as string)
+      ? await services.hasher.verify(attempt.password, attempt.user.passwordHash)
       : await services.hasher.verifyNothing(attempt.password);
   } catch (error) {
     // Never compared (the hashing service was unavailable): not a guess.

@@ -5,7 +5,7 @@ import { defaultsFor } from "../records/defaults.js";
 import { parseRecordBody } from "../records/parse-body.js";
 import type { SetupMode } from "../store/record-store.js";
 import { refTargetsOf } from "../store/references.js";
-import type { StoredRecord } from "../store/rows.js";
+import { type StoredUser, toStoredUser } from "../store/rows.js";
 
 /** Validates a register or setup body: email and password rules, declared fields; other keys (role, id…) ignored. */
 export function parseSignUpBody(services: AuthServices, body: Record<string, unknown>): Record<string, unknown> {
@@ -23,7 +23,7 @@ export async function createUser(
   services: AuthServices,
   values: Record<string, unknown>,
   options: { role: string | null; setup: SetupMode; hash?: (password: string) => Promise<string> },
-): Promise<StoredRecord> {
+): Promise<StoredUser> {
   const entity = services.auth.entity;
   const { password, ...fields } = values;
   const existing = options.setup === "mark-complete" && (await context.store.findByEmail(entity, fields.email as string));
@@ -31,11 +31,12 @@ export async function createUser(
   const defaults = defaultsFor(entity, fields);
   const passwordHash = await (options.hash ?? services.hasher.hash)(password as string);
   try {
-    return await context.store.insert(
+    const record = await context.store.insert(
       entity,
       { ...defaults, ...fields, role: options.role, passwordHash, tokenVersion: 1 },
       { setup: options.setup, refs: refTargetsOf(context.model, entity, fields) },
     );
+    return toStoredUser(record);
   } catch (error) {
     throw storeError(error, { isAuthEntity: true });
   }

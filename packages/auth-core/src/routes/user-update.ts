@@ -11,7 +11,7 @@ import { type Access, checkOwnership } from "../policy/ownership.js";
 import { checkLastAdmin, checkSetupRoleUser, removesSetupRoleHolder } from "../policy/setup-role.js";
 import { serializeRecord } from "../records/serialize.js";
 import { refTargetsOf } from "../store/references.js";
-import type { StoredRecord } from "../store/rows.js";
+import { type StoredRecord, type StoredUser, toStoredUser } from "../store/rows.js";
 import { enforce } from "./access.js";
 
 /** A validated `PATCH` of a user, allowed by the permission check. */
@@ -29,7 +29,7 @@ export interface UserUpdate {
  * for an own password or email change, then the write; that change answers with fresh tokens.
  */
 export async function updateUser(context: RouteContext, services: AuthServices, request: Request, update: UserUpdate): Promise<Response> {
-  const user = await context.store.find(update.entity, update.id);
+  const user = await context.store.findUser(update.entity, update.id);
   if (!user) throw new ApiError("NOT_FOUND");
   await checkUserUpdate(context, services, request, user, update);
   const record = await writeUser(context, services, user, update);
@@ -44,7 +44,7 @@ async function checkUserUpdate(
   context: RouteContext,
   services: AuthServices,
   request: Request,
-  user: StoredRecord,
+  user: StoredUser,
   { entity, access, values, currentPassword }: UserUpdate,
 ): Promise<void> {
   const { auth } = services;
@@ -56,18 +56,18 @@ async function checkUserUpdate(
   // Checked under login throttling: wrong answers count as failed logins for the user's email.
   const confirmed =
     typeof currentPassword === "string" &&
-    (await checkPassword(context, services, request, { email: user.email as string, password: currentPassword, user }));
+    (await checkPassword(context, services, request, { email: user.email, password: currentPassword, user }));
   enforce(checkCurrentPassword(confirmed));
 }
 
 /** Hashes a new password, then writes; a role, password or email change retires the user's tokens. */
-async function writeUser(context: RouteContext, services: AuthServices, user: StoredRecord, update: UserUpdate): Promise<StoredRecord> {
+async function writeUser(context: RouteContext, services: AuthServices, user: StoredUser, update: UserUpdate): Promise<StoredUser> {
   const { entity, id, values } = update;
   const { setupRole } = services.auth;
   const { password, ...changes } = values;
   const credentials = credentialChanges(user, values);
   const passwordHash = credentials.password ? { passwordHash: await services.hasher.hash(password as string) } : {};
-  const roleChanges = Object.hasOwn(values, "role") && (values.role ?? null) !== (user.role ?? null);
+  const roleChanges = Object.hasOwn(values, "role") && (values.role ?? null) !== user.role;
   let record: StoredRecord | undefined;
   try {
     record = await context.store.update(
@@ -89,5 +89,5 @@ async function writeUser(context: RouteContext, services: AuthServices, user: St
     throw storeError(error, { isAuthEntity: true });
   }
   if (!record) throw new ApiError("NOT_FOUND");
-  return record;
+  return toStoredUser(record);
 }

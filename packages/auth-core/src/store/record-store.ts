@@ -5,7 +5,7 @@ import type { AnyDB, Database } from "./database.js";
 import { uniqueViolationColumn } from "./errors.js";
 import { TABLES } from "./migrate.js";
 import { holdRefTargets, type Referrer, type RefTarget, releaseReferences } from "./references.js";
-import { fromRow, type StoredRecord, toColumns } from "./rows.js";
+import { fromRow, type StoredRecord, type StoredUser, toColumns, toStoredUser } from "./rows.js";
 import { writeTransaction } from "./transaction.js";
 
 /** A write clashed with a unique column. */
@@ -106,9 +106,16 @@ export class RecordStore {
     return row !== undefined;
   }
 
-  async findByEmail(entity: EntityModel, email: string): Promise<StoredRecord | undefined> {
+  /** The user with this id, on the auth entity. */
+  async findUser(entity: EntityModel, id: string): Promise<StoredUser | undefined> {
+    const record = await this.find(entity, id);
+    return record ? toStoredUser(record) : undefined;
+  }
+
+  /** The user with this (normalized) email, on the auth entity. */
+  async findByEmail(entity: EntityModel, email: string): Promise<StoredUser | undefined> {
     const row = await this.db.selectFrom(entity.table).selectAll().where("email", "=", email).executeTakeFirst();
-    return row ? fromRow(entity, row) : undefined;
+    return row ? toStoredUser(fromRow(entity, row)) : undefined;
   }
 
   /**

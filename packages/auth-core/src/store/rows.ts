@@ -4,6 +4,25 @@ import { dataFields } from "./columns.js";
 /** A record as the API sees it: field values by name, plus `id`, `createdAt`, `updatedAt`. */
 export type StoredRecord = Record<string, unknown> & { readonly id: string; readonly createdAt: string; readonly updatedAt: string };
 
+/** A record of the auth entity, with the columns every user has. */
+export type StoredUser = StoredRecord & {
+  readonly email: string;
+  readonly passwordHash: string;
+  readonly role: string | null;
+  readonly tokenVersion: number;
+};
+
+/** A record read from the auth entity's table as a user: its role `null` when unset, its token version a number. */
+export function toStoredUser(record: StoredRecord): StoredUser {
+  return {
+    ...record,
+    email: String(record.email),
+    passwordHash: String(record.passwordHash ?? ""),
+    role: typeof record.role === "string" ? record.role : null,
+    tokenVersion: Number(record.tokenVersion),
+  };
+}
+
 /** Field values on their way into the database (booleans as 0/1). */
 export function toColumns(entity: EntityModel, values: Record<string, unknown>): Record<string, unknown> {
   const columns: Record<string, unknown> = {};
