@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { SignInLink } from "@/components/sign-in-link";
 import type { AuthView } from "@/lib/domain-view";
 
 /** What a page that needs a session shows without one. */
@@ -6,13 +6,7 @@ export function SignedOutNotice({ auth, expired }: { readonly auth: AuthView; re
   return (
     <div className="notice" role="status">
       <p>{expired ? "Your session is no longer valid. Please sign in again." : "You are not signed in."}</p>
-      {auth.endpoints.login ? (
-        <p>
-          <Link className="button button-primary" href="/login">
-            Sign in
-          </Link>
-        </p>
-      ) : null}
+      <SignInLink auth={auth} />
     </div>
   );
 }

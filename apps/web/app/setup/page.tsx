@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { SetupForm } from "@/components/setup-form";
+import { SignInLink } from "@/components/sign-in-link";
 import { openAuthPage } from "@/lib/page-access";
 
 export const metadata: Metadata = { title: "First-run setup" };
@@ -13,13 +13,7 @@ export default async function SetupPage() {
       <section className="page-narrow">
         <h1>Setup is complete</h1>
         <p>The first administrator of {view.name} has already been created.</p>
-        {auth.endpoints.login ? (
-          <p>
-            <Link className="button button-primary" href="/login">
-              Sign in
-            </Link>
-          </p>
-        ) : null}
+        <SignInLink auth={auth} />
       </section>
     );
   }
