@@ -1,0 +1,16 @@
+"use client";
+
+import styles from "@/components/domain-auth/ui.module.css";
+
+/** Shown when a page fails to render; the details stay in the server's log. */
+export default function PageError({ reset }: { readonly error: Error; readonly reset: () => void }) {
+  return (
+    <section className={styles.pageNarrow} role="alert">
+      <h1>Something went wrong</h1>
+      <p>The page could not be shown. Try again in a moment.</p>
+      <button type="button" className={styles.buttonPrimary} onClick={reset}>
+        Try again
+      </button>
+    </section>
+  );
+}
