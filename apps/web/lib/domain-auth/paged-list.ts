@@ -20,27 +20,30 @@ export interface PagedList<T> {
 export function usePagedList<T>(segment: string, token: string | null): PagedList<T> {
   const [offset, setOffset] = useState(0);
   const [version, setVersion] = useState(0);
-  const [state, setState] = useState<{ items: readonly T[]; total: number; error: ApiError | null; loading: boolean }>({
-    items: [],
-    total: 0,
-    error: null,
-    loading: true,
-  });
+  // The last answer with the request it answers: while a newer request runs, its items stay on show.
+  const [loaded, setLoaded] = useState<{ request: string; items: readonly T[]; total: number; error: ApiError | null } | null>(null);
+  const request = JSON.stringify([segment, token, offset, version]);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `version` is the reload trigger.
   useEffect(() => {
     let current = true;
-    setState((previous) => ({ ...previous, loading: true }));
     callApi<{ items: T[]; total: number }>(collectionPath({ segment }, { limit: PAGE_SIZE, offset }), { token }).then((result) => {
       if (!current) return;
-      if (result.ok) setState({ items: result.data.items, total: result.data.total, error: null, loading: false });
-      else setState({ items: [], total: 0, error: result.error, loading: false });
+      if (result.ok) setLoaded({ request, items: result.data.items, total: result.data.total, error: null });
+      else setLoaded({ request, items: [], total: 0, error: result.error });
     });
     return () => {
       current = false;
     };
-  }, [segment, token, offset, version]);
+  }, [request, segment, token, offset]);
 
   const reload = useCallback(() => setVersion((value) => value + 1), []);
-  return { ...state, offset, showOffset: setOffset, reload };
+  return {
+    items: loaded?.items ?? [],
+    total: loaded?.total ?? 0,
+    error: loaded?.error ?? null,
+    loading: loaded?.request !== request,
+    offset,
+    showOffset: setOffset,
+    reload,
+  };
 }

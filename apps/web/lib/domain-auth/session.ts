@@ -29,8 +29,11 @@ export function decodeClaims(token: string): TokenClaims | null {
   }
 }
 
-function readToken(): string | null {
-  return window.sessionStorage.getItem(TOKEN_KEY);
+/** The tab's token while it is readable and unexpired; the clock is read here, outside rendering. */
+function readLiveToken(): string | null {
+  const token = window.sessionStorage.getItem(TOKEN_KEY);
+  const claims = token === null ? null : decodeClaims(token);
+  return claims && claims.exp * 1000 > Date.now() ? token : null;
 }
 
 function subscribe(onChange: () => void): () => void {
@@ -55,12 +58,10 @@ export type Session = { readonly token: string; readonly claims: TokenClaims } |
 
 /** The current tab's session; an expired or unreadable token counts as signed out. */
 export function useSession(): Session | undefined {
-  const token = useSyncExternalStore(subscribe, readToken, () => undefined);
+  const token = useSyncExternalStore(subscribe, readLiveToken, () => undefined);
   return useMemo(() => {
     if (token === undefined) return undefined;
-    if (token === null) return null;
-    const claims = decodeClaims(token);
-    if (!claims || claims.exp * 1000 <= Date.now()) return null;
-    return { token, claims };
+    const claims = token === null ? null : decodeClaims(token);
+    return token && claims ? { token, claims } : null;
   }, [token]);
 }
