@@ -1,14 +1,12 @@
 "use client";
 
-import styles from "@/components/domain-auth/ui.module.css";
-
 /** Shown when a page fails to render; the details stay in the server's log. */
 export default function PageError({ reset }: { readonly error: Error; readonly reset: () => void }) {
   return (
-    <section className={styles.pageNarrow} role="alert">
+    <section className="da-page-narrow" role="alert">
       <h1>Something went wrong</h1>
       <p>The page could not be shown. Try again in a moment.</p>
-      <button type="button" className={styles.buttonPrimary} onClick={reset}>
+      <button type="button" className="da-button da-button-primary" onClick={reset}>
         Try again
       </button>
     </section>

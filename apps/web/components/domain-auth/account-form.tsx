@@ -8,7 +8,6 @@ import { useHydrated } from "@/lib/domain-auth/hydrated";
 import { FieldInput } from "./field-input";
 import { FormError } from "./form-error";
 import { TextField } from "./text-field";
-import styles from "./ui.module.css";
 
 /** A secret asked before the account's fields and sent under its `name` (the setup token). */
 export interface SecretFieldView {
@@ -55,7 +54,7 @@ export function AccountForm({ secretField, fields, submitLabel, passwordAutoComp
   }
 
   return (
-    <form className={styles.form} method="post" onSubmit={submit} aria-busy={pending}>
+    <form className="da-form" method="post" onSubmit={submit} aria-busy={pending}>
       <FormError error={formErrorSummary(error, inputNames)} />
       {secretField ? (
         <TextField
@@ -81,7 +80,7 @@ export function AccountForm({ secretField, fields, submitLabel, passwordAutoComp
       {fields.map((field) => (
         <FieldInput key={field.name} field={field} error={fieldErrors[field.name]} />
       ))}
-      <button type="submit" className={styles.buttonPrimary} disabled={pending || !hydrated}>
+      <button type="submit" className="da-button da-button-primary" disabled={pending || !hydrated}>
         {pending ? "Please wait…" : submitLabel}
       </button>
     </form>

@@ -6,7 +6,6 @@ import type { AuthView, EntityView } from "@/lib/domain-auth/domain-view";
 import { EntityRecords } from "./entity-records";
 import { FormError } from "./form-error";
 import { SignedOutNotice } from "./signed-out-notice";
-import styles from "./ui.module.css";
 import { UsersTable } from "./users-table";
 
 /** The admin page under `auth.type: jwt`: users and records for the setup role, "not allowed" for anyone else. */
@@ -19,7 +18,7 @@ export function AdminPanel({ auth, entities }: { readonly auth: AuthView; readon
   const { user, token } = current;
   if (!holdsSetupRole(auth, user.role)) {
     return (
-      <div className={styles.noticeDenied} role="alert">
+      <div className="da-notice da-notice-denied" role="alert">
         <h2>Not allowed</h2>
         <p>
           This page is for the {auth.setupRole} role. You are signed in as {user.email} with{" "}

@@ -2,7 +2,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { loadPageState } from "@/lib/domain-auth/page-access";
 import { SessionNav } from "./session-nav";
-import styles from "./ui.module.css";
+import "./domain-auth.css";
 
 /**
  * The frame of the auth pages: header with the session's links, main content, footer, all under the
@@ -12,26 +12,26 @@ import styles from "./ui.module.css";
 export async function AuthFrame({ children }: { readonly children: ReactNode }) {
   const { view, setupRequired } = await loadPageState();
   return (
-    <div className={styles.frame}>
-      <a className={styles.skipLink} href="#main">
+    <div className="da-frame">
+      <a className="da-skip-link" href="#main">
         Skip to content
       </a>
-      <header className={styles.siteHeader}>
-        <div className={styles.headerInner}>
-          <Link className={styles.brand} href="/">
+      <header className="da-site-header">
+        <div className="da-container da-header-inner">
+          <Link className="da-brand" href="/">
             {view.name}
           </Link>
           {setupRequired ? null : (
-            <nav className={styles.siteNav} aria-label="Main">
+            <nav className="da-site-nav" aria-label="Main">
               {view.auth ? <SessionNav auth={view.auth} /> : <Link href="/admin">Records</Link>}
             </nav>
           )}
         </div>
       </header>
-      <main id="main" className={styles.main}>
+      <main id="main" className="da-container da-main">
         {children}
       </main>
-      <footer className={styles.siteFooter}>Served by domain-auth from domain.yaml.</footer>
+      <footer className="da-container da-site-footer">Served by domain-auth from domain.yaml.</footer>
     </div>
   );
 }

@@ -9,7 +9,6 @@ import { usePagedList } from "@/lib/domain-auth/paged-list";
 import { FormError } from "./form-error";
 import { Pager } from "./pager";
 import { RecordForm } from "./record-form";
-import styles from "./ui.module.css";
 
 type EntityRecord = Record<string, unknown> & { readonly id: string };
 
@@ -67,16 +66,16 @@ export function EntityRecords({ entity, token, caller, authorization }: EntityRe
   }
 
   return (
-    <section className={styles.card} aria-labelledby={headingId}>
-      <div className={styles.sectionHead}>
+    <section className="da-card" aria-labelledby={headingId}>
+      <div className="da-section-head">
         <h2 id={headingId}>{entity.name}</h2>
         {may("create") && editing === null ? (
-          <button type="button" className={styles.buttonPrimary} onClick={() => setEditing("new")}>
+          <button type="button" className="da-button da-button-primary" onClick={() => setEditing("new")}>
             New {entity.name}
           </button>
         ) : null}
       </div>
-      <p className={styles.status} role="status">
+      <p className="da-status" role="status">
         {status}
       </p>
       <FormError error={failure ?? list.error} />
@@ -92,9 +91,9 @@ export function EntityRecords({ entity, token, caller, authorization }: EntityRe
         />
       ) : null}
       {list.error ? null : (
-        <div className={styles.tableWrap}>
+        <div className="da-table-wrap">
           <table>
-            <caption className={styles.visuallyHidden}>{`${entity.name} records`}</caption>
+            <caption className="da-visually-hidden">{`${entity.name} records`}</caption>
             <thead>
               <tr>
                 <th scope="col">Id</th>
@@ -114,17 +113,17 @@ export function EntityRecords({ entity, token, caller, authorization }: EntityRe
               ) : null}
               {list.items.map((record) => (
                 <tr key={record.id}>
-                  <td className={styles.idCell} title={record.id}>
+                  <td className="da-id-cell" title={record.id}>
                     {record.id}
                   </td>
                   {columns.map((name) => (
                     <td key={name}>{formatValue(record[name])}</td>
                   ))}
-                  <td className={styles.actions}>
+                  <td className="da-actions">
                     {may("update", record) ? (
                       <button
                         type="button"
-                        className={styles.button}
+                        className="da-button"
                         aria-label={`Edit ${recordName(entity, record)}`}
                         onClick={() => setEditing(record)}
                       >
@@ -134,7 +133,7 @@ export function EntityRecords({ entity, token, caller, authorization }: EntityRe
                     {may("delete", record) && confirming !== record.id ? (
                       <button
                         type="button"
-                        className={styles.buttonDanger}
+                        className="da-button da-button-danger"
                         aria-label={`Delete ${recordName(entity, record)}`}
                         onClick={() => setConfirming(record.id)}
                       >
@@ -143,10 +142,10 @@ export function EntityRecords({ entity, token, caller, authorization }: EntityRe
                     ) : null}
                     {confirming === record.id ? (
                       <>
-                        <button type="button" className={styles.buttonDanger} onClick={() => remove(record)}>
+                        <button type="button" className="da-button da-button-danger" onClick={() => remove(record)}>
                           Confirm delete
                         </button>
-                        <button type="button" className={styles.button} onClick={() => setConfirming(null)}>
+                        <button type="button" className="da-button" onClick={() => setConfirming(null)}>
                           Keep
                         </button>
                       </>

@@ -3,7 +3,6 @@ import type { FieldView } from "@/lib/domain-auth/domain-view";
 import { initialInputValue } from "@/lib/domain-auth/form-values";
 import { fieldLabel } from "@/lib/domain-auth/format";
 import { TextField } from "./text-field";
-import styles from "./ui.module.css";
 
 /** Props of {@link FieldInput}. */
 export interface FieldInputProps {
@@ -23,7 +22,7 @@ const INPUT_TYPES: Partial<Record<FieldView["type"], string>> = {
 function TextAreaField({ field, record, error }: FieldInputProps) {
   const id = useId();
   return (
-    <div className={styles.field}>
+    <div className="da-field">
       <label htmlFor={id}>{fieldLabel(field.name)}</label>
       <textarea
         id={id}
@@ -36,7 +35,7 @@ function TextAreaField({ field, record, error }: FieldInputProps) {
         aria-describedby={error ? `${id}-error` : undefined}
       />
       {error ? (
-        <p id={`${id}-error`} className={styles.fieldError}>
+        <p id={`${id}-error`} className="da-field-error">
           {error}
         </p>
       ) : null}

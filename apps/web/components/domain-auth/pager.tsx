@@ -1,5 +1,4 @@
 import { PAGE_SIZE } from "@/lib/domain-auth/paged-list";
-import styles from "./ui.module.css";
 
 /** "Showing 1–20 of 45" with previous and next buttons; nothing when everything fits one page. */
 export function Pager({
@@ -16,14 +15,14 @@ export function Pager({
   if (total <= PAGE_SIZE && offset === 0) return null;
   const last = Math.min(offset + PAGE_SIZE, total);
   return (
-    <nav className={styles.pager} aria-label={`${label} pages`}>
-      <button type="button" className={styles.button} disabled={offset === 0} onClick={() => onChange(Math.max(0, offset - PAGE_SIZE))}>
+    <nav className="da-pager" aria-label={`${label} pages`}>
+      <button type="button" className="da-button" disabled={offset === 0} onClick={() => onChange(Math.max(0, offset - PAGE_SIZE))}>
         Previous
       </button>
       <span>
         {total === 0 ? 0 : offset + 1}–{last} of {total}
       </span>
-      <button type="button" className={styles.button} disabled={last >= total} onClick={() => onChange(offset + PAGE_SIZE)}>
+      <button type="button" className="da-button" disabled={last >= total} onClick={() => onChange(offset + PAGE_SIZE)}>
         Next
       </button>
     </nav>

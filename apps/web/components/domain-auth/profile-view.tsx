@@ -6,7 +6,6 @@ import { fieldLabel, formatValue } from "@/lib/domain-auth/format";
 import { FormError } from "./form-error";
 import { SignOutButton } from "./sign-out-button";
 import { SignedOutNotice } from "./signed-out-notice";
-import styles from "./ui.module.css";
 
 /** The signed-in user's profile (from `me`, or from the token when `me` is disabled) and sign-out. */
 export function ProfileView({ auth }: { readonly auth: AuthView }) {
@@ -25,9 +24,9 @@ export function ProfileView({ auth }: { readonly auth: AuthView }) {
     ...(user.createdAt ? [["Member since", user.createdAt] as [string, unknown]] : []),
   ];
   return (
-    <section aria-labelledby="profile-heading" className={styles.card}>
+    <section aria-labelledby="profile-heading" className="da-card">
       <h2 id="profile-heading">{user.email}</h2>
-      <dl className={styles.details}>
+      <dl className="da-details">
         {rows.map(([label, value]) => (
           <div key={label}>
             <dt>{label}</dt>
@@ -35,7 +34,7 @@ export function ProfileView({ auth }: { readonly auth: AuthView }) {
           </div>
         ))}
       </dl>
-      {current.source === "token" ? <p className={styles.fieldHint}>Shown from your sign-in token.</p> : null}
+      {current.source === "token" ? <p className="da-field-hint">Shown from your sign-in token.</p> : null}
       <SignOutButton loginEnabled={auth.endpoints.login} />
     </section>
   );

@@ -6,7 +6,6 @@ import type { FieldView } from "@/lib/domain-auth/domain-view";
 import { readFieldValues } from "@/lib/domain-auth/form-values";
 import { FieldInput } from "./field-input";
 import { FormError } from "./form-error";
-import styles from "./ui.module.css";
 
 /** Props of {@link RecordForm}. */
 export interface RecordFormProps {
@@ -41,7 +40,7 @@ export function RecordForm({ title, fields, record, submitLabel, onSubmit, onCan
   }
 
   return (
-    <form ref={formRef} className={styles.formCard} method="post" onSubmit={submit} aria-labelledby={headingId} aria-busy={pending}>
+    <form ref={formRef} className="da-form da-card" method="post" onSubmit={submit} aria-labelledby={headingId} aria-busy={pending}>
       <h3 id={headingId}>{title}</h3>
       <FormError
         error={formErrorSummary(
@@ -52,11 +51,11 @@ export function RecordForm({ title, fields, record, submitLabel, onSubmit, onCan
       {fields.map((field) => (
         <FieldInput key={field.name} field={field} record={record} error={fieldErrors[field.name]} />
       ))}
-      <div className={styles.actions}>
-        <button type="submit" className={styles.buttonPrimary} disabled={pending}>
+      <div className="da-actions">
+        <button type="submit" className="da-button da-button-primary" disabled={pending}>
           {submitLabel}
         </button>
-        <button type="button" className={styles.button} onClick={onCancel}>
+        <button type="button" className="da-button" onClick={onCancel}>
           Cancel
         </button>
       </div>

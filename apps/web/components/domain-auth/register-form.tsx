@@ -9,7 +9,6 @@ import { callApi } from "@/lib/domain-auth/api";
 import type { AuthView } from "@/lib/domain-auth/domain-view";
 import { NEW_PASSWORD_HINT } from "@/lib/domain-auth/password-hint";
 import { requestToken } from "@/lib/domain-auth/sign-in";
-import styles from "./ui.module.css";
 
 /** Creates an account; signs it in and opens the profile when sign-in is enabled. */
 export function RegisterForm({ auth }: { readonly auth: AuthView }) {
@@ -18,7 +17,7 @@ export function RegisterForm({ auth }: { readonly auth: AuthView }) {
 
   if (registered) {
     return (
-      <p className={styles.notice} role="status">
+      <p className="da-notice" role="status">
         Your account has been created. {auth.endpoints.login ? <Link href="/login">Sign in</Link> : null}
       </p>
     );

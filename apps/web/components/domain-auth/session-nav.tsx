@@ -5,7 +5,6 @@ import Link from "next/link";
 import type { AuthView } from "@/lib/domain-auth/domain-view";
 import { useSession } from "@/lib/domain-auth/session";
 import { SignOutButton } from "./sign-out-button";
-import styles from "./ui.module.css";
 
 /** The header's links: profile, admin and sign-out when signed in; sign-in and register otherwise. */
 export function SessionNav({ auth }: { readonly auth: AuthView }) {
@@ -23,7 +22,7 @@ export function SessionNav({ auth }: { readonly auth: AuthView }) {
     <>
       <Link href="/profile">Profile</Link>
       {holdsSetupRole(auth, session.claims.role) ? <Link href="/admin">Admin</Link> : null}
-      <span className={styles.navUser}>{session.claims.email}</span>
+      <span className="da-nav-user">{session.claims.email}</span>
       <SignOutButton loginEnabled={auth.endpoints.login} />
     </>
   );

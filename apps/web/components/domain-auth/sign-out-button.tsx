@@ -2,7 +2,6 @@
 
 import { useRouter } from "next/navigation";
 import { clearToken } from "@/lib/domain-auth/session";
-import styles from "./ui.module.css";
 
 /** Forgets the tab's token and opens the sign-in page (or home when sign-in is disabled). */
 export function SignOutButton({ loginEnabled }: { readonly loginEnabled: boolean }) {
@@ -10,7 +9,7 @@ export function SignOutButton({ loginEnabled }: { readonly loginEnabled: boolean
   return (
     <button
       type="button"
-      className={styles.button}
+      className="da-button"
       onClick={() => {
         clearToken();
         router.push(loginEnabled ? "/login" : "/");

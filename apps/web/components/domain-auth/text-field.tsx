@@ -1,5 +1,4 @@
 import { type InputHTMLAttributes, useId } from "react";
-import styles from "./ui.module.css";
 
 /** Props of {@link TextField}: an input's attributes plus its label and error. */
 export interface TextFieldProps extends InputHTMLAttributes<HTMLInputElement> {
@@ -17,16 +16,16 @@ export function TextField({ label, error, hint, ...input }: TextFieldProps) {
   const errorId = `${id}-error`;
   const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(" ") || undefined;
   return (
-    <div className={input.type === "checkbox" ? styles.fieldCheckbox : styles.field}>
+    <div className={input.type === "checkbox" ? "da-field da-field-checkbox" : "da-field"}>
       <label htmlFor={id}>{label}</label>
       <input id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
       {hint ? (
-        <p id={hintId} className={styles.fieldHint}>
+        <p id={hintId} className="da-field-hint">
           {hint}
         </p>
       ) : null}
       {error ? (
-        <p id={errorId} className={styles.fieldError}>
+        <p id={errorId} className="da-field-error">
           {error}
         </p>
       ) : null}

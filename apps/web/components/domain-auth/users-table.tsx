@@ -9,7 +9,6 @@ import { fieldLabel, formatValue } from "@/lib/domain-auth/format";
 import { usePagedList } from "@/lib/domain-auth/paged-list";
 import { FormError } from "./form-error";
 import { Pager } from "./pager";
-import styles from "./ui.module.css";
 
 /** Every user with their role, and a form per user to change it. */
 export function UsersTable({ auth, token }: { readonly auth: AuthView; readonly token: string }) {
@@ -29,15 +28,15 @@ export function UsersTable({ auth, token }: { readonly auth: AuthView; readonly 
   }
 
   return (
-    <section className={styles.card} aria-labelledby="users-heading">
+    <section className="da-card" aria-labelledby="users-heading">
       <h2 id="users-heading">Users</h2>
-      <p className={styles.status} role="status">
+      <p className="da-status" role="status">
         {status}
       </p>
       <FormError error={failure ?? list.error} />
-      <div className={styles.tableWrap}>
+      <div className="da-table-wrap">
         <table>
-          <caption className={styles.visuallyHidden}>Users and their roles</caption>
+          <caption className="da-visually-hidden">Users and their roles</caption>
           <thead>
             <tr>
               <th scope="col">Email</th>
@@ -57,7 +56,7 @@ export function UsersTable({ auth, token }: { readonly auth: AuthView; readonly 
                   <td key={field.name}>{formatValue(user[field.name])}</td>
                 ))}
                 <td>
-                  <form className={styles.inlineForm} onSubmit={(event) => changeRole(event, user)}>
+                  <form className="da-inline-form" onSubmit={(event) => changeRole(event, user)}>
                     <select name="role" aria-label={`Role of ${user.email}`} defaultValue={user.role ?? ""}>
                       {auth.roles.map((role) => (
                         <option key={role} value={role}>
@@ -66,7 +65,7 @@ export function UsersTable({ auth, token }: { readonly auth: AuthView; readonly 
                       ))}
                       <option value="">No role</option>
                     </select>
-                    <button type="submit" className={styles.button} aria-label={`Change role of ${user.email}`}>
+                    <button type="submit" className="da-button" aria-label={`Change role of ${user.email}`}>
                       Change role
                     </button>
                   </form>

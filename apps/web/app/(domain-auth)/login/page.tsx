@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { LoginForm } from "@/components/domain-auth/login-form";
-import styles from "@/components/domain-auth/ui.module.css";
 import { openAuthPage } from "@/lib/domain-auth/page-access";
 
 export const metadata: Metadata = { title: "Sign in" };
@@ -10,7 +9,7 @@ export const metadata: Metadata = { title: "Sign in" };
 export default async function LoginPage() {
   const { view, auth } = await openAuthPage("login");
   return (
-    <section className={styles.pageNarrow}>
+    <section className="da-page-narrow">
       <h1>Sign in to {view.name}</h1>
       <LoginForm auth={auth} />
       {auth.endpoints.register ? (

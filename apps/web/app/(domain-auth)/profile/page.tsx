@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import { ProfileView } from "@/components/domain-auth/profile-view";
-import styles from "@/components/domain-auth/ui.module.css";
 import { openAuthPage } from "@/lib/domain-auth/page-access";
 
 export const metadata: Metadata = { title: "Your profile" };
@@ -9,7 +8,7 @@ export const metadata: Metadata = { title: "Your profile" };
 export default async function ProfilePage() {
   const { auth } = await openAuthPage("profile");
   return (
-    <section className={styles.pageNarrow}>
+    <section className="da-page-narrow">
       <h1>Your profile</h1>
       <ProfileView auth={auth} />
     </section>

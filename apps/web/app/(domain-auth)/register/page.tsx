@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { RegisterForm } from "@/components/domain-auth/register-form";
-import styles from "@/components/domain-auth/ui.module.css";
 import { openAuthPage } from "@/lib/domain-auth/page-access";
 
 export const metadata: Metadata = { title: "Create an account" };
@@ -10,7 +9,7 @@ export const metadata: Metadata = { title: "Create an account" };
 export default async function RegisterPage() {
   const { view, auth } = await openAuthPage("register");
   return (
-    <section className={styles.pageNarrow}>
+    <section className="da-page-narrow">
       <h1>Create an account on {view.name}</h1>
       <RegisterForm auth={auth} />
       {auth.endpoints.login ? (

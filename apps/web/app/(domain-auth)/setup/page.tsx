@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import { SetupForm } from "@/components/domain-auth/setup-form";
 import { SignInLink } from "@/components/domain-auth/sign-in-link";
-import styles from "@/components/domain-auth/ui.module.css";
 import { openAuthPage } from "@/lib/domain-auth/page-access";
 
 export const metadata: Metadata = { title: "First-run setup" };
@@ -11,7 +10,7 @@ export default async function SetupPage() {
   const { view, auth, setupRequired, setupTokenRequired } = await openAuthPage("setup");
   if (!setupRequired) {
     return (
-      <section className={styles.pageNarrow}>
+      <section className="da-page-narrow">
         <h1>Setup is complete</h1>
         <p>The first administrator of {view.name} has already been created.</p>
         <SignInLink auth={auth} />
@@ -19,9 +18,9 @@ export default async function SetupPage() {
     );
   }
   return (
-    <section className={styles.pageNarrow}>
+    <section className="da-page-narrow">
       <h1>Welcome to {view.name}</h1>
-      <p className={styles.lead}>
+      <p className="da-lead">
         Create the first administrator. This account gets the <strong>{auth.setupRole}</strong> role and can manage every user and record.
       </p>
       <SetupForm auth={auth} tokenRequired={setupTokenRequired} />
