@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { setUpAdmin } from "../test/support/accounts.js";
 import { type RunningApp, startApp } from "../test/support/app-server.js";
 import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
-import { ADMIN, fillAccountForm, profileValue, signIn } from "./support/flows.js";
+import { ADMIN, fieldErrorText, fillAccountForm, profileValue, signIn } from "./support/flows.js";
 
 const READER = { email: "rita@example.com", password: "reading all day", name: "Rita Reader" };
 
@@ -23,11 +23,13 @@ describe("register, sign in and sign out", () => {
     await app?.stop();
   });
 
-  test("the home page links to sign-in and registration", async () => {
-    await page.goto("/");
-    await page.getByRole("heading", { name: "blog" }).waitFor();
-    expect(await page.getByRole("main").getByRole("link", { name: "Create an account" }).getAttribute("href")).toBe("/register");
-    await saveScreenshot(page, "home");
+  test("signed out, the auth pages' header links to sign-in and registration", async () => {
+    await page.goto("/profile");
+    await page.getByText("You are not signed in.").waitFor();
+    const nav = page.getByRole("navigation", { name: "Main" });
+    expect(await nav.getByRole("link", { name: "Sign in" }).getAttribute("href")).toBe("/login");
+    expect(await nav.getByRole("link", { name: "Register" }).getAttribute("href")).toBe("/register");
+    await saveScreenshot(page, "signed-out");
   });
 
   test("registering shows the API's field errors inline", async () => {
@@ -37,7 +39,7 @@ describe("register, sign in and sign out", () => {
       input.type = "text";
     });
     await page.getByRole("button", { name: "Create account" }).click();
-    await page.locator(".field-error").first().waitFor();
+    await fieldErrorText(page.getByLabel("Password", { exact: true }));
     const email = page.getByLabel("Email");
     const password = page.getByLabel("Password", { exact: true });
     expect(await email.getAttribute("aria-invalid")).toBe("true");
@@ -64,7 +66,7 @@ describe("register, sign in and sign out", () => {
     await other.goto("/register");
     await fillAccountForm(other, { ...READER, email: " RITA@example.com " });
     await other.getByRole("button", { name: "Create account" }).click();
-    expect(await other.locator(".form-error").textContent()).toMatch(/./);
+    expect(await other.getByRole("main").getByRole("alert").textContent()).toMatch(/./);
     expect(new URL(other.url()).pathname).toBe("/register");
     await other.context().close();
   });
@@ -81,7 +83,7 @@ describe("register, sign in and sign out", () => {
     await page.goto("/login");
     await fillAccountForm(page, { email: READER.email, password: "not the password" });
     await page.getByRole("button", { name: "Sign in" }).click();
-    expect(await page.locator(".form-error").textContent()).toBeTruthy();
+    expect(await page.getByRole("main").getByRole("alert").textContent()).toBeTruthy();
     expect(new URL(page.url()).pathname).toBe("/login");
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
     await saveScreenshot(page, "login-wrong-password");

@@ -67,7 +67,7 @@ describe("admin page", () => {
   test("the last administrator cannot be demoted", async () => {
     await admin.getByLabel(`Role of ${ADMIN.email}`, { exact: true }).selectOption("Reader");
     await admin.getByRole("button", { name: `Change role of ${ADMIN.email}` }).click();
-    await admin.locator(".form-error").waitFor();
+    await admin.getByRole("region", { name: "Users" }).getByRole("alert").waitFor();
     expect(await admin.getByLabel(`Role of ${ADMIN.email}`, { exact: true }).inputValue()).toBe("Admin");
   });
 

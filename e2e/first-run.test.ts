@@ -2,7 +2,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type RunningApp, startApp } from "../test/support/app-server.js";
 import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
-import { ADMIN, api, fillAccountForm, profileValue } from "./support/flows.js";
+import { ADMIN, api, fieldErrorText, fillAccountForm, profileValue } from "./support/flows.js";
 
 describe("first run", () => {
   let app: RunningApp;
@@ -22,12 +22,14 @@ describe("first run", () => {
     expect(app.output()).not.toContain("SETUP_TOKEN");
   });
 
-  test("every page leads to /setup while no user exists", async () => {
+  test("every auth page leads to /setup while no user exists; the project's own home page stays", async () => {
     const page = await openTab(browser, app.url);
-    for (const path of ["/", "/login", "/register", "/profile", "/admin"]) {
+    for (const path of ["/login", "/register", "/profile", "/admin"]) {
       await page.goto(path);
       expect(new URL(page.url()).pathname, path).toBe("/setup");
     }
+    await page.goto("/");
+    expect(new URL(page.url()).pathname).toBe("/");
     await page.context().close();
   });
 
@@ -40,9 +42,7 @@ describe("first run", () => {
 
     await fillAccountForm(page, { ...ADMIN, password: "short" });
     await page.getByRole("button", { name: "Create administrator" }).click();
-    const passwordError = page.locator(".field-error");
-    expect(await passwordError.textContent()).toMatch(/8/);
-    expect(await page.getByLabel("Password", { exact: true }).getAttribute("aria-invalid")).toBe("true");
+    expect(await fieldErrorText(page.getByLabel("Password", { exact: true }))).toMatch(/8/);
     await saveScreenshot(page, "first-run-field-error");
 
     await fillAccountForm(page, ADMIN);

@@ -4,3 +4,13 @@
  * @returns the names of the builds that ran.
  */
 export declare function ensureBuilt(): string[];
+
+/** Where {@link ensureCacheComponentsBuilt} builds the app with `cacheComponents` on. */
+export declare const CACHE_COMPONENTS_APP: string;
+
+/**
+ * Builds a copy of the app with `cacheComponents` and `partialPrefetching` on, as the newest create-next-app
+ * sets them, unless its build is newer than the app's sources; throws when the build fails.
+ * @returns the copy's folder, which holds its `server.mjs`.
+ */
+export declare function ensureCacheComponentsBuilt(): string;

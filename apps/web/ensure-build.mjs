@@ -1,7 +1,7 @@
 // Builds what the web app runs on when it is missing or older than its sources: auth-core's
 // dist (through the root `npm run build`) and the Next.js production build in apps/web/.next.
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -74,4 +74,41 @@ export function ensureBuilt() {
     ran.push(target.name);
   }
   return ran;
+}
+
+/** Where {@link ensureCacheComponentsBuilt} builds the app with `cacheComponents` on (ignored by git). */
+export const CACHE_COMPONENTS_APP = join(root, ".test-results/web-cache-components");
+const APP_FILES = ["app", "components", "lib", "proxy.ts", "server.mjs", "tsconfig.json", "package.json", "domain.yaml"];
+
+/**
+ * Builds a copy of the app the way a project made by the newest create-next-app runs it: `cacheComponents`
+ * and `partialPrefetching` on, and the auth pages' layout the wizard writes for such a project. Skipped when
+ * the copy's build is newer than the app's sources; throws when the build fails.
+ * @returns the copy's folder, which holds its `server.mjs`.
+ */
+export function ensureCacheComponentsBuilt() {
+  const built = join(CACHE_COMPONENTS_APP, ".next/BUILD_ID");
+  const sources = [...APP_FILES, "next.config.ts"].map((path) => join(web, path));
+  if (existsSync(built) && !sources.some((source) => newestChange(source) > statSync(built).mtimeMs)) return CACHE_COMPONENTS_APP;
+  console.log("Building the web app with cacheComponents…");
+  const sync = spawnSync(process.execPath, [join(root, "apps/wizard/scripts/sync-templates.mjs")], { stdio: "inherit" });
+  if (sync.status !== 0) throw new Error("the wizard's templates could not be synced");
+  for (const path of APP_FILES) rmSync(join(CACHE_COMPONENTS_APP, path), { recursive: true, force: true });
+  for (const path of APP_FILES) cpSync(join(web, path), join(CACHE_COMPONENTS_APP, path), { recursive: true });
+  const config = readFileSync(join(web, "next.config.ts"), "utf8");
+  const changed = config.replace(
+    "  reactStrictMode: true,\n",
+    "  reactStrictMode: true,\n  cacheComponents: true,\n  partialPrefetching: true,\n",
+  );
+  if (changed === config) throw new Error("apps/web/next.config.ts has no `reactStrictMode: true,` line to add cacheComponents after");
+  writeFileSync(join(CACHE_COMPONENTS_APP, "next.config.ts"), changed);
+  const layout = "app/(domain-auth)/layout.tsx";
+  cpSync(join(root, "apps/wizard/templates/next-cache-components", layout), join(CACHE_COMPONENTS_APP, layout));
+  const result = spawnSync("npx", ["next", "build"], {
+    cwd: CACHE_COMPONENTS_APP,
+    stdio: "inherit",
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  if (result.status !== 0) throw new Error("building the web app with cacheComponents failed (next build)");
+  return CACHE_COMPONENTS_APP;
 }

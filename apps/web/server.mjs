@@ -67,7 +67,7 @@ function answerClientError(error, socket) {
   socket.end(rawErrorResponse(code));
 }
 
-if (!existsSync(join(dir, ".next", "BUILD_ID"))) fail("no production build in apps/web/.next; run `npm start` from the repository root");
+if (!existsSync(join(dir, ".next", "BUILD_ID"))) fail("no production build in .next: run `next build` (`npm run build`) first");
 // The same .env files `next start` reads (AUTH_SECRET in .env.local, say), loaded before the core reads the
 // environment and before Next.js sets NODE_ENV: only an explicit NODE_ENV=production demands AUTH_SECRET.
 nextEnv.loadEnvConfig(dir, false, { info: () => {}, error: console.error });

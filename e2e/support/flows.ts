@@ -1,4 +1,4 @@
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { type Account, ADMIN as ADMIN_ACCOUNT } from "../../test/support/accounts.js";
 import { call } from "../../test/support/http-client.js";
 
@@ -22,7 +22,14 @@ export async function signIn(page: Page, account: Account): Promise<void> {
 
 /** The text of a profile row (`Email`, `Role`, `Name`, …) once the profile has loaded. */
 export async function profileValue(page: Page, label: string): Promise<string | null> {
-  return page.locator(`.details dt:text-is("${label}") + dd`).textContent();
+  return page.getByRole("main").locator(`dl dt:text-is("${label}") + dd`).textContent();
+}
+
+/** The error shown with an input once it is marked invalid: the element its `aria-describedby` names last. */
+export async function fieldErrorText(input: Locator): Promise<string | null> {
+  await input.and(input.page().locator('[aria-invalid="true"]')).waitFor();
+  const id = (await input.getAttribute("aria-describedby"))?.split(" ").at(-1) ?? "";
+  return input.page().locator(`[id="${id}"]`).textContent();
 }
 
 /** Calls the app's API directly (for seeding data and for status checks); `path` is under `/api`. */

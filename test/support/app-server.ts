@@ -34,6 +34,8 @@ export interface StartAppOptions {
    * a new temporary one: a restart on the same database. The caller removes it; `stop()` leaves it.
    */
   readonly dir?: string;
+  /** The folder of the app to serve: its `server.mjs` and production build. @default apps/web */
+  readonly app?: string;
 }
 
 function waitForExit(child: ChildProcess, timeoutMs: number): Promise<void> {
@@ -47,7 +49,7 @@ function waitForExit(child: ChildProcess, timeoutMs: number): Promise<void> {
   });
 }
 
-/** Starts `apps/web/server.mjs` with `NODE_ENV=production` on a free port and waits for its ready line. */
+/** Starts `apps/web/server.mjs` (or another app's, see {@link StartAppOptions.app}) with `NODE_ENV=production` on a free port and waits for its ready line. */
 export async function startApp(options: StartAppOptions = {}): Promise<RunningApp> {
   const ownsDir = options.dir === undefined;
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), "domain-auth-e2e-"));
@@ -55,7 +57,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
   if (options.domain !== undefined) writeFileSync(domainFile, options.domain);
   else if (ownsDir || !existsSync(domainFile)) copyFileSync(join(WEB, "domain.yaml"), domainFile);
 
-  const child = spawn(process.execPath, [join(WEB, "server.mjs")], {
+  const child = spawn(process.execPath, [join(options.app ?? WEB, "server.mjs")], {
     cwd: dir,
     env: {
       ...process.env,

@@ -1,16 +1,35 @@
 #!/usr/bin/env node
-// Copies the files the bridge manifest lists from the web app (apps/web/<to>) into the
-// wizard's templates (templates/<from>), so the scaffold is always what the real app runs.
-import { copyFile, mkdir, readFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+// Copies the files the bridge manifest lists from the web app (apps/web/<to>) into the wizard's
+// templates (templates/<from>), so the scaffold is always what the real app runs. Fails when a file of
+// the auth pages' route group or of a `domain-auth/` folder is not listed: it would be missing from
+// every project the wizard sets up. Also writes the auth pages' layout for a project whose next.config turns
+// on `cacheComponents` (templates/next-cache-components/): the same file plus `instant = false`, which lets
+// the pages render entirely per request, as their per-request CSP nonce needs, and which Next.js refuses
+// without `cacheComponents`.
+import { copyFile, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
 
 const wizard = fileURLToPath(new URL("..", import.meta.url));
 const web = join(wizard, "..", "web");
 const { templates } = parse(await readFile(join(wizard, "templates", "manifest.yaml"), "utf8"));
+const SCAFFOLDED_FOLDERS = ["app/(domain-auth)", "components/domain-auth", "lib/domain-auth"];
 
 let failed = false;
+const listed = new Set(templates.map((template) => template.to));
+for (const folder of SCAFFOLDED_FOLDERS) {
+  for (const entry of await readdir(join(web, folder), { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = relative(web, join(entry.parentPath, entry.name)).split("\\").join("/");
+    if (listed.has(path)) continue;
+    failed = true;
+    console.error(`apps/web/${path} is not in templates/manifest.yaml`);
+  }
+}
+
+// Files no longer listed must not stay behind to be packed.
+await rm(join(wizard, "templates", "next"), { recursive: true, force: true });
 for (const { from, to } of templates) {
   const source = join(web, to);
   const target = join(wizard, "templates", from);
@@ -23,4 +42,15 @@ for (const { from, to } of templates) {
     console.error(`cannot copy apps/web/${to}: ${error.message}`);
   }
 }
+const LAYOUT = "app/(domain-auth)/layout.tsx";
+const CACHE_COMPONENTS_LAYOUT = join(wizard, "templates", "next-cache-components", LAYOUT);
+await rm(join(wizard, "templates", "next-cache-components"), { recursive: true, force: true });
+await mkdir(dirname(CACHE_COMPONENTS_LAYOUT), { recursive: true });
+await writeFile(
+  CACHE_COMPONENTS_LAYOUT,
+  `${await readFile(join(web, LAYOUT), "utf8")}
+// With cacheComponents: no prerendered shell, whose scripts could not carry the request's nonce.
+export const instant = false;
+`,
+);
 process.exitCode = failed ? 1 : 0;

@@ -1,9 +1,6 @@
 import { authFromEnv } from "@domain-auth/core";
 
-export const runtime = "nodejs";
-export const dynamic = "force-dynamic";
-
-/** Every /api/* request goes to domain-auth's router. */
+/** Every /api/* request goes to domain-auth's router; each one is answered per request, never prerendered. */
 async function handle(request: Request): Promise<Response> {
   const auth = await authFromEnv();
   return auth.handle(request);

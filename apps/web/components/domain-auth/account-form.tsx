@@ -1,0 +1,88 @@
+"use client";
+
+import { type FormEvent, useState } from "react";
+import { type ApiError, formErrorSummary, issuesByField } from "@/lib/domain-auth/api";
+import type { FieldView } from "@/lib/domain-auth/domain-view";
+import { readFieldValues } from "@/lib/domain-auth/form-values";
+import { useHydrated } from "@/lib/domain-auth/hydrated";
+import { FieldInput } from "./field-input";
+import { FormError } from "./form-error";
+import { TextField } from "./text-field";
+
+/** A secret asked before the account's fields and sent under its `name` (the setup token). */
+export interface SecretFieldView {
+  readonly name: string;
+  readonly label: string;
+  readonly hint: string;
+}
+
+/** Props of {@link AccountForm}. */
+export interface AccountFormProps {
+  /** A secret asked first (the setup token); none by default. */
+  readonly secretField?: SecretFieldView | undefined;
+  /** Declared fields asked besides email and password (none for sign-in). */
+  readonly fields: readonly FieldView[];
+  readonly submitLabel: string;
+  readonly passwordAutoComplete: "new-password" | "current-password";
+  readonly passwordHint?: string;
+  /** Sends the body; resolves to the API's error, or `null` once the page has moved on. */
+  readonly onSubmit: (body: Record<string, unknown>) => Promise<ApiError | null>;
+}
+
+/** Email, password and extra fields, with the API's issues shown beside the inputs they concern. */
+export function AccountForm({ secretField, fields, submitLabel, passwordAutoComplete, passwordHint, onSubmit }: AccountFormProps) {
+  const [error, setError] = useState<ApiError | null>(null);
+  const [pending, setPending] = useState(false);
+  const hydrated = useHydrated();
+  const fieldErrors = issuesByField(error);
+  const inputNames = [...(secretField ? [secretField.name] : []), "email", "password", ...fields.map((field) => field.name)];
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setPending(true);
+    const body: Record<string, unknown> = {
+      email: form.get("email"),
+      password: form.get("password"),
+      ...readFieldValues(fields, form, "create"),
+    };
+    if (secretField) body[secretField.name] = form.get(secretField.name);
+    const failure = await onSubmit(body);
+    if (!failure) return;
+    setError(failure);
+    setPending(false);
+  }
+
+  return (
+    <form className="da-form" method="post" onSubmit={submit} aria-busy={pending}>
+      <FormError error={formErrorSummary(error, inputNames)} />
+      {secretField ? (
+        <TextField
+          label={secretField.label}
+          name={secretField.name}
+          type="password"
+          autoComplete="off"
+          required
+          hint={secretField.hint}
+          error={fieldErrors[secretField.name]}
+        />
+      ) : null}
+      <TextField label="Email" name="email" type="email" autoComplete="email" required error={fieldErrors.email} />
+      <TextField
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete={passwordAutoComplete}
+        required
+        hint={passwordHint}
+        error={fieldErrors.password}
+      />
+      {fields.map((field) => (
+        <FieldInput key={field.name} field={field} error={fieldErrors[field.name]} />
+      ))}
+      <button type="submit" className="da-button da-button-primary" disabled={pending || !hydrated}>
+        {pending ? "Please wait…" : submitLabel}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,38 @@
+"use client";
+
+import { holdsSetupRole } from "@domain-auth/core/policy";
+import { useCurrentUser } from "@/lib/domain-auth/current-user";
+import type { AuthView, EntityView } from "@/lib/domain-auth/domain-view";
+import { EntityRecords } from "./entity-records";
+import { FormError } from "./form-error";
+import { SignedOutNotice } from "./signed-out-notice";
+import { UsersTable } from "./users-table";
+
+/** The admin page under `auth.type: jwt`: users and records for the setup role, "not allowed" for anyone else. */
+export function AdminPanel({ auth, entities }: { readonly auth: AuthView; readonly entities: readonly EntityView[] }) {
+  const current = useCurrentUser(auth);
+  if (current.status === "loading") return <p aria-busy="true">Loading…</p>;
+  if (current.status === "signed-out") return <SignedOutNotice auth={auth} expired={current.expired} />;
+  if (current.status === "failed") return <FormError error={current.message} />;
+
+  const { user, token } = current;
+  if (!holdsSetupRole(auth, user.role)) {
+    return (
+      <div className="da-notice da-notice-denied" role="alert">
+        <h2>Not allowed</h2>
+        <p>
+          This page is for the {auth.setupRole} role. You are signed in as {user.email} with{" "}
+          {user.role ? `the role ${user.role}` : "no role"}.
+        </p>
+      </div>
+    );
+  }
+  return (
+    <>
+      <UsersTable auth={auth} token={token} />
+      {entities.map((entity) => (
+        <EntityRecords key={entity.segment} entity={entity} token={token} caller={{ id: user.id, role: user.role }} />
+      ))}
+    </>
+  );
+}

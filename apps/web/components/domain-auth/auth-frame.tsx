@@ -1,0 +1,37 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { loadPageState } from "@/lib/domain-auth/page-access";
+import { SessionNav } from "./session-nav";
+import "./domain-auth.css";
+
+/**
+ * The frame of the auth pages: header with the session's links, main content, footer, all under the
+ * scope of their styles. It reads the request's state (the domain, whether setup is pending), so the
+ * pages render per request: their Content-Security-Policy nonce is new on each one.
+ */
+export async function AuthFrame({ children }: { readonly children: ReactNode }) {
+  const { view, setupRequired } = await loadPageState();
+  return (
+    <div className="da-frame">
+      <a className="da-skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="da-site-header">
+        <div className="da-container da-header-inner">
+          <Link className="da-brand" href="/">
+            {view.name}
+          </Link>
+          {setupRequired ? null : (
+            <nav className="da-site-nav" aria-label="Main">
+              {view.auth ? <SessionNav auth={view.auth} /> : <Link href="/admin">Records</Link>}
+            </nav>
+          )}
+        </div>
+      </header>
+      <main id="main" className="da-container da-main">
+        {children}
+      </main>
+      <footer className="da-container da-site-footer">Served by domain-auth from domain.yaml.</footer>
+    </div>
+  );
+}

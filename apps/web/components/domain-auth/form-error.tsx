@@ -1,0 +1,12 @@
+import type { ApiError } from "@/lib/domain-auth/api";
+
+/** The message of a failed request, announced to screen readers; nothing when there is none. */
+export function FormError({ error }: { readonly error: ApiError | string | null }) {
+  if (!error) return null;
+  const message = typeof error === "string" ? error : error.message;
+  return (
+    <p className="da-form-error" role="alert">
+      {message}
+    </p>
+  );
+}

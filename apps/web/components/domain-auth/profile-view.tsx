@@ -1,0 +1,41 @@
+"use client";
+
+import { useCurrentUser } from "@/lib/domain-auth/current-user";
+import type { AuthView } from "@/lib/domain-auth/domain-view";
+import { fieldLabel, formatValue } from "@/lib/domain-auth/format";
+import { FormError } from "./form-error";
+import { SignOutButton } from "./sign-out-button";
+import { SignedOutNotice } from "./signed-out-notice";
+
+/** The signed-in user's profile (from `me`, or from the token when `me` is disabled) and sign-out. */
+export function ProfileView({ auth }: { readonly auth: AuthView }) {
+  const current = useCurrentUser(auth);
+  if (current.status === "loading") return <p aria-busy="true">Loading your profile…</p>;
+  if (current.status === "signed-out") return <SignedOutNotice auth={auth} expired={current.expired} />;
+  if (current.status === "failed") return <FormError error={current.message} />;
+
+  const { user } = current;
+  const rows: [string, unknown][] = [
+    ["Email", user.email],
+    ["Role", user.role ?? "No role"],
+    ...auth.profileFields
+      .filter((field) => field.name in user)
+      .map((field): [string, unknown] => [fieldLabel(field.name), user[field.name]]),
+    ...(user.createdAt ? [["Member since", user.createdAt] as [string, unknown]] : []),
+  ];
+  return (
+    <section aria-labelledby="profile-heading" className="da-card">
+      <h2 id="profile-heading">{user.email}</h2>
+      <dl className="da-details">
+        {rows.map(([label, value]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd>{formatValue(value)}</dd>
+          </div>
+        ))}
+      </dl>
+      {current.source === "token" ? <p className="da-field-hint">Shown from your sign-in token.</p> : null}
+      <SignOutButton loginEnabled={auth.endpoints.login} />
+    </section>
+  );
+}

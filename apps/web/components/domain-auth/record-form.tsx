@@ -1,0 +1,64 @@
+"use client";
+
+import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { type ApiError, formErrorSummary, issuesByField } from "@/lib/domain-auth/api";
+import type { FieldView } from "@/lib/domain-auth/domain-view";
+import { readFieldValues } from "@/lib/domain-auth/form-values";
+import { FieldInput } from "./field-input";
+import { FormError } from "./form-error";
+
+/** Props of {@link RecordForm}. */
+export interface RecordFormProps {
+  readonly title: string;
+  readonly fields: readonly FieldView[];
+  /** The record to edit; absent to create one. */
+  readonly record?: Record<string, unknown>;
+  readonly submitLabel: string;
+  /** Sends the body; resolves to the API's error, or `null` when saved. */
+  readonly onSubmit: (body: Record<string, unknown>) => Promise<ApiError | null>;
+  readonly onCancel: () => void;
+}
+
+/** A create or edit form generated from an entity's fields, with the API's issues inline. */
+export function RecordForm({ title, fields, record, submitLabel, onSubmit, onCancel }: RecordFormProps) {
+  const headingId = useId();
+  const [error, setError] = useState<ApiError | null>(null);
+  const [pending, setPending] = useState(false);
+  const fieldErrors = issuesByField(error);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  useEffect(() => {
+    formRef.current?.querySelector<HTMLElement>("input, textarea, select")?.focus();
+  }, []);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setPending(true);
+    const failure = await onSubmit(readFieldValues(fields, new FormData(event.currentTarget), record ? "update" : "create"));
+    setPending(false);
+    setError(failure);
+  }
+
+  return (
+    <form ref={formRef} className="da-form da-card" method="post" onSubmit={submit} aria-labelledby={headingId} aria-busy={pending}>
+      <h3 id={headingId}>{title}</h3>
+      <FormError
+        error={formErrorSummary(
+          error,
+          fields.map((field) => field.name),
+        )}
+      />
+      {fields.map((field) => (
+        <FieldInput key={field.name} field={field} record={record} error={fieldErrors[field.name]} />
+      ))}
+      <div className="da-actions">
+        <button type="submit" className="da-button da-button-primary" disabled={pending}>
+          {submitLabel}
+        </button>
+        <button type="button" className="da-button" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,43 @@
+"use client";
+
+import { apiPaths } from "@domain-auth/core/policy";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { AccountForm } from "@/components/domain-auth/account-form";
+import { callApi } from "@/lib/domain-auth/api";
+import type { AuthView } from "@/lib/domain-auth/domain-view";
+import { NEW_PASSWORD_HINT } from "@/lib/domain-auth/password-hint";
+import { requestToken } from "@/lib/domain-auth/sign-in";
+
+/** Creates an account; signs it in and opens the profile when sign-in is enabled. */
+export function RegisterForm({ auth }: { readonly auth: AuthView }) {
+  const router = useRouter();
+  const [registered, setRegistered] = useState(false);
+
+  if (registered) {
+    return (
+      <p className="da-notice" role="status">
+        Your account has been created. {auth.endpoints.login ? <Link href="/login">Sign in</Link> : null}
+      </p>
+    );
+  }
+  return (
+    <AccountForm
+      fields={auth.profileFields}
+      submitLabel="Create account"
+      passwordAutoComplete="new-password"
+      passwordHint={NEW_PASSWORD_HINT}
+      onSubmit={async (body) => {
+        const created = await callApi(apiPaths(auth).register, { method: "POST", body });
+        if (!created.ok) return created.error;
+        if (auth.endpoints.login && !(await requestToken(auth, "login", body))) {
+          router.push("/profile");
+          return null;
+        }
+        setRegistered(true);
+        return null;
+      }}
+    />
+  );
+}

@@ -1,0 +1,29 @@
+"use client";
+
+import { holdsSetupRole } from "@domain-auth/core/policy";
+import Link from "next/link";
+import type { AuthView } from "@/lib/domain-auth/domain-view";
+import { useSession } from "@/lib/domain-auth/session";
+import { SignOutButton } from "./sign-out-button";
+
+/** The header's links: profile, admin and sign-out when signed in; sign-in and register otherwise. */
+export function SessionNav({ auth }: { readonly auth: AuthView }) {
+  const session = useSession();
+  if (session === undefined) return null;
+  if (session === null) {
+    return (
+      <>
+        {auth.endpoints.login ? <Link href="/login">Sign in</Link> : null}
+        {auth.endpoints.register ? <Link href="/register">Register</Link> : null}
+      </>
+    );
+  }
+  return (
+    <>
+      <Link href="/profile">Profile</Link>
+      {holdsSetupRole(auth, session.claims.role) ? <Link href="/admin">Admin</Link> : null}
+      <span className="da-nav-user">{session.claims.email}</span>
+      <SignOutButton loginEnabled={auth.endpoints.login} />
+    </>
+  );
+}

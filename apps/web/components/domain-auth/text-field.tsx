@@ -1,0 +1,34 @@
+import { type InputHTMLAttributes, useId } from "react";
+
+/** Props of {@link TextField}: an input's attributes plus its label and error. */
+export interface TextFieldProps extends InputHTMLAttributes<HTMLInputElement> {
+  readonly label: string;
+  readonly name: string;
+  /** Shown under the input and announced with it. */
+  readonly error?: string | undefined;
+  readonly hint?: string | undefined;
+}
+
+/** A labelled input whose error is tied to it with `aria-describedby`. */
+export function TextField({ label, error, hint, ...input }: TextFieldProps) {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className={input.type === "checkbox" ? "da-field da-field-checkbox" : "da-field"}>
+      <label htmlFor={id}>{label}</label>
+      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
+      {hint ? (
+        <p id={hintId} className="da-field-hint">
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={errorId} className="da-field-error">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,81 @@
+"use client";
+
+import { itemPath } from "@domain-auth/core/policy";
+import { type FormEvent, useState } from "react";
+import { callApi } from "@/lib/domain-auth/api";
+import type { UserProfile } from "@/lib/domain-auth/current-user";
+import type { AuthView } from "@/lib/domain-auth/domain-view";
+import { fieldLabel, formatValue } from "@/lib/domain-auth/format";
+import { usePagedList } from "@/lib/domain-auth/paged-list";
+import { FormError } from "./form-error";
+import { Pager } from "./pager";
+
+/** Every user with their role, and a form per user to change it. */
+export function UsersTable({ auth, token }: { readonly auth: AuthView; readonly token: string }) {
+  const list = usePagedList<UserProfile>(auth.segment, token);
+  const [status, setStatus] = useState("");
+  const [failure, setFailure] = useState<string | null>(null);
+
+  async function changeRole(event: FormEvent<HTMLFormElement>, user: UserProfile) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const role = String(new FormData(form).get("role") ?? "") || null;
+    const result = await callApi(itemPath(auth, user.id), { method: "PATCH", body: { role }, token });
+    if (!result.ok) form.reset();
+    setFailure(result.ok ? null : result.error.message);
+    setStatus(result.ok ? `${user.email} now has the role ${role ?? "none"}.` : "");
+    list.reload();
+  }
+
+  return (
+    <section className="da-card" aria-labelledby="users-heading">
+      <h2 id="users-heading">Users</h2>
+      <p className="da-status" role="status">
+        {status}
+      </p>
+      <FormError error={failure ?? list.error} />
+      <div className="da-table-wrap">
+        <table>
+          <caption className="da-visually-hidden">Users and their roles</caption>
+          <thead>
+            <tr>
+              <th scope="col">Email</th>
+              {auth.profileFields.map((field) => (
+                <th scope="col" key={field.name}>
+                  {fieldLabel(field.name)}
+                </th>
+              ))}
+              <th scope="col">Role</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.items.map((user) => (
+              <tr key={`${user.id}:${user.role}`}>
+                <td>{user.email}</td>
+                {auth.profileFields.map((field) => (
+                  <td key={field.name}>{formatValue(user[field.name])}</td>
+                ))}
+                <td>
+                  <form className="da-inline-form" onSubmit={(event) => changeRole(event, user)}>
+                    <select name="role" aria-label={`Role of ${user.email}`} defaultValue={user.role ?? ""}>
+                      {auth.roles.map((role) => (
+                        <option key={role} value={role}>
+                          {role}
+                        </option>
+                      ))}
+                      <option value="">No role</option>
+                    </select>
+                    <button type="submit" className="da-button" aria-label={`Change role of ${user.email}`}>
+                      Change role
+                    </button>
+                  </form>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <Pager label="Users" offset={list.offset} total={list.total} onChange={list.showOffset} />
+    </section>
+  );
+}

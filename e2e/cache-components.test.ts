@@ -1,0 +1,67 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { ensureCacheComponentsBuilt } from "../apps/web/ensure-build.mjs";
+import { type RunningApp, startApp } from "../test/support/app-server.js";
+import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
+import { ADMIN, fillAccountForm, profileValue, signIn } from "./support/flows.js";
+
+/** What Chromium reports about the page's Content-Security-Policy. */
+function watchPolicy(page: Page): string[] {
+  const reports: string[] = [];
+  page.on("console", (message) => {
+    if (/Content.Security.Policy/i.test(message.text())) reports.push(message.text());
+  });
+  return reports;
+}
+
+// The same pages in a project with `cacheComponents` and `partialPrefetching` on, as the newest
+// create-next-app writes them: they build, render per request with their nonce, and sign in.
+describe("with cacheComponents on", () => {
+  let app: RunningApp;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    const folder = ensureCacheComponentsBuilt();
+    [app, browser] = await Promise.all([startApp({ app: folder }), launchBrowser()]);
+  }, 300_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  test("every auth page carries a fresh nonce that all its scripts carry; the project's home page gets no policy", async () => {
+    for (const path of ["/setup", "/login", "/register", "/profile", "/admin"]) {
+      const response = await fetch(`${app.url}${path}`);
+      const nonce = /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1];
+      expect(nonce, path).toBeTruthy();
+      const scripts = (await response.text()).match(/<script\b[^>]*>/g) ?? [];
+      expect(scripts.length, path).toBeGreaterThan(0);
+      for (const script of scripts) expect(script, path).toContain(`nonce="${nonce}"`);
+    }
+    const home = await fetch(`${app.url}/`);
+    expect(home.status).toBe(200);
+    expect(home.headers.get("content-security-policy")).toBeNull();
+    await home.body?.cancel();
+  });
+
+  test("setup → profile → sign out → sign in → profile in Chromium, with no policy violation", async () => {
+    const page = await openTab(browser, app.url);
+    const reports = watchPolicy(page);
+    await page.goto("/admin");
+    await page.waitForURL("**/setup");
+    await page.getByRole("heading", { name: "Welcome to blog" }).waitFor();
+    await fillAccountForm(page, ADMIN);
+    await page.getByRole("button", { name: "Create administrator" }).click();
+    await page.waitForURL("**/profile");
+    expect(await profileValue(page, "Role")).toBe("Admin");
+    await saveScreenshot(page, "cache-components-profile");
+
+    await page.getByRole("main").getByRole("button", { name: "Sign out" }).click();
+    await page.waitForURL("**/login");
+    await signIn(page, ADMIN);
+    expect(await profileValue(page, "Email")).toBe(ADMIN.email);
+    expect(reports).toEqual([]);
+    await page.context().close();
+  });
+});
