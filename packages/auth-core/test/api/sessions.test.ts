@@ -68,6 +68,7 @@ describe.each(BACKENDS)("sessions on $name", (backend) => {
   describe("GET sessions", () => {
     it("lists the caller's live sessions, newest first, the current one marked", async () => {
       const first = await signUp(api(), { email: "devices@example.com" });
+      pair.advance(1);
       const phone = await api().post(
         "/api/user/login",
         { email: "devices@example.com", password: TEST_PASSWORD },
