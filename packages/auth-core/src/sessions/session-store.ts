@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import { CompiledQuery, type Kysely } from "kysely";
 import type { EntityModel } from "../config/index.js";
 import type { AnyDB, Database } from "../store/database.js";
 import { TABLES } from "../store/migrate.js";
@@ -85,6 +85,9 @@ export interface RevokeOptions {
 
 /** The sessions table: one row per sign-in. */
 export class SessionStore {
+  /** The SQL of the per-request read, by user table: built once, so checking a token builds no query. */
+  private readonly findSql = new Map<string, string>();
+
   constructor(private readonly database: Database) {}
 
   private get db(): Kysely<AnyDB> {
@@ -106,7 +109,13 @@ export class SessionStore {
   /** A session and its user together, by the session's id: the one read that checks an access token. */
   async findWithUser(entity: EntityModel, id: string): Promise<SessionWithUser | undefined> {
     if (id.length === 0 || id.length > MAX_ID_LENGTH || id.includes("\u0000")) return undefined;
-    const row = await this.joined(entity).where("s.id", "=", id).executeTakeFirst();
+    let text = this.findSql.get(entity.table);
+    if (text === undefined) {
+      text = this.joined(entity).where("s.id", "=", id).compile().sql;
+      this.findSql.set(entity.table, text);
+    }
+    const { rows } = await this.db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, [id]));
+    const row = rows[0];
     return row ? splitJoined(entity, row) : undefined;
   }
 
