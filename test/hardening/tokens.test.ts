@@ -156,6 +156,8 @@ describe("forged and altered tokens are refused", () => {
     await expectRefused(await hmac(header, without("exp"), key), "no exp");
     await expectRefused(await hmac(header, without("iat"), key), "no iat");
     await expectRefused(await hmac(header, without("sub"), key), "no sub");
+    await expectRefused(await hmac(header, without("sid"), key), "no sid (issued before sessions)");
+    await expectRefused(await hmac(header, { ...base, sid: "another-session" }, key), "an unknown session");
     await expectRefused(await hmac(header, { ...base, exp: now() - 1 }, key), "expired a second ago");
     await expectRefused(await hmac(header, { ...base, nbf: now() + 3600 }, key), "nbf in an hour");
     await expectRefused(await hmac(header, { ...base, iat: now() + 3600, exp: now() + 7200 }, key), "iat in an hour");

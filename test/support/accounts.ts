@@ -22,6 +22,8 @@ export interface SignedIn extends Account {
   readonly id: string;
   readonly role: string | null;
   readonly token: string;
+  /** The refresh token of the session the sign-in started. */
+  readonly refreshToken: string;
 }
 
 /** The administrator each suite sets up first. */
@@ -65,7 +67,7 @@ function credentialsOf({ email, password = TEST_PASSWORD, name }: AccountInput):
 
 function signedIn(account: Account, body: Record<string, unknown>): SignedIn {
   const user = userOf(body);
-  return { ...account, id: user.id, role: user.role, token: String(body.token) };
+  return { ...account, id: user.id, role: user.role, token: String(body.token), refreshToken: String(body.refreshToken) };
 }
 
 /** Creates the first administrator through `POST /api/user/setup`. */

@@ -22,6 +22,9 @@ Options:
   --no-register          turn off POST /api/<auth>/register
   --no-me                turn off GET /api/<auth>/me
   --no-setup             turn off /api/<auth>/setup
+  --no-logout            turn off POST /api/<auth>/logout
+  --no-refresh           turn off POST /api/<auth>/refresh
+  --no-sessions          turn off /api/<auth>/sessions
   -y, --yes              ask nothing: flags, else the file's current values
   --dry-run              show the change, write nothing
   -h, --help             show this help
@@ -46,6 +49,9 @@ const OPTIONS = {
   "no-register": { type: "boolean" },
   "no-me": { type: "boolean" },
   "no-setup": { type: "boolean" },
+  "no-logout": { type: "boolean" },
+  "no-refresh": { type: "boolean" },
+  "no-sessions": { type: "boolean" },
   yes: { type: "boolean", short: "y" },
   "dry-run": { type: "boolean" },
   help: { type: "boolean", short: "h" },

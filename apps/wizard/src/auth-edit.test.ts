@@ -36,7 +36,7 @@ auth:
 # trailing comment
 `;
 
-const ALL_ON = { login: true, register: true, me: true, setup: true };
+const ALL_ON = { login: true, register: true, me: true, setup: true, logout: true, refresh: true, sessions: true };
 const BLOG_CHOICES: AuthChoices = {
   type: "jwt",
   entity: "User",
@@ -111,7 +111,7 @@ describe("applyAuthChoices", () => {
         "auth:",
         "  type: jwt",
         "  roles: [Admin, Buyer]",
-        "  endpoints: { login: true, register: true, me: true, setup: false }",
+        "  endpoints: { login: true, register: true, me: true, setup: false, logout: true, refresh: true, sessions: true }",
         "",
       ].join("\n"),
     );

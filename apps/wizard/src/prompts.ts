@@ -21,12 +21,23 @@ function answered<T>(value: T): Exclude<T, symbol> {
   return value as Exclude<T, symbol>;
 }
 
-const ENDPOINT_ROUTES = { login: "POST login", register: "POST register", me: "GET me", setup: "GET/POST setup" } as const;
+const ENDPOINT_ROUTES = {
+  login: "POST login",
+  register: "POST register",
+  me: "GET me",
+  setup: "GET/POST setup",
+  logout: "POST logout",
+  refresh: "POST refresh",
+  sessions: "GET/DELETE sessions",
+} as const;
 const ENDPOINT_HINTS = {
   login: "email and password → token",
   register: "anyone can sign up",
   me: "the caller's profile",
   setup: "creates the first administrator",
+  logout: "revokes the caller's session",
+  refresh: "refresh token → new token pair",
+  sessions: "signed-in devices; sign them out",
 } as const;
 
 /** Asks whether to start from the starter `domain.yaml` when the folder has none. */

@@ -287,7 +287,15 @@ describe("unattended", () => {
     const { model } = validateDomainText(await readFile(join(dir, "app/domain.yaml"), "utf8"));
     expect(model?.name).toBe("app");
     expect(model?.auth).toMatchObject({ roles: ["Owner", "Staff", "Guest"], setupRole: "Owner", defaultRole: "Guest" });
-    expect(model?.auth?.endpoints).toEqual({ login: true, register: false, me: true, setup: true });
+    expect(model?.auth?.endpoints).toEqual({
+      login: true,
+      register: false,
+      me: true,
+      setup: true,
+      logout: true,
+      refresh: true,
+      sessions: true,
+    });
     expect(await readFile(join(dir, "app", ROUTE), "utf8")).toContain("authFromEnv");
   });
 

@@ -61,7 +61,9 @@ describe("npx <tarball>", () => {
     const domain = await readFile(join(project, "domain.yaml"), "utf8");
     expect(domain).toContain("  roles: [Admin, Editor, Reader]\n");
     expect(domain).toContain("      role: { type: string, default: Reader }\n");
-    expect(domain).toContain("  endpoints: { login: true, register: false, me: true, setup: true }\n");
+    expect(domain).toContain(
+      "  endpoints: { login: true, register: false, me: true, setup: true, logout: true, refresh: true, sessions: true }\n",
+    );
     const route = await readFile(join(project, "app/api/[...path]/route.ts"), "utf8");
     expect(route).toBe(await readFile(join(WIZARD_DIR, "templates/next/app/api/[...path]/route.ts"), "utf8"));
     expect(await readFile(join(project, ".env.local"), "utf8")).toMatch(/^AUTH_SECRET=[A-Za-z0-9_-]{43}\n$/);

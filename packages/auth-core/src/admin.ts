@@ -14,7 +14,7 @@ export interface AdministratorResult {
 /**
  * The way back in when setup is closed and no administrator is left: creates a user with the
  * setup role, or gives an existing user the setup role and the new password. Either way the
- * user's earlier tokens stop working.
+ * user's earlier tokens stop working and their sessions are revoked.
  *
  * @throws {Error} with a one-line message for `auth.type: none` or an invalid email or password.
  */
@@ -30,7 +30,13 @@ export async function ensureAdministrator(auth: Auth, credentials: { email: stri
   const passwordHash = await auth.hasher.hash(credentials.password);
   const existing = await auth.store.findByEmail(model.entity, email);
   if (existing) {
-    const user = await auth.store.update(model.entity, existing.id, { role: model.setupRole, passwordHash }, { bumpTokenVersion: true });
+    const sessions = auth.sessions;
+    const user = await auth.store.update(
+      model.entity,
+      existing.id,
+      { role: model.setupRole, passwordHash },
+      { bumpTokenVersion: true, guard: async (trx) => sessions?.store.revokeAllOf(existing.id, sessions.now(), { trx }) },
+    );
     if (!user) throw new Error(`the user ${email} was deleted meanwhile; run the command again`);
     return { action: "promoted", user: serializeRecord(model.entity, user) };
   }

@@ -1,5 +1,6 @@
 import type { AuthModel, DomainModel } from "./config/index.js";
 import type { PasswordHasher } from "./password/hasher.js";
+import type { SessionService } from "./sessions/sessions.js";
 import type { Database } from "./store/database.js";
 import type { RecordStore } from "./store/record-store.js";
 import type { LoginThrottle } from "./throttle/login-throttle.js";
@@ -16,6 +17,7 @@ export interface AuthServices {
   /** Checks `POST setup`'s `setupToken`; `null` when setup is open to anyone (no `setupToken` option). */
   readonly setupToken: SetupTokenCheck | null;
   readonly registerThrottle: RegisterThrottle;
+  readonly sessions: SessionService;
 }
 
 /** Everything a route handler works with. */

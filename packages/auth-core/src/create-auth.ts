@@ -5,6 +5,8 @@ import { ApiError } from "./http/errors.js";
 import { errorResponse } from "./http/responses.js";
 import { createPasswordHasher, HashQueueFullError, type PasswordHasher } from "./password/hasher.js";
 import { createRouter } from "./router.js";
+import { SessionStore } from "./sessions/session-store.js";
+import { DEFAULT_REFRESH_TTL_SECONDS, DEFAULT_SESSION_MAX_AGE_SECONDS, SessionService } from "./sessions/sessions.js";
 import { type Database, openDatabase } from "./store/database.js";
 import { isUnavailableError } from "./store/errors.js";
 import { migrate } from "./store/migrate.js";
@@ -39,6 +41,12 @@ export interface CreateAuthOptions {
   secret?: string;
   /** Token lifetime in seconds. @default 3600 */
   tokenTtlSeconds?: number;
+  /** A refresh token's lifetime in seconds, counted from the session's last refresh (sliding). @default 2592000 (30 days) */
+  refreshTtlSeconds?: number;
+  /** No session outlives this many seconds from its sign-in, however often it is refreshed. @default 7776000 (90 days) */
+  sessionMaxAgeSeconds?: number;
+  /** The clock of tokens and sessions, in milliseconds (tests move it). @default Date.now */
+  now?: () => number;
   /** bcrypt cost. @default 10 */
   bcryptCost?: number;
   /** Password hashing threads. @default the number of cores */
@@ -84,6 +92,8 @@ export interface Auth {
   readonly store: RecordStore;
   /** The password hasher of this instance (`null` under `auth.type: none`). */
   readonly hasher: PasswordHasher | null;
+  /** The sessions of this instance, for tools such as the `admin` command (`null` under `auth.type: none`). */
+  readonly sessions: SessionService | null;
   close(): Promise<void>;
 }
 
@@ -103,11 +113,16 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
   const setupToken = options.setupToken ? createSetupTokenCheck(options.setupToken) : null;
   const registerLimit = options.registerLimit ?? DEFAULT_REGISTER_LIMIT;
   if (!Number.isSafeInteger(registerLimit) || registerLimit < 1) throw new Error("registerLimit must be a whole number of at least 1");
+  for (const name of ["tokenTtlSeconds", "refreshTtlSeconds", "sessionMaxAgeSeconds"] as const) {
+    const value = options[name];
+    if (value !== undefined && (!Number.isSafeInteger(value) || value < 1)) throw new Error(`${name} must be a whole number of at least 1`);
+  }
   if (options.maxHashQueue !== undefined && (!Number.isSafeInteger(options.maxHashQueue) || options.maxHashQueue < 0))
     throw new Error("maxHashQueue must be a whole number of at least 0");
   const database = typeof options.database === "string" ? await openDatabase(options.database) : options.database;
   await migrate(database, model);
 
+  const now = options.now ?? Date.now;
   let services: AuthServices | null = null;
   if (model.auth) {
     services = {
@@ -117,10 +132,23 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
         ...(options.hashThreads ? { threads: options.hashThreads } : {}),
         ...(options.maxHashQueue !== undefined ? { maxQueue: options.maxHashQueue } : {}),
       }),
-      tokens: createTokenService({ secret: options.secret as string, issuer: model.name, ttlSeconds: options.tokenTtlSeconds ?? 3600 }),
+      tokens: createTokenService({
+        secret: options.secret as string,
+        issuer: model.name,
+        ttlSeconds: options.tokenTtlSeconds ?? 3600,
+        now,
+      }),
       throttle: createLoginThrottle(database),
       setupToken,
       registerThrottle: createRegisterThrottle(database, { limit: registerLimit }),
+      sessions: new SessionService(
+        new SessionStore(database),
+        {
+          refreshTtlSeconds: options.refreshTtlSeconds ?? DEFAULT_REFRESH_TTL_SECONDS,
+          maxAgeSeconds: options.sessionMaxAgeSeconds ?? DEFAULT_SESSION_MAX_AGE_SECONDS,
+        },
+        now,
+      ),
     };
   }
   const store = new RecordStore(database);
@@ -153,6 +181,7 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
     model,
     store,
     hasher: services?.hasher ?? null,
+    sessions: services?.sessions ?? null,
     setupTokenRequired: services?.setupToken != null,
     async handle(request) {
       if (request.method.toUpperCase() !== "HEAD") return answer(request);

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DomainConfigError } from "./config/index.js";
 import { createAuthFromEnv } from "./env.js";
-import { EnvironmentError } from "./settings.js";
+import { EnvironmentError, readSettings } from "./settings.js";
 
 const BLOG =
   "name: blog\nentities:\n  User:\n    fields:\n      email: { type: string, required: true }\n      password: { type: string, required: true }\nauth: { type: jwt }\n";
@@ -115,6 +115,32 @@ describe("createAuthFromEnv", () => {
         );
       expect((await register("first@example.com")).status).toBe(201);
       expect((await register("second@example.com")).status).toBe(429);
+    } finally {
+      await auth.close();
+    }
+  });
+
+  it("reads AUTH_REFRESH_TTL and AUTH_SESSION_MAX_AGE: 30 and 90 days by default, whole numbers of at least 1", async () => {
+    expect(readSettings({})).toMatchObject({ refreshTtlSeconds: 2592000, sessionMaxAgeSeconds: 7776000 });
+    expect(readSettings({ AUTH_REFRESH_TTL: "600", AUTH_SESSION_MAX_AGE: "900" })).toMatchObject({
+      refreshTtlSeconds: 600,
+      sessionMaxAgeSeconds: 900,
+    });
+    for (const value of ["0", "-1", "1.5", "soon"]) {
+      expect(() => readSettings({ AUTH_REFRESH_TTL: value })).toThrow(/AUTH_REFRESH_TTL/);
+      expect(() => readSettings({ AUTH_SESSION_MAX_AGE: value })).toThrow(/AUTH_SESSION_MAX_AGE/);
+    }
+    workspace();
+    const auth = await createAuthFromEnv({ AUTH_BCRYPT_COST: "4", AUTH_REFRESH_TTL: "600", AUTH_SESSION_MAX_AGE: "500" });
+    try {
+      const setup = await auth.handle(
+        new Request("http://localhost/api/user/setup", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ email: "admin@example.com", password: "correct horse" }),
+        }),
+      );
+      expect(((await setup.json()) as { refreshExpiresIn: number }).refreshExpiresIn).toBe(500);
     } finally {
       await auth.close();
     }

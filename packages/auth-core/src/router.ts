@@ -4,8 +4,11 @@ import { ApiError } from "./http/errors.js";
 import { createRecord, deleteRecord, listRecords, readRecord } from "./routes/entity.js";
 import { updateRecord } from "./routes/entity-update.js";
 import { login } from "./routes/login.js";
+import { logout } from "./routes/logout.js";
 import { me } from "./routes/me.js";
+import { refresh } from "./routes/refresh.js";
 import { register } from "./routes/register.js";
+import { listSessions, revokeSession, revokeSessions } from "./routes/sessions.js";
 import { setup, setupStatus } from "./routes/setup.js";
 
 type AuthHandler = (context: RouteContext, services: AuthServices, request: Request) => Promise<Response>;
@@ -15,6 +18,9 @@ const AUTH_ROUTES: Record<Endpoint, Partial<Record<string, AuthHandler>>> = {
   register: { POST: register },
   me: { GET: me },
   setup: { GET: setupStatus, POST: setup },
+  logout: { POST: logout },
+  refresh: { POST: refresh },
+  sessions: { GET: listSessions, DELETE: revokeSessions },
 };
 
 const COLLECTION_METHODS = ["GET", "POST"];
@@ -35,8 +41,9 @@ function pathSegments(url: URL): string[] | null {
 }
 
 /**
- * Creates the request router: auth endpoints at `/api/<auth>/<endpoint>`, then each entity's
- * collection and items. Unknown paths and disabled endpoints are 404, wrong methods 405.
+ * Creates the request router: auth endpoints at `/api/<auth>/<endpoint>` (and one session at
+ * `/api/<auth>/sessions/<id>`), then each entity's collection and items. Unknown paths and
+ * disabled endpoints are 404, wrong methods 405.
  */
 export function createRouter(context: RouteContext): (request: Request) => Promise<Response> {
   const entities = new Map<string, EntityModel>(context.model.entities.map((entity) => [entity.segment, entity]));
@@ -44,9 +51,16 @@ export function createRouter(context: RouteContext): (request: Request) => Promi
 
   return async (request) => {
     const segments = pathSegments(new URL(request.url));
-    if (!segments || segments.length > 2) throw new ApiError("NOT_FOUND");
-    const [segment = "", id] = segments;
+    if (!segments || segments.length > 3) throw new ApiError("NOT_FOUND");
+    const [segment = "", id, sessionId] = segments;
     const method = request.method.toUpperCase();
+
+    if (sessionId !== undefined) {
+      if (!services || segment !== services.auth.entity.segment || id !== "sessions") throw new ApiError("NOT_FOUND");
+      if (!services.auth.endpoints.sessions || sessionId === "") throw new ApiError("NOT_FOUND");
+      if (method !== "DELETE") throw methodNotAllowed(["DELETE"]);
+      return revokeSession(context, services, request, sessionId);
+    }
 
     const isEndpointName = id !== undefined && Object.hasOwn(AUTH_ROUTES, id);
     if (services && segment === services.auth.entity.segment && isEndpointName) {

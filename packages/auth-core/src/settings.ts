@@ -1,3 +1,4 @@
+import { DEFAULT_REFRESH_TTL_SECONDS, DEFAULT_SESSION_MAX_AGE_SECONDS } from "./sessions/sessions.js";
 import { DEFAULT_REGISTER_LIMIT } from "./throttle/register-throttle.js";
 import { MIN_SETUP_TOKEN_BYTES } from "./tokens/setup-token.js";
 import { MIN_SECRET_BYTES } from "./tokens/tokens.js";
@@ -16,6 +17,8 @@ export interface AuthEnvironment {
    */
   SETUP_TOKEN?: string;
   AUTH_REGISTER_LIMIT?: string;
+  AUTH_REFRESH_TTL?: string;
+  AUTH_SESSION_MAX_AGE?: string;
   NODE_ENV?: string;
 }
 
@@ -38,6 +41,10 @@ export interface AuthSettings {
   readonly bcryptCost: number;
   /** `AUTH_TOKEN_TTL` in seconds. @default 3600 */
   readonly tokenTtlSeconds: number;
+  /** `AUTH_REFRESH_TTL`: a refresh token's lifetime in seconds, from the session's last refresh. @default 2592000 */
+  readonly refreshTtlSeconds: number;
+  /** `AUTH_SESSION_MAX_AGE`: no session outlives this many seconds from its sign-in. @default 7776000 */
+  readonly sessionMaxAgeSeconds: number;
   /** `TRUST_PROXY`: proxy hops to trust. @default 0 */
   readonly trustProxy: number;
   /** `AUTH_REGISTER_LIMIT`: registrations per client address per hour. @default 100 */
@@ -79,6 +86,8 @@ export function readSettings(env: AuthEnvironment = process.env): AuthSettings {
     secret,
     bcryptCost: integer(env, "AUTH_BCRYPT_COST", 10, production ? 10 : 4, 31),
     tokenTtlSeconds: integer(env, "AUTH_TOKEN_TTL", 3600, 1, 366 * 24 * 3600),
+    refreshTtlSeconds: integer(env, "AUTH_REFRESH_TTL", DEFAULT_REFRESH_TTL_SECONDS, 1, 10 * 366 * 24 * 3600),
+    sessionMaxAgeSeconds: integer(env, "AUTH_SESSION_MAX_AGE", DEFAULT_SESSION_MAX_AGE_SECONDS, 1, 10 * 366 * 24 * 3600),
     trustProxy: integer(env, "TRUST_PROXY", 0, 0, 32),
     registerLimit: integer(env, "AUTH_REGISTER_LIMIT", DEFAULT_REGISTER_LIMIT, 1, 1_000_000),
     setupToken,

@@ -1,15 +1,17 @@
 import type { AuthServices, RouteContext } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import type { Caller } from "../policy/subjects.js";
+import type { SessionRow } from "../sessions/session-store.js";
 import type { StoredUser } from "../store/rows.js";
 
-/** An authenticated caller with their current user record. */
+/** An authenticated caller with their current user record and the session their token belongs to. */
 export interface Authenticated {
   readonly caller: NonNullable<Caller>;
   readonly user: StoredUser;
+  readonly session: SessionRow;
 }
 
-/** The 401 for a token that fails verification, or whose user is gone or changed since. */
+/** The 401 for a token that fails verification, or whose session ended or whose user is gone or changed since. */
 export function invalidTokenError(): ApiError {
   return new ApiError("UNAUTHENTICATED", {
     message: "The token is invalid or has expired",
@@ -27,8 +29,9 @@ export function bearerToken(request: Request): string | null {
 }
 
 /**
- * The caller of a request: `null` without a bearer token. A token that fails verification, or
- * whose user is gone or whose role or password changed since, is a 401, never anonymous.
+ * The caller of a request: `null` without a bearer token. A token that fails verification, whose
+ * session was revoked or expired, or whose user is gone or whose role or password changed since,
+ * is a 401, never anonymous. One database read: the session and its user together.
  */
 export async function authenticate(context: RouteContext, request: Request): Promise<Authenticated | null> {
   const services: AuthServices | null = context.services;
@@ -36,9 +39,11 @@ export async function authenticate(context: RouteContext, request: Request): Pro
   const token = bearerToken(request);
   if (token === null) return null;
   const claims = token === "" ? null : await services.tokens.verify(token);
-  const user = claims ? await context.store.findUser(services.auth.entity, claims.sub) : undefined;
-  if (!claims || !user || user.tokenVersion !== claims.ver || user.role !== claims.role) throw invalidTokenError();
-  return { caller: { id: user.id, role: user.role }, user };
+  const found = claims ? await services.sessions.findLive(services.auth.entity, claims.sid) : undefined;
+  const user = found?.user;
+  if (!claims || !found || !user || user.id !== claims.sub || user.tokenVersion !== claims.ver || user.role !== claims.role)
+    throw invalidTokenError();
+  return { caller: { id: user.id, role: user.role }, user, session: found.session };
 }
 
 /** Like {@link authenticate}, but a request without a token is a 401 too. */

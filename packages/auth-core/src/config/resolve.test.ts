@@ -190,16 +190,32 @@ describe("resolveDomain", () => {
 
   describe("endpoints", () => {
     it("default to true", () => {
-      expect(modelOf(withRoles("[Admin]")).auth?.endpoints).toEqual({ login: true, register: true, me: true, setup: true });
+      expect(modelOf(withRoles("[Admin]")).auth?.endpoints).toEqual({
+        login: true,
+        register: true,
+        me: true,
+        setup: true,
+        logout: true,
+        refresh: true,
+        sessions: true,
+      });
     });
 
     it("keep the ones switched off", () => {
       const model = modelOf(yaml`
         name: app
         entities: { User: { fields: { email: string, password: string } } }
-        auth: { type: jwt, endpoints: { register: false, setup: false } }
+        auth: { type: jwt, endpoints: { register: false, setup: false, sessions: false } }
       `);
-      expect(model.auth?.endpoints).toEqual({ login: true, register: false, me: true, setup: false });
+      expect(model.auth?.endpoints).toEqual({
+        login: true,
+        register: false,
+        me: true,
+        setup: false,
+        logout: true,
+        refresh: true,
+        sessions: false,
+      });
     });
   });
 

@@ -52,6 +52,12 @@ const endpointsSchema = z
     register: z.boolean().optional().meta({ description: "POST /api/<auth>/register", default: true }),
     me: z.boolean().optional().meta({ description: "GET /api/<auth>/me", default: true }),
     setup: z.boolean().optional().meta({ description: "GET and POST /api/<auth>/setup", default: true }),
+    logout: z.boolean().optional().meta({ description: "POST /api/<auth>/logout: revokes the caller's session", default: true }),
+    refresh: z.boolean().optional().meta({ description: "POST /api/<auth>/refresh: a refresh token for a new token pair", default: true }),
+    sessions: z
+      .boolean()
+      .optional()
+      .meta({ description: "GET and DELETE /api/<auth>/sessions: the signed-in sessions, and revoking them", default: true }),
   })
   .describe("Which auth endpoints exist; each defaults to true.");
 

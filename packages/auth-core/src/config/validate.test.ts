@@ -637,7 +637,7 @@ describe("unknown keys anywhere, with did-you-mean hints", () => {
     auth:
       type: jwt
       role: [Admin]
-      endpoints: { logn: false, refresh: true }
+      endpoints: { logn: false, webhook: true }
   `;
 
   it.each([
@@ -646,7 +646,12 @@ describe("unknown keys anywhere, with did-you-mean hints", () => {
     ["entities.Post.fields.title.requried", 7, 30, "unknown field option 'requried' (did you mean 'required'?)"],
     ["auth.role", 11, 3, "unknown key 'role' (did you mean 'roles'?)"],
     ["auth.endpoints.logn", 12, 16, "unknown endpoint 'logn' (did you mean 'login'?)"],
-    ["auth.endpoints.refresh", 12, 29, "unknown endpoint 'refresh' (expected one of: login, register, me, setup)"],
+    [
+      "auth.endpoints.webhook",
+      12,
+      29,
+      "unknown endpoint 'webhook' (expected one of: login, register, me, setup, logout, refresh, sessions)",
+    ],
   ])("%s at %i:%i", (path, line, column, says) => {
     expect(reported(text)).toContainEqual({ path, line, column, severity: "error", message: expect.stringContaining(says) });
   });

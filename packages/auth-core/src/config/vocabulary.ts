@@ -6,7 +6,7 @@ export { closestMatch, ENTITY_NAME, IDENTIFIER, toSegment, toTableName } from ".
 
 export const FIELD_TYPES = ["string", "text", "integer", "number", "boolean", "datetime", "ref"] as const;
 export const OPERATIONS = ["create", "read", "update", "delete"] as const;
-export const ENDPOINTS = ["login", "register", "me", "setup"] as const;
+export const ENDPOINTS = ["login", "register", "me", "setup", "logout", "refresh", "sessions"] as const;
 export const AUTH_TYPES = ["jwt", "none"] as const;
 /** Auth types that are announced but not implemented. */
 export const PLANNED_AUTH_TYPES = ["cookie", "oauth2"] as const;

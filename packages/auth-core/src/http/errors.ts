@@ -4,6 +4,7 @@ export const ERROR_CODES = {
   METHOD_NOT_ALLOWED: { status: 405, message: "Method not allowed" },
   UNAUTHENTICATED: { status: 401, message: "Authentication required" },
   INVALID_CREDENTIALS: { status: 401, message: "Invalid email or password" },
+  INVALID_REFRESH_TOKEN: { status: 401, message: "The refresh token is invalid, spent or expired" },
   FORBIDDEN: { status: 403, message: "You are not allowed to do this" },
   SETUP_COMPLETE: { status: 409, message: "Setup already complete" },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: "Send the body as application/json" },

@@ -6,6 +6,7 @@ import { mayPerform } from "./authorize.js";
 import { changesOwnCredentials, checkCredentialWriter, checkCurrentPassword } from "./credentials.js";
 import { checkFieldGuards } from "./field-guards.js";
 import { checkOwnership } from "./ownership.js";
+import { checkSessionRevoker } from "./sessions.js";
 import { checkLastAdmin, checkSetupRoleUser, holdsSetupRole, removesSetupRoleHolder, type UserWrite } from "./setup-role.js";
 import type { Caller, PolicyRecord } from "./subjects.js";
 import type { Verdict } from "./verdict.js";
@@ -102,6 +103,13 @@ describe("the guard matrix (columns: anonymous, member, owner, setup role, self)
     ["delete", ADMIN_TARGET, "403 403 403 ok 403"],
   ] as const)("setup-role protection: %s %o", (operation, target, expected) => {
     expect(row((caller) => checkSetupRoleUser(auth, caller, target, operation))).toBe(expected);
+  });
+
+  it("signing a user out everywhere (DELETE sessions?userId=)", () => {
+    expect(row((caller) => checkSessionRevoker(auth, caller))).toBe("403 403 403 ok 403");
+    expect(checkSessionRevoker(auth, { id: "u-member", role: "Reader" })).toMatchObject({
+      message: "Only the Admin role may sign a user out everywhere",
+    });
   });
 });
 

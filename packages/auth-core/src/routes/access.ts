@@ -5,6 +5,12 @@ import { ApiError } from "../http/errors.js";
 import { authorize } from "../policy/authorize.js";
 import type { Access } from "../policy/ownership.js";
 import type { Verdict } from "../policy/verdict.js";
+import type { SessionRow } from "../sessions/session-store.js";
+
+/** An allowed operation, and the session of the caller's token (`null` for an anonymous caller). */
+export interface Permitted extends Access {
+  readonly session: SessionRow | null;
+}
 
 /**
  * Authenticates the request and asks the policy whether the caller may perform `operation` on
@@ -12,7 +18,7 @@ import type { Verdict } from "../policy/verdict.js";
  *
  * @throws {ApiError} 401 `UNAUTHENTICATED` (with `WWW-Authenticate: Bearer`) or 403 `FORBIDDEN`.
  */
-export async function permit(context: RouteContext, request: Request, entity: EntityModel, operation: Operation): Promise<Access> {
+export async function permit(context: RouteContext, request: Request, entity: EntityModel, operation: Operation): Promise<Permitted> {
   const authenticated = await authenticate(context, request);
   const caller = authenticated?.caller ?? null;
   const decision = authorize(entity, operation, caller, { open: context.services === null });
@@ -21,7 +27,7 @@ export async function permit(context: RouteContext, request: Request, entity: En
       ? new ApiError("UNAUTHENTICATED", { headers: { "www-authenticate": "Bearer" } })
       : new ApiError("FORBIDDEN");
   }
-  return { operation, caller, scope: decision.scope };
+  return { operation, caller, scope: decision.scope, session: authenticated?.session ?? null };
 }
 
 /**

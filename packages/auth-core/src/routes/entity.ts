@@ -78,7 +78,7 @@ export async function createRecord(context: RouteContext, request: Request, enti
 }
 
 /**
- * `DELETE /api/<segment>/<id>`. Optional `ref`s (owner fields included) that point at the record
+ * `DELETE /api/<segment>/<id>`; deleting a user revokes their sessions. Optional `ref`s (owner fields included) that point at the record
  * become `null` in the same transaction; a required one makes it 409 `CONFLICT`, changing nothing.
  */
 export async function deleteRecord(context: RouteContext, request: Request, entity: EntityModel, id: string): Promise<Response> {
@@ -94,6 +94,8 @@ export async function deleteRecord(context: RouteContext, request: Request, enti
         enforce(checkSetupRoleUser(auth, access.caller, current, "delete"));
         if (removesSetupRoleHolder(auth, current, "delete"))
           enforce(checkLastAdmin(await context.store.countWithRole(trx, entity, auth.setupRole)));
+        const sessions = context.services?.sessions;
+        if (sessions) await sessions.store.revokeAllOf(id, sessions.now(), { trx });
       },
     })
     .catch((error: unknown) => {

@@ -34,5 +34,5 @@ export async function login(context: RouteContext, services: AuthServices, reque
   const user = await context.store.findByEmail(services.auth.entity, email);
   const valid = await checkPassword(context, services, request, { email, password: parsed.data.password, user });
   if (!user || !valid) throw new ApiError("INVALID_CREDENTIALS");
-  return jsonWithToken(200, await signedInBody(services, user));
+  return jsonWithToken(200, await signedInBody(context, services, user, request));
 }

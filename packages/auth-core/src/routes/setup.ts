@@ -44,5 +44,5 @@ export async function setup(context: RouteContext, services: AuthServices, reque
   await checkRefs(context, services.auth.entity, values);
   if (services.setupToken) checkSetupToken(services.setupToken, setupToken);
   const user = await createUser(context, services, values, { role: services.auth.setupRole, setup: "first-user-only" });
-  return jsonWithToken(201, await signedInBody(services, user));
+  return jsonWithToken(201, await signedInBody(context, services, user, request));
 }

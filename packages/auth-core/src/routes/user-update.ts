@@ -1,5 +1,5 @@
 import { checkPassword } from "../accounts/check-password.js";
-import { signedInBody } from "../accounts/signed-in-body.js";
+import { sessionTokens } from "../accounts/signed-in-body.js";
 import type { EntityModel } from "../config/index.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import { ApiError } from "../http/errors.js";
@@ -7,18 +7,19 @@ import { json, jsonWithToken } from "../http/responses.js";
 import { storeError } from "../http/store-errors.js";
 import { changesOwnCredentials, checkCredentialWriter, checkCurrentPassword, credentialChanges } from "../policy/credentials.js";
 import { checkFieldGuards } from "../policy/field-guards.js";
-import { type Access, checkOwnership } from "../policy/ownership.js";
+import { checkOwnership } from "../policy/ownership.js";
 import { checkLastAdmin, checkSetupRoleUser, removesSetupRoleHolder } from "../policy/setup-role.js";
 import { serializeRecord } from "../records/serialize.js";
+import type { IssuedRefresh } from "../sessions/sessions.js";
 import { refTargetsOf } from "../store/references.js";
 import { type StoredRecord, type StoredUser, toStoredUser } from "../store/rows.js";
-import { enforce } from "./access.js";
+import { enforce, type Permitted } from "./access.js";
 
 /** A validated `PATCH` of a user, allowed by the permission check. */
 export interface UserUpdate {
   readonly entity: EntityModel;
   readonly id: string;
-  readonly access: Access;
+  readonly access: Permitted;
   readonly values: Record<string, unknown>;
   /** `currentPassword` as sent, if it was. */
   readonly currentPassword: unknown;
@@ -26,17 +27,21 @@ export interface UserUpdate {
 
 /**
  * `PATCH /api/<auth>/<id>`: the guards of CONTRACT 5 on the user as it is, the current password
- * for an own password or email change, then the write; that change answers with fresh tokens.
+ * for an own password or email change, then the write; that change answers with fresh tokens
+ * (access and refresh) for the session that made it, the user's other sessions revoked.
  */
 export async function updateUser(context: RouteContext, services: AuthServices, request: Request, update: UserUpdate): Promise<Response> {
   const user = await context.store.findUser(update.entity, update.id);
   if (!user) throw new ApiError("NOT_FOUND");
   await checkUserUpdate(context, services, request, user, update);
-  const record = await writeUser(context, services, user, update);
+  const { record, renewed } = await writeUser(context, services, user, update);
   const item = serializeRecord(update.entity, record);
   if (!changesOwnCredentials(update.access.caller, user, update.values)) return json(200, { item });
-  const { user: _profile, ...token } = await signedInBody(services, record);
-  return jsonWithToken(200, { item, ...token });
+  // The kept session was refreshed meanwhile (its refresh token spent): the change starts a new one.
+  const issued =
+    renewed ??
+    (await services.sessions.start(record.id, { userAgent: request.headers.get("user-agent"), address: context.clientAddress(request) }));
+  return jsonWithToken(200, { item, ...(await sessionTokens(services, record, issued)) });
 }
 
 /** Ownership, field guards, setup-role protection, credential writers and the current password, in that order. */
@@ -60,14 +65,26 @@ async function checkUserUpdate(
   enforce(checkCurrentPassword(confirmed));
 }
 
-/** Hashes a new password, then writes; a role, password or email change retires the user's tokens. */
-async function writeUser(context: RouteContext, services: AuthServices, user: StoredUser, update: UserUpdate): Promise<StoredUser> {
-  const { entity, id, values } = update;
+/**
+ * Hashes a new password, then writes; a role, password or email change retires the user's tokens
+ * and revokes their sessions in the same transaction, but the one that changed its own password or
+ * email, which gets a new refresh token.
+ */
+async function writeUser(
+  context: RouteContext,
+  services: AuthServices,
+  user: StoredUser,
+  update: UserUpdate,
+): Promise<{ record: StoredUser; renewed: IssuedRefresh | undefined }> {
+  const { entity, id, values, access } = update;
   const { setupRole } = services.auth;
   const { password, ...changes } = values;
   const credentials = credentialChanges(user, values);
   const passwordHash = credentials.password ? { passwordHash: await services.hasher.hash(password as string) } : {};
   const roleChanges = Object.hasOwn(values, "role") && (values.role ?? null) !== user.role;
+  const revokes = credentials.password || credentials.email || roleChanges;
+  const kept = changesOwnCredentials(access.caller, user, values) ? access.session : null;
+  let renewed: IssuedRefresh | undefined;
   let record: StoredRecord | undefined;
   try {
     record = await context.store.update(
@@ -76,12 +93,16 @@ async function writeUser(context: RouteContext, services: AuthServices, user: St
       { ...changes, ...passwordHash },
       {
         refs: refTargetsOf(context.model, entity, changes),
-        bumpTokenVersion: credentials.password || credentials.email || roleChanges,
+        bumpTokenVersion: revokes,
         guard: async (trx, current) => {
           // Decided on the row as it is inside the transaction, not as it was read before it.
           if (removesSetupRoleHolder(services.auth, current, { values })) {
             enforce(checkLastAdmin(await context.store.countWithRole(trx, entity, setupRole)));
           }
+          if (!revokes) return;
+          const now = services.sessions.now();
+          await services.sessions.store.revokeAllOf(id, now, { trx, ...(kept ? { except: kept.id } : {}) });
+          if (kept) renewed = await services.sessions.renew(kept, { now, trx });
         },
       },
     );
@@ -89,5 +110,5 @@ async function writeUser(context: RouteContext, services: AuthServices, user: St
     throw storeError(error, { isAuthEntity: true });
   }
   if (!record) throw new ApiError("NOT_FOUND");
-  return toStoredUser(record);
+  return { record: toStoredUser(record), renewed };
 }

@@ -9,6 +9,7 @@ export const TABLES = {
   migrations: "domain_auth_migrations",
   setup: "domain_auth_setup",
   throttle: "domain_auth_throttle",
+  sessions: "domain_auth_sessions",
 } as const;
 
 interface Step {
@@ -55,11 +56,46 @@ function refIndexSteps(entity: EntityModel): Step[] {
   });
 }
 
+/** The sessions table (CONTRACT 10) and its indexes: by refresh token (current and previous), by user, by end. */
+function sessionSteps(dialect: Database["dialect"]): Step[] {
+  const time = dialect === "postgres" ? "bigint" : "integer";
+  const table = TABLES.sessions;
+  const index = (column: string): Step => ({
+    name: `create index ${table}__${column}`,
+    run: (trx) => trx.schema.createIndex(`${table}__${column}`).ifNotExists().on(table).column(column).execute(),
+  });
+  return [
+    {
+      name: `create table ${table}`,
+      run: (trx) =>
+        trx.schema
+          .createTable(table)
+          .ifNotExists()
+          .addColumn("id", "text", (column) => column.primaryKey())
+          .addColumn("userId", "text", (column) => column.notNull())
+          .addColumn("createdAt", time, (column) => column.notNull())
+          .addColumn("refreshedAt", time, (column) => column.notNull())
+          .addColumn("expiresAt", time, (column) => column.notNull())
+          .addColumn("userAgent", "text")
+          .addColumn("address", "text")
+          .addColumn("revokedAt", time)
+          .addColumn("refreshHash", "text", (column) => column.notNull())
+          .addColumn("previousHash", "text")
+          .addColumn("rotatedAt", time)
+          .execute(),
+    },
+    index("refreshHash"),
+    index("previousHash"),
+    index("userId"),
+    index("expiresAt"),
+  ];
+}
+
 async function plannedSteps(db: Kysely<AnyDB>, model: DomainModel, dialect: Database["dialect"]): Promise<Step[]> {
   const existing = new Map(
     (await db.introspection.getTables()).map((table) => [table.name, new Set(table.columns.map((column) => column.name))]),
   );
-  const steps: Step[] = [];
+  const steps: Step[] = model.auth ? sessionSteps(dialect) : [];
   for (const entity of model.entities) {
     const columns = entityColumns(entity, dialect);
     const present = existing.get(entity.table);

@@ -1,9 +1,9 @@
-import { decodeJwt, decodeProtectedHeader } from "jose";
+import { decodeJwt, decodeProtectedHeader, SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
 import { createTokenService } from "./tokens.js";
 
 const secret = "a-secret-of-at-least-thirty-two-bytes!!";
-const subject = { id: "u1", email: "a@b.io", role: "Admin", tokenVersion: 3 };
+const subject = { id: "u1", email: "a@b.io", role: "Admin", tokenVersion: 3, sessionId: "s1" };
 
 describe("token service", () => {
   it("issues HS256 tokens with the contract's claims", async () => {
@@ -18,6 +18,7 @@ describe("token service", () => {
       email: "a@b.io",
       role: "Admin",
       ver: 3,
+      sid: "s1",
       iss: "blog",
       iat: 1_700_000_000,
       exp: 1_700_000_120,
@@ -37,6 +38,19 @@ describe("token service", () => {
     const tokens = createTokenService({ secret, issuer: "blog" });
     const [a, b] = await Promise.all([tokens.issue(subject), tokens.issue(subject)]);
     expect(decodeJwt(a.token).jti).not.toBe(decodeJwt(b.token).jti);
+  });
+
+  it("refuses a token without a session id (issued before sessions)", async () => {
+    const key = new TextEncoder().encode(secret);
+    const old = await new SignJWT({ email: "a@b.io", role: "Admin", ver: 3 })
+      .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+      .setSubject("u1")
+      .setIssuer("blog")
+      .setIssuedAt()
+      .setExpirationTime("1h")
+      .setJti("j")
+      .sign(key);
+    expect(await createTokenService({ secret, issuer: "blog" }).verify(old)).toBeNull();
   });
 
   it("refuses a secret shorter than 32 bytes", () => {

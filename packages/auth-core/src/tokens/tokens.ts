@@ -9,6 +9,8 @@ export interface TokenClaims {
   readonly role: string | null;
   /** The user's token version when the token was issued. */
   readonly ver: number;
+  /** The session the token belongs to (CONTRACT 10). */
+  readonly sid: string;
   readonly iat: number;
   readonly exp: number;
   readonly jti: string;
@@ -35,7 +37,7 @@ export interface TokenServiceOptions {
 
 /** Issues and verifies HS256 tokens. */
 export interface TokenService {
-  issue(subject: { id: string; email: string; role: string | null; tokenVersion: number }): Promise<IssuedToken>;
+  issue(subject: { id: string; email: string; role: string | null; tokenVersion: number; sessionId: string }): Promise<IssuedToken>;
   /** The claims of a valid token, or `null` for any token that fails verification. */
   verify(token: string): Promise<TokenClaims | null>;
 }
@@ -50,6 +52,7 @@ function isClaims(payload: Record<string, unknown>): payload is Record<string, u
     typeof payload.email === "string" &&
     (typeof payload.role === "string" || payload.role === null) &&
     Number.isSafeInteger(payload.ver) &&
+    typeof payload.sid === "string" &&
     typeof payload.jti === "string" &&
     typeof payload.iat === "number" &&
     typeof payload.exp === "number"
@@ -73,7 +76,7 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
   return {
     async issue(subject) {
       const iat = Math.floor(now() / 1000);
-      const token = await new SignJWT({ email: subject.email, role: subject.role, ver: subject.tokenVersion })
+      const token = await new SignJWT({ email: subject.email, role: subject.role, ver: subject.tokenVersion, sid: subject.sessionId })
         .setProtectedHeader({ alg: "HS256", typ: "JWT" })
         .setSubject(subject.id)
         .setIssuer(options.issuer)

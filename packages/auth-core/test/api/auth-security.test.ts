@@ -1,4 +1,5 @@
 import { createHmac } from "node:crypto";
+import { decodeJwt } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type SignedIn, setUpAdmin, signUp, TEST_PASSWORD } from "../../../../test/support/accounts.js";
 import { BACKENDS } from "../../../../test/support/databases.js";
@@ -19,8 +20,10 @@ function forge(header: object, payload: object, key: string | null): string {
 describe.each(BACKENDS)("token security on $name", (backend) => {
   const instance = useInstance(backend.create);
   let admin: SignedIn;
+  let sid: string;
   beforeAll(async () => {
     admin = await setUpAdmin(instance.api);
+    sid = String(decodeJwt(admin.token).sid);
   });
 
   const expectInvalidToken = async (token: string) => {
@@ -32,7 +35,17 @@ describe.each(BACKENDS)("token security on $name", (backend) => {
 
   it("refuses forged and tampered tokens", async () => {
     const now = Math.floor(Date.now() / 1000);
-    const claims = { sub: admin.id, email: "admin@example.com", role: "Admin", ver: 1, iss: "blog", iat: now, exp: now + 600, jti: "j" };
+    const claims = {
+      sub: admin.id,
+      email: "admin@example.com",
+      role: "Admin",
+      ver: 1,
+      sid,
+      iss: "blog",
+      iat: now,
+      exp: now + 600,
+      jti: "j",
+    };
     await expectInvalidToken(forge({ alg: "none", typ: "JWT" }, claims, null));
     await expectInvalidToken(forge({ alg: "HS256", typ: "JWT" }, claims, "another-secret-that-is-long-enough-too!!"));
     await expectInvalidToken(forge({ alg: "HS512", typ: "JWT" }, claims, TEST_SECRET));
@@ -47,13 +60,35 @@ describe.each(BACKENDS)("token security on $name", (backend) => {
 
   it("accepts a correctly signed token with the right claims", async () => {
     const now = Math.floor(Date.now() / 1000);
-    const claims = { sub: admin.id, email: "admin@example.com", role: "Admin", ver: 1, iss: "blog", iat: now, exp: now + 600, jti: "j" };
+    const claims = {
+      sub: admin.id,
+      email: "admin@example.com",
+      role: "Admin",
+      ver: 1,
+      sid,
+      iss: "blog",
+      iat: now,
+      exp: now + 600,
+      jti: "j",
+    };
     expect((await instance.api.get("/api/user/me", { token: forge({ alg: "HS256", typ: "JWT" }, claims, TEST_SECRET) })).status).toBe(200);
+  });
+
+  it("refuses a correctly signed token without a session, with an unknown one, or with another user's", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const claims = { sub: admin.id, email: "admin@example.com", role: "Admin", ver: 1, iss: "blog", iat: now, exp: now + 600, jti: "j" };
+    // Issued before sessions existed: no sid.
+    await expectInvalidToken(forge({ alg: "HS256", typ: "JWT" }, claims, TEST_SECRET));
+    await expectInvalidToken(forge({ alg: "HS256", typ: "JWT" }, { ...claims, sid: "no-such-session" }, TEST_SECRET));
+    await expectInvalidToken(forge({ alg: "HS256", typ: "JWT" }, { ...claims, sid: 42 }, TEST_SECRET));
+    const other = await signUp(instance.api, { email: "other-session@example.com" });
+    const otherSid = String(decodeJwt(other.token).sid);
+    await expectInvalidToken(forge({ alg: "HS256", typ: "JWT" }, { ...claims, sid: otherSid }, TEST_SECRET));
   });
 
   it("refuses a token that lives longer than AUTH_TOKEN_TTL, forged or issued before the TTL was lowered", async () => {
     const now = Math.floor(Date.now() / 1000);
-    const claims = { sub: admin.id, email: "admin@example.com", role: "Admin", ver: 1, iss: "blog", iat: now, jti: "j" };
+    const claims = { sub: admin.id, email: "admin@example.com", role: "Admin", ver: 1, sid, iss: "blog", iat: now, jti: "j" };
     // The instance's TTL is the default, 3600 s: exactly that is accepted, a second more is not.
     expect(
       (await instance.api.get("/api/user/me", { token: forge({ alg: "HS256", typ: "JWT" }, { ...claims, exp: now + 3600 }, TEST_SECRET) }))
@@ -62,7 +97,7 @@ describe.each(BACKENDS)("token security on $name", (backend) => {
     await expectInvalidToken(forge({ alg: "HS256", typ: "JWT" }, { ...claims, exp: now + 3601 }, TEST_SECRET));
     await expectInvalidToken(forge({ alg: "HS256", typ: "JWT" }, { ...claims, exp: now + 10 * 365 * 24 * 3600 }, TEST_SECRET));
     const longLived = createTokenService({ secret: TEST_SECRET, issuer: "blog", ttlSeconds: 7200 });
-    const old = await longLived.issue({ id: admin.id, email: "admin@example.com", role: "Admin", tokenVersion: 1 });
+    const old = await longLived.issue({ id: admin.id, email: "admin@example.com", role: "Admin", tokenVersion: 1, sessionId: sid });
     await expectInvalidToken(old.token);
   });
 
@@ -80,7 +115,7 @@ describe.each(BACKENDS)("token security on $name", (backend) => {
   it("refuses an expired token with no clock leeway", async () => {
     let clock = Date.now();
     const tokens = createTokenService({ secret: TEST_SECRET, issuer: "blog", ttlSeconds: 60, now: () => clock });
-    const issued = await tokens.issue({ id: admin.id, email: "admin@example.com", role: "Admin", tokenVersion: 1 });
+    const issued = await tokens.issue({ id: admin.id, email: "admin@example.com", role: "Admin", tokenVersion: 1, sessionId: sid });
     clock += 59_000;
     expect(await tokens.verify(issued.token)).not.toBeNull();
     clock += 1_000;

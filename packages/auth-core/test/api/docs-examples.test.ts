@@ -29,7 +29,7 @@ function examplesOf(markdown: string): Example[] {
       command: block.text,
       status: Number(statusLine.split(" ")[1]),
       headers: headerLines.map((line) => [line.slice(0, line.indexOf(":")).trim(), line.slice(line.indexOf(":") + 1).trim()]),
-      body: JSON.parse(body),
+      body: body ? JSON.parse(body) : null,
     });
   });
   return examples;
@@ -48,6 +48,7 @@ describe("the curl examples of docs/api.md", () => {
   let server: Server;
   let base = "";
   let token = "";
+  let refreshToken = "";
 
   beforeAll(async () => {
     database = createSqliteDatabase();
@@ -69,7 +70,7 @@ describe("the curl examples of docs/api.md", () => {
   it("answers each example as documented, in order", async () => {
     for (const example of examples) {
       const { stdout: output } = await promisify(execFile)("bash", ["-c", `${example.command} -s`], {
-        env: { ...process.env, BASE: base, TOKEN: token },
+        env: { ...process.env, BASE: base, TOKEN: token, REFRESH_TOKEN: refreshToken },
         encoding: "utf8",
       });
       const [head = "", body = ""] = output.split(/\r\n\r\n/);
@@ -80,9 +81,10 @@ describe("the curl examples of docs/api.md", () => {
       expect(Number(statusLine.split(" ")[1]), example.command).toBe(example.status);
       for (const [name, value] of example.headers)
         expect(headers.get(name.toLowerCase()), `${name} of ${example.command}`).toContain(value);
-      const parsed = JSON.parse(body);
+      const parsed = body ? JSON.parse(body) : null;
       expect(shape(parsed), example.command).toEqual(shape(example.body));
-      if (typeof parsed.token === "string") token = parsed.token;
+      if (typeof parsed?.token === "string") token = parsed.token;
+      if (typeof parsed?.refreshToken === "string") refreshToken = parsed.refreshToken;
     }
   });
 });

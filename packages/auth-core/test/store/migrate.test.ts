@@ -107,6 +107,32 @@ describe.each(BACKENDS)("schema migrations on $name", (backend) => {
     expect(await indexNames(database)).toEqual(expect.arrayContaining(["product__maker__ref", "review__product__ref"]));
     expect(await migrate(database, domainOf(V2))).toEqual([]);
   });
+
+  it("adds the sessions table to a database migrated before sessions existed, keeping its users", async () => {
+    const database = await openDatabase((await fresh()).url);
+    cleanup.push(() => database.close());
+    await migrate(database, domainOf(V1));
+    const model = domainOf(V1);
+    const store = new RecordStore(database);
+    const user = model.entities.find((entity) => entity.name === "User");
+    if (!user) throw new Error("V1 has a User");
+    await store.insert(user, { email: "kept@example.com", passwordHash: "x", tokenVersion: 1 });
+    // The state a database was left in by a version without sessions.
+    await database.db.schema.dropTable("domain_auth_sessions").execute();
+    await database.db.deleteFrom("domain_auth_migrations").where("name", "like", "%domain_auth_sessions%").execute();
+    expect((await migrate(database, model)).sort()).toEqual([
+      "create index domain_auth_sessions__expiresAt",
+      "create index domain_auth_sessions__previousHash",
+      "create index domain_auth_sessions__refreshHash",
+      "create index domain_auth_sessions__userId",
+      "create table domain_auth_sessions",
+    ]);
+    expect(await indexNames(database)).toEqual(
+      expect.arrayContaining(["domain_auth_sessions__refreshHash", "domain_auth_sessions__userId"]),
+    );
+    expect(await store.findByEmail(user, "kept@example.com")).toBeDefined();
+    expect(await migrate(database, model)).toEqual([]);
+  });
 });
 
 async function indexNames(database: Database): Promise<string[]> {

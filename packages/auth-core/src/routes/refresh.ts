@@ -1,0 +1,32 @@
+import { z } from "zod";
+import { authenticate } from "../accounts/authenticate.js";
+import { tokensBody } from "../accounts/signed-in-body.js";
+import type { AuthServices, RouteContext } from "../context.js";
+import { readJsonObject } from "../http/body.js";
+import { ApiError } from "../http/errors.js";
+import { jsonWithToken } from "../http/responses.js";
+
+const refreshBodySchema = z.object({
+  refreshToken: z
+    .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
+    .min(1, "must not be empty")
+    .max(1024, "is too long"),
+});
+
+/**
+ * `POST /api/<auth>/refresh`: a refresh token in, a new token pair and the user (re-read) out; the
+ * token presented is spent (CONTRACT 10). No bearer token is needed, but one that fails
+ * verification is still a 401.
+ */
+export async function refresh(context: RouteContext, services: AuthServices, request: Request): Promise<Response> {
+  await authenticate(context, request);
+  const parsed = refreshBodySchema.safeParse(await readJsonObject(request));
+  if (!parsed.success) {
+    throw new ApiError("INVALID_BODY", {
+      issues: parsed.error.issues.map((issue) => ({ path: issue.path as (string | number)[], message: issue.message })),
+    });
+  }
+  const outcome = await services.sessions.refresh(services.auth.entity, parsed.data.refreshToken);
+  if (!outcome.refreshed) throw new ApiError("INVALID_REFRESH_TOKEN");
+  return jsonWithToken(200, await tokensBody(services, outcome.user, outcome.issued));
+}

@@ -1,0 +1,219 @@
+import { CompiledQuery, type Kysely } from "kysely";
+import type { EntityModel } from "../config/index.js";
+import type { AnyDB, Database } from "../store/database.js";
+import { TABLES } from "../store/migrate.js";
+import { fromRow, type StoredUser, toStoredUser } from "../store/rows.js";
+
+/** A row of the sessions table; times are milliseconds since the epoch. */
+export interface SessionRow {
+  readonly id: string;
+  readonly userId: string;
+  readonly createdAt: number;
+  readonly refreshedAt: number;
+  /** When the refresh token stops working: sliding from each refresh, capped by the session's maximum age. */
+  readonly expiresAt: number;
+  readonly userAgent: string | null;
+  readonly address: string | null;
+  readonly revokedAt: number | null;
+  /** SHA-256 of the current refresh token. */
+  readonly refreshHash: string;
+  /** SHA-256 of the refresh token the last rotation spent, and when it did. */
+  readonly previousHash: string | null;
+  readonly rotatedAt: number | null;
+}
+
+/** A session and its user, read together. */
+export interface SessionWithUser {
+  readonly session: SessionRow;
+  readonly user: StoredUser;
+}
+
+/** The longest session id we look up; ours are 22 characters. */
+const MAX_ID_LENGTH = 64;
+const SESSION_COLUMNS = [
+  "id",
+  "userId",
+  "createdAt",
+  "refreshedAt",
+  "expiresAt",
+  "userAgent",
+  "address",
+  "revokedAt",
+  "refreshHash",
+  "previousHash",
+  "rotatedAt",
+] as const;
+/** Session columns come back under this prefix, beside the user's own columns. */
+const PREFIX = "domain_auth_session_";
+
+function toSessionRow(row: Record<string, unknown>): SessionRow {
+  const value = (name: string) => row[name];
+  const time = (name: string) => (value(name) === null || value(name) === undefined ? null : Number(value(name)));
+  return {
+    id: String(value("id")),
+    userId: String(value("userId")),
+    createdAt: Number(value("createdAt")),
+    refreshedAt: Number(value("refreshedAt")),
+    expiresAt: Number(value("expiresAt")),
+    userAgent: (value("userAgent") as string | null) ?? null,
+    address: (value("address") as string | null) ?? null,
+    revokedAt: time("revokedAt"),
+    refreshHash: String(value("refreshHash")),
+    previousHash: (value("previousHash") as string | null) ?? null,
+    rotatedAt: time("rotatedAt"),
+  };
+}
+
+/** Splits a joined row into the session (its prefixed columns) and the user (the rest). */
+function splitJoined(entity: EntityModel, row: Record<string, unknown>): SessionWithUser {
+  const session: Record<string, unknown> = {};
+  const user: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(row)) {
+    if (key.startsWith(PREFIX)) session[key.slice(PREFIX.length)] = value;
+    else user[key] = value;
+  }
+  return { session: toSessionRow(session), user: toStoredUser(fromRow(entity, user)) };
+}
+
+/** What to revoke of a user's sessions: all, or all but one. */
+export interface RevokeOptions {
+  /** The session to keep. */
+  readonly except?: string;
+  /** The transaction to write in (so revoking commits with the change that causes it). */
+  readonly trx?: Kysely<AnyDB>;
+}
+
+/** The sessions table: one row per sign-in. */
+export class SessionStore {
+  /** The SQL of the per-request read, by user table: built once, so checking a token builds no query. */
+  private readonly findSql = new Map<string, string>();
+
+  constructor(private readonly database: Database) {}
+
+  private get db(): Kysely<AnyDB> {
+    return this.database.db;
+  }
+
+  private joined(entity: EntityModel) {
+    return this.db
+      .selectFrom(`${TABLES.sessions} as s`)
+      .innerJoin(`${entity.table} as u`, "u.id", "s.userId")
+      .selectAll("u")
+      .select(SESSION_COLUMNS.map((column) => `s.${column} as ${PREFIX}${column}`));
+  }
+
+  async insert(row: SessionRow): Promise<void> {
+    await this.db.insertInto(TABLES.sessions).values(row).execute();
+  }
+
+  /** A session and its user together, by the session's id: the one read that checks an access token. */
+  async findWithUser(entity: EntityModel, id: string): Promise<SessionWithUser | undefined> {
+    if (id.length === 0 || id.length > MAX_ID_LENGTH || id.includes("\u0000")) return undefined;
+    let text = this.findSql.get(entity.table);
+    if (text === undefined) {
+      text = this.joined(entity).where("s.id", "=", id).compile().sql;
+      this.findSql.set(entity.table, text);
+    }
+    const { rows } = await this.db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, [id]));
+    const row = rows[0];
+    return row ? splitJoined(entity, row) : undefined;
+  }
+
+  /** The session whose current or previous refresh token has this hash, with its user. */
+  async findByRefreshHash(entity: EntityModel, hash: string): Promise<SessionWithUser | undefined> {
+    const row = await this.joined(entity)
+      .where((eb) => eb.or([eb("s.refreshHash", "=", hash), eb("s.previousHash", "=", hash)]))
+      .executeTakeFirst();
+    return row ? splitJoined(entity, row) : undefined;
+  }
+
+  /**
+   * Replaces the refresh token `spent` by `next`, only while it is still the current one of a live
+   * session: the database settles simultaneous rotations, exactly one of which succeeds.
+   *
+   * @returns whether this call rotated it.
+   */
+  async rotate(
+    id: string,
+    spent: string,
+    next: { readonly refreshHash: string; readonly refreshedAt: number; readonly expiresAt: number },
+    options: { readonly trx?: Kysely<AnyDB> } = {},
+  ): Promise<boolean> {
+    const result = await (options.trx ?? this.db)
+      .updateTable(TABLES.sessions)
+      .set({ ...next, previousHash: spent, rotatedAt: next.refreshedAt })
+      .where("id", "=", id)
+      .where("refreshHash", "=", spent)
+      .where("revokedAt", "is", null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /**
+   * Revokes one live session, of `userId` when given.
+   * @returns `false` when there was no such live session.
+   */
+  async revoke(id: string, now: number, options: { readonly userId?: string } = {}): Promise<boolean> {
+    if (id.length === 0 || id.length > MAX_ID_LENGTH || id.includes("\u0000")) return false;
+    let query = this.db
+      .updateTable(TABLES.sessions)
+      .set({ revokedAt: now })
+      .where("id", "=", id)
+      .where("revokedAt", "is", null)
+      .where("expiresAt", ">", now);
+    if (options.userId !== undefined) query = query.where("userId", "=", options.userId);
+    const result = await query.executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Revokes every live session of a user, but `except`. */
+  async revokeAllOf(userId: string, now: number, options: RevokeOptions = {}): Promise<void> {
+    let query = (options.trx ?? this.db)
+      .updateTable(TABLES.sessions)
+      .set({ revokedAt: now })
+      .where("userId", "=", userId)
+      .where("revokedAt", "is", null);
+    if (options.except !== undefined) query = query.where("id", "!=", options.except);
+    await query.execute();
+  }
+
+  /** A user's live sessions, newest first. */
+  async listActive(userId: string, now: number): Promise<SessionRow[]> {
+    const rows = await this.db
+      .selectFrom(TABLES.sessions)
+      .selectAll()
+      .where("userId", "=", userId)
+      .where("revokedAt", "is", null)
+      .where("expiresAt", ">", now)
+      .orderBy("createdAt", "desc")
+      .orderBy("id", "desc")
+      .execute();
+    return rows.map(toSessionRow);
+  }
+
+  /**
+   * Deletes sessions that ended (expired or revoked) before `before`: a user's, or, with `limit`,
+   * at most that many of anyone's.
+   *
+   * @returns how many rows were deleted.
+   */
+  async purge(before: number, options: { readonly userId?: string; readonly limit?: number } = {}): Promise<number> {
+    let ended = this.db
+      .selectFrom(TABLES.sessions)
+      .select("id")
+      .where((eb) => eb.or([eb("expiresAt", "<", before), eb("revokedAt", "<", before)]));
+    if (options.userId !== undefined) ended = ended.where("userId", "=", options.userId);
+    if (options.limit !== undefined) ended = ended.limit(options.limit);
+    const result = await this.db.deleteFrom(TABLES.sessions).where("id", "in", ended).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /** How many rows the table holds (for tests and tools). */
+  async count(): Promise<number> {
+    const row = await this.db
+      .selectFrom(TABLES.sessions)
+      .select((eb) => eb.fn.countAll<number | string>().as("total"))
+      .executeTakeFirstOrThrow();
+    return Number(row.total);
+  }
+}

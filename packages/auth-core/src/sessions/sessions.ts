@@ -1,0 +1,146 @@
+import type { Kysely } from "kysely";
+import type { EntityModel } from "../config/index.js";
+import type { AnyDB } from "../store/database.js";
+import type { StoredUser } from "../store/rows.js";
+import { hashRefreshToken, newRefreshToken, newSessionId } from "./secrets.js";
+import type { SessionRow, SessionStore, SessionWithUser } from "./session-store.js";
+
+/** `AUTH_REFRESH_TTL`'s default: 30 days. */
+export const DEFAULT_REFRESH_TTL_SECONDS = 30 * 24 * 3600;
+/** `AUTH_SESSION_MAX_AGE`'s default: 90 days. */
+export const DEFAULT_SESSION_MAX_AGE_SECONDS = 90 * 24 * 3600;
+/** A spent refresh token presented again this soon after its rotation is refused without revoking (two tabs at once). */
+export const REUSE_GRACE_MS = 10_000;
+/** Ended sessions are kept this long, then purged. */
+const KEEP_ENDED_MS = 24 * 3600 * 1000;
+/** The global sweep of ended sessions runs at most this often per instance, deleting at most {@link SWEEP_LIMIT} rows. */
+const SWEEP_INTERVAL_MS = 60_000;
+const SWEEP_LIMIT = 500;
+/** The most of a `User-Agent` a session keeps. */
+export const MAX_USER_AGENT_LENGTH = 256;
+
+/** How long sessions last, in seconds. */
+export interface SessionLimits {
+  /** A refresh token's lifetime, counted from the session's last refresh. */
+  readonly refreshTtlSeconds: number;
+  /** No session outlives this from its sign-in. */
+  readonly maxAgeSeconds: number;
+}
+
+/** A session's refresh token, as handed to the client. */
+export interface IssuedRefresh {
+  readonly sessionId: string;
+  readonly refreshToken: string;
+  /** Seconds until the refresh token expires. */
+  readonly refreshExpiresIn: number;
+}
+
+/** Who signed in: the client's `User-Agent` and address. */
+export interface SessionClient {
+  readonly userAgent: string | null;
+  readonly address: string | null;
+}
+
+/** The outcome of a refresh: the user re-read and the new refresh token, or refused. */
+export type RefreshOutcome =
+  | { readonly refreshed: true; readonly user: StoredUser; readonly issued: IssuedRefresh }
+  | { readonly refreshed: false };
+
+const REFUSED: RefreshOutcome = Object.freeze({ refreshed: false });
+
+/** Starts, rotates, lists and revokes sessions (CONTRACT 10). */
+export class SessionService {
+  private lastSweep = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    readonly store: SessionStore,
+    private readonly limits: SessionLimits,
+    /** Current time in milliseconds. */
+    readonly now: () => number,
+  ) {}
+
+  private expiryOf(createdAt: number, now: number): number {
+    return Math.min(now + this.limits.refreshTtlSeconds * 1000, createdAt + this.limits.maxAgeSeconds * 1000);
+  }
+
+  private issued(sessionId: string, refreshToken: string, expiresAt: number, now: number): IssuedRefresh {
+    return { sessionId, refreshToken, refreshExpiresIn: Math.max(0, Math.floor((expiresAt - now) / 1000)) };
+  }
+
+  /** Starts a session for a user who just signed in; purges ended sessions on the way. */
+  async start(userId: string, client: SessionClient): Promise<IssuedRefresh> {
+    const now = this.now();
+    const refreshToken = newRefreshToken();
+    const expiresAt = this.expiryOf(now, now);
+    const row: SessionRow = {
+      id: newSessionId(),
+      userId,
+      createdAt: now,
+      refreshedAt: now,
+      expiresAt,
+      userAgent: client.userAgent?.slice(0, MAX_USER_AGENT_LENGTH) ?? null,
+      address: client.address,
+      revokedAt: null,
+      refreshHash: hashRefreshToken(refreshToken),
+      previousHash: null,
+      rotatedAt: null,
+    };
+    await this.store.insert(row);
+    await this.purgeEnded(userId, now);
+    return this.issued(row.id, refreshToken, expiresAt, now);
+  }
+
+  /** The user's own ended sessions, and, at most once a minute, a bounded batch of anyone's. */
+  private async purgeEnded(userId: string, now: number): Promise<void> {
+    await this.store.purge(now - KEEP_ENDED_MS, { userId });
+    if (now - this.lastSweep < SWEEP_INTERVAL_MS) return;
+    this.lastSweep = now;
+    await this.store.purge(now - KEEP_ENDED_MS, { limit: SWEEP_LIMIT });
+  }
+
+  /** A live session and its user, by id: `undefined` for an unknown, revoked or expired session or a deleted user. */
+  async findLive(entity: EntityModel, id: string): Promise<SessionWithUser | undefined> {
+    const found = await this.store.findWithUser(entity, id);
+    if (!found || found.session.revokedAt !== null || found.session.expiresAt <= this.now()) return undefined;
+    return found;
+  }
+
+  /**
+   * Spends a refresh token for a new one. A spent token presented again revokes its session,
+   * unless within {@link REUSE_GRACE_MS} of its rotation; of simultaneous refreshes with one token
+   * the database lets exactly one through. Never hashes a password.
+   */
+  async refresh(entity: EntityModel, refreshToken: string): Promise<RefreshOutcome> {
+    const now = this.now();
+    const hash = hashRefreshToken(refreshToken);
+    const found = await this.store.findByRefreshHash(entity, hash);
+    if (!found) return REFUSED;
+    const { session, user } = found;
+    if (session.revokedAt !== null || session.expiresAt <= now) return REFUSED;
+    if (session.refreshHash !== hash) {
+      const withinGrace = session.rotatedAt !== null && now - session.rotatedAt <= REUSE_GRACE_MS;
+      if (!withinGrace) await this.store.revoke(session.id, now);
+      return REFUSED;
+    }
+    const issued = await this.renew(session, { now });
+    return issued ? { refreshed: true, user, issued } : REFUSED;
+  }
+
+  /**
+   * Gives a session a new refresh token in place of its current one (a refresh, or fresh tokens
+   * after the user changed their own password or email).
+   *
+   * @returns `undefined` when the current token was spent or the session revoked meanwhile.
+   */
+  async renew(
+    session: SessionRow,
+    options: { readonly now?: number; readonly trx?: Kysely<AnyDB> } = {},
+  ): Promise<IssuedRefresh | undefined> {
+    const now = options.now ?? this.now();
+    const refreshToken = newRefreshToken();
+    const expiresAt = this.expiryOf(session.createdAt, now);
+    const next = { refreshHash: hashRefreshToken(refreshToken), refreshedAt: now, expiresAt };
+    const rotated = await this.store.rotate(session.id, session.refreshHash, next, options.trx ? { trx: options.trx } : {});
+    return rotated ? this.issued(session.id, refreshToken, expiresAt, now) : undefined;
+  }
+}
