@@ -71,6 +71,10 @@ function outsideAuthBlock(text: string): string {
   return [...lines.slice(0, start), ...lines.slice(end)].join("\n");
 }
 
+/** The wizard in a virtual terminal; these tests install nothing (the end-to-end tests in test/ do). */
+const start = (cwd: string, argv: readonly string[] = [], env: Record<string, string> = {}) =>
+  startWizard(cwd, [...argv, "--no-install"], env);
+
 async function unattended(argv: readonly string[], env: Record<string, string> = {}) {
   const output = new PassThrough();
   const errorOutput = new PassThrough();
@@ -82,13 +86,13 @@ async function unattended(argv: readonly string[], env: Record<string, string> =
   errorOutput.on("data", (chunk: Buffer) => {
     err += chunk;
   });
-  const code = await runWizard({ cwd: dir, argv, input: new PassThrough(), output, errorOutput, env });
+  const code = await runWizard({ cwd: dir, argv: [...argv, "--no-install"], input: new PassThrough(), output, errorOutput, env });
   return { code, out, err };
 }
 
 describe("interactive", () => {
   it("sets up a fresh folder from the starter", async () => {
-    const session = startWizard(dir);
+    const session = start(dir);
     await session.answer("has no domain.yaml", KEY.enter);
     await session.answer("How do callers authenticate?", KEY.enter);
     await session.answer("Which entity holds the users?", KEY.enter);
@@ -104,14 +108,20 @@ describe("interactive", () => {
     expect(await read(ROUTE)).toContain('import { authFromEnv } from "@domain-auth/core";');
     expect(await read(".env.local")).toMatch(/^AUTH_SECRET=[A-Za-z0-9_-]{43}\n$/);
     expect((await stat(join(dir, ".env.local"))).mode & 0o777).toBe(0o600);
-    expect(await read(".gitignore")).toBe(".env.local\n.data/\n");
+    expect(await read(".gitignore")).toBe("node_modules/\n.next/\nnext-env.d.ts\n*.tsbuildinfo\n.env.local\n.data/\n");
+    const manifest = JSON.parse(await read("package.json"));
+    expect(manifest.scripts.start).toBe("node server.mjs");
+    expect(Object.keys(manifest.dependencies)).toEqual(["@domain-auth/core", "@next/env", "next", "react", "react-dom"]);
+    expect(JSON.parse(await read("tsconfig.json")).compilerOptions.paths).toEqual({ "@/*": ["./*"] });
+    expect(await read("next.config.ts")).toContain('serverExternalPackages: ["@domain-auth/core"]');
     expect(session.screen()).toContain("Next steps");
+    expect(session.screen()).toContain("npm install ");
     expect(session.screen()).toContain("open /setup");
   });
 
   it("changes an existing file and keeps every comment outside the auth block byte for byte", async () => {
     await writeFile(join(dir, "domain.yaml"), BLOG);
-    const session = startWizard(dir);
+    const session = start(dir);
     await session.answer("How do callers authenticate?", KEY.enter);
     await session.answer("Which entity holds the users?", KEY.enter);
     await session.answer("Which roles can users hold?", ", Guest", KEY.enter);
@@ -131,7 +141,7 @@ describe("interactive", () => {
 
   it("changes the default role on the auth entity's role field only", async () => {
     await writeFile(join(dir, "domain.yaml"), BLOG);
-    const session = startWizard(dir);
+    const session = start(dir);
     await session.answer("How do callers authenticate?", KEY.enter);
     await session.answer("Which entity holds the users?", KEY.enter);
     await session.answer("Which roles can users hold?", KEY.enter);
@@ -144,7 +154,7 @@ describe("interactive", () => {
 
   it("switches jwt to none", async () => {
     await writeFile(join(dir, "domain.yaml"), BLOG);
-    const session = startWizard(dir);
+    const session = start(dir);
     await session.answer("How do callers authenticate?", KEY.down, KEY.enter);
     await session.answer("Write these changes?", KEY.enter);
     expect(await session.done).toBe(0);
@@ -154,7 +164,7 @@ describe("interactive", () => {
 
   it("re-asks for roles while they are invalid, showing why", async () => {
     await writeFile(join(dir, "domain.yaml"), BLOG);
-    const session = startWizard(dir);
+    const session = start(dir);
     await session.answer("How do callers authenticate?", KEY.enter);
     await session.answer("Which entity holds the users?", KEY.enter);
     await session.answer("Which roles can users hold?", ", 9lives", KEY.enter);
@@ -177,7 +187,7 @@ describe("interactive", () => {
       join(dir, "domain.yaml"),
       "name: shop\nentities:\n  Customer:\n    fields:\n      email: string # sign-in\nauth:\n  type: none\n",
     );
-    const session = startWizard(dir);
+    const session = start(dir);
     await session.answer("How do callers authenticate?", KEY.up, KEY.enter);
     await session.answer("Which entity holds the users?", KEY.enter);
     await session.answer("Add password to Customer?", KEY.enter);
@@ -195,7 +205,7 @@ describe("interactive", () => {
     await writeFile(join(dir, "domain.yaml"), BLOG);
     await mkdir(join(dir, "app/api/[...path]"), { recursive: true });
     await writeFile(join(dir, ROUTE), "// mine\n");
-    const session = startWizard(dir, [
+    const session = start(dir, [
       "--type",
       "jwt",
       "--entity",
@@ -216,7 +226,7 @@ describe("interactive", () => {
   it("writes nothing when the user declines", async () => {
     await writeFile(join(dir, "domain.yaml"), BLOG);
     const before = await snapshot(dir);
-    const session = startWizard(dir, ["--type", "none"]);
+    const session = start(dir, ["--type", "none"]);
     await session.answer("Write these changes?", KEY.down, KEY.enter);
     await session.waitFor("Nothing written.");
     expect(await session.done).toBe(0);
@@ -239,7 +249,7 @@ describe("interactive", () => {
         await mkdir(join(dir, "app/api/[...path]"), { recursive: true });
         await writeFile(join(dir, ROUTE), "// mine\n");
         const before = await snapshot(dir);
-        const session = startWizard(dir);
+        const session = start(dir);
         for (const earlier of steps.slice(0, index)) await session.answer(earlier, KEY.enter);
         await session.answer(step, KEY.ctrlC);
         expect(await session.done).toBe(130);
@@ -249,7 +259,7 @@ describe("interactive", () => {
     }
 
     it('at "has no domain.yaml"', async () => {
-      const session = startWizard(dir);
+      const session = start(dir);
       await session.answer("has no domain.yaml", KEY.ctrlC);
       expect(await session.done).toBe(130);
       expect(await readdir(dir)).toEqual([]);
@@ -266,7 +276,7 @@ describe("unattended", () => {
   });
 
   it("treats CI as no terminal", async () => {
-    const session = startWizard(dir, [], { CI: "true" });
+    const session = start(dir, [], { CI: "true" });
     expect(await session.done).toBe(2);
     expect(session.errors()).toContain("pass --yes");
   });
