@@ -30,7 +30,15 @@ export function manualChangeText(refusal: { file: string; reason: string }): str
 
 async function planNextConfig(dir: string, file: string | undefined): Promise<EditedFile | { file: string; reason: string }> {
   if (file === undefined) {
-    return { change: { path: "next.config.ts", content: newNextConfig(), action: "create", note: "serverExternalPackages" }, before: "" };
+    return {
+      change: {
+        path: "next.config.ts",
+        content: newNextConfig(),
+        action: "create",
+        note: "adds @domain-auth/core to serverExternalPackages",
+      },
+      before: "",
+    };
   }
   const before = await readFile(join(dir, file), "utf8");
   const edit = await editNextConfig(before);
@@ -41,7 +49,7 @@ async function planNextConfig(dir: string, file: string | undefined): Promise<Ed
   }
   if (edit.kind === "unchanged") return { change: { path: file, content: before, action: "unchanged" }, before };
   return {
-    change: { path: file, content: edit.content, action: "update", note: `${CORE_PACKAGE} joins serverExternalPackages` },
+    change: { path: file, content: edit.content, action: "update", note: "adds @domain-auth/core to serverExternalPackages" },
     before,
   };
 }

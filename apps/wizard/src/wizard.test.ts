@@ -389,3 +389,82 @@ describe("unattended", () => {
     expect(version).toMatchObject({ code: 0, out: expect.stringMatching(/^\d+\.\d+\.\d+\n$/) });
   });
 });
+
+describe("in an existing Next.js project", () => {
+  const LAYOUT =
+    'import "./globals.css";\n\nexport default function RootLayout({ children }: LayoutProps<"/">) {\n  return <html lang="en"><body>{children}</body></html>;\n}\n';
+  const CONFIG =
+    'import type { NextConfig } from "next";\n\nconst nextConfig: NextConfig = {\n  /* config options here */\n  cacheComponents: true,\n};\n\nexport default nextConfig;\n';
+
+  /** A project shaped like create-next-app's: its own layout, home page, styles and config. */
+  async function nextProject(options: { appDir?: string; config?: string } = {}): Promise<Record<string, string>> {
+    const appDir = options.appDir ?? "app";
+    const files: Record<string, string> = {
+      "package.json": `${JSON.stringify({ name: "mine", scripts: { dev: "next dev", start: "next start" }, dependencies: { next: "16.4.3" } }, null, 2)}\n`,
+      "tsconfig.json": `{ "compilerOptions": { "paths": { "@/*": ["./${appDir === "app" ? "" : "src/"}*"] } } }\n`,
+      "package-lock.json": "{}\n",
+      "next.config.ts": options.config ?? CONFIG,
+      [`${appDir}/layout.tsx`]: LAYOUT,
+      [`${appDir}/page.tsx`]: "export default function Home() {\n  return <main>mine</main>;\n}\n",
+      [`${appDir}/globals.css`]: '@import "tailwindcss";\n',
+    };
+    for (const [path, content] of Object.entries(files)) {
+      await mkdir(join(dir, path, ".."), { recursive: true });
+      await writeFile(join(dir, path), content);
+    }
+    return files;
+  }
+
+  it("keeps the user's files, edits next.config and package.json, and a rerun changes nothing", async () => {
+    const mine = await nextProject();
+    const { code, out } = await unattended(["--yes"]);
+    expect(code).toBe(0);
+    for (const path of ["app/layout.tsx", "app/page.tsx", "app/globals.css"]) expect(await read(path)).toBe(mine[path]);
+    expect(await read("next.config.ts")).toBe(
+      CONFIG.replace(
+        "cacheComponents: true,\n",
+        'cacheComponents: true,\n  serverExternalPackages: ["@domain-auth/core"],\n  poweredByHeader: false,\n',
+      ),
+    );
+    const manifest = JSON.parse(await read("package.json"));
+    expect(manifest.dependencies["@domain-auth/core"]).toMatch(/^\^\d+\.\d+\.\d+$/);
+    expect(manifest.scripts.start).toBe("node server.mjs");
+    expect(await read(ROUTE)).toContain("authFromEnv");
+    expect(out).toContain('+   serverExternalPackages: ["@domain-auth/core"],');
+    expect(out).toContain("update     package.json  (adds @domain-auth/core; start: node server.mjs)");
+    expect(out).toContain("npm install ");
+
+    const first = await snapshot(dir);
+    const again = await unattended(["--yes"]);
+    expect(again).toMatchObject({ code: 0, out: expect.stringContaining("nothing to write") });
+    expect(await snapshot(dir)).toEqual(first);
+  });
+
+  it("scaffolds under src/ in a src/app project, with server.mjs at the root", async () => {
+    await nextProject({ appDir: "src/app" });
+    expect((await unattended(["--yes", "--keep-start"])).code).toBe(0);
+    expect(await read(`src/${ROUTE}`)).toContain("authFromEnv");
+    expect(await read("server.mjs")).toContain("createServer");
+    expect(JSON.parse(await read("package.json")).scripts.start).toBe("next start");
+  });
+
+  it("writes nothing and names the change when next.config wraps its object", async () => {
+    await nextProject({ config: 'import withMDX from "@next/mdx";\nexport default withMDX({ reactStrictMode: true });\n' });
+    const before = await snapshot(dir);
+    const { code, err } = await unattended(["--yes"]);
+    expect(code).toBe(1);
+    expect(err).toContain("next.config.ts cannot be edited safely: the default export is a call that wraps the config");
+    expect(err).toContain('serverExternalPackages: ["@domain-auth/core"],');
+    expect(await snapshot(dir)).toEqual(before);
+  });
+
+  it("refuses a JavaScript project, writing nothing", async () => {
+    await nextProject();
+    await rm(join(dir, "tsconfig.json"));
+    const before = await snapshot(dir);
+    const { code, out } = await unattended(["--yes"]);
+    expect(code).toBe(1);
+    expect(out).toContain("no tsconfig.json");
+    expect(await snapshot(dir)).toEqual(before);
+  });
+});

@@ -8,7 +8,6 @@ import { applyAuthChoices } from "./auth-edit.js";
 import { type DomainState, readDomainState, setupRoleOf } from "./domain-state.js";
 import { type FileChange, writesFile } from "./file-changes.js";
 import { installCommand, runInstall } from "./install.js";
-import { CORE_PACKAGE } from "./next-config.js";
 import { detectProject, type PackageManager, projectPath } from "./project.js";
 import { manualChangeText, planProjectEdits } from "./project-changes.js";
 import { askAuthChoices, askOverwrite, askStarter, askToWrite, PromptCancelled, type PromptStreams } from "./prompts.js";
@@ -70,7 +69,7 @@ function nextSteps(dirArg: string, choices: AuthChoices, outcome: ProjectOutcome
   const manager = outcome.packageManager;
   const run = (script: string) => (manager === "npm" || manager === "bun" ? `${manager} run ${script}` : `${manager} ${script}`);
   const steps: [string, string][] = dirArg === "." ? [] : [[`cd ${dirArg}`, ""]];
-  if (!outcome.installed) steps.push([installCommand(manager), `installs ${CORE_PACKAGE}; the routes import it`]);
+  if (!outcome.installed) steps.push([installCommand(manager), "installs the dependencies"]);
   steps.push([run("dev"), "start the app; /api/* is domain-auth"]);
   steps.push(
     outcome.startsServer
