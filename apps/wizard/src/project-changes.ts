@@ -35,7 +35,7 @@ async function planNextConfig(dir: string, file: string | undefined): Promise<Ed
         path: "next.config.ts",
         content: newNextConfig(),
         action: "create",
-        note: "adds @domain-auth/core to serverExternalPackages",
+        note: "with serverExternalPackages",
       },
       before: "",
     };
@@ -49,7 +49,7 @@ async function planNextConfig(dir: string, file: string | undefined): Promise<Ed
   }
   if (edit.kind === "unchanged") return { change: { path: file, content: before, action: "unchanged" }, before };
   return {
-    change: { path: file, content: edit.content, action: "update", note: "adds @domain-auth/core to serverExternalPackages" },
+    change: { path: file, content: edit.content, action: "update", note: "adds @domain-auth/core" },
     before,
   };
 }

@@ -73,7 +73,7 @@ function nextSteps(dirArg: string, choices: AuthChoices, outcome: ProjectOutcome
   steps.push([run("dev"), "start the app; /api/* is domain-auth"]);
   steps.push(
     outcome.startsServer
-      ? [`${run("build")} && ${manager === "npm" ? "npm start" : run("start")}`, "production, on server.mjs: real client addresses"]
+      ? [`${run("build")} && ${manager === "npm" ? "npm start" : run("start")}`, "production, on server.mjs"]
       : [`${run("build")} && node server.mjs`, "production: real client addresses"],
   );
   if (choices.type === "jwt" && choices.endpoints.setup) steps.push(["open /setup", `create the first ${setupRoleOf(choices.roles)}`]);
