@@ -150,3 +150,12 @@ const ROOT_FILES = /^(?:[^/]+\.(?:mjs|cjs|js|json|yaml|yml)|\.[^/]+)$/;
 export function projectPath(path: string, sourceDir: "" | "src/"): string {
   return sourceDir === "" || ROOT_FILES.test(path) ? path : `${sourceDir}${path}`;
 }
+
+/**
+ * The user's own middleware (`middleware.ts`, or a JavaScript `proxy`), which the scaffolded
+ * `proxy.ts` must not sit beside: Next.js runs one per app.
+ */
+export function findMiddleware(dir: string, sourceDir: "" | "src/"): string | undefined {
+  const candidates = ["middleware.ts", "middleware.js", "middleware.mjs", "proxy.js", "proxy.mjs"].map((file) => `${sourceDir}${file}`);
+  return candidates.find((file) => existsSync(join(dir, file)));
+}

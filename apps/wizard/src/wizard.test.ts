@@ -468,3 +468,16 @@ describe("in an existing Next.js project", () => {
     expect(await snapshot(dir)).toEqual(before);
   });
 });
+
+describe("beside the user's middleware", () => {
+  it("does not add proxy.ts, and says what to do instead", async () => {
+    await writeFile(join(dir, "package.json"), JSON.stringify({ dependencies: { next: "16" } }));
+    await writeFile(join(dir, "tsconfig.json"), '{ "compilerOptions": { "paths": { "@/*": ["./*"] } } }');
+    await mkdir(join(dir, "app"));
+    await writeFile(join(dir, "middleware.ts"), "export function middleware() {}\n");
+    const { code, out } = await unattended(["--yes"]);
+    expect(code).toBe(0);
+    expect(await readdir(dir)).not.toContain("proxy.ts");
+    expect(out).toContain("Skipped proxy.ts: Next.js runs one middleware and middleware.ts is yours;");
+  });
+});

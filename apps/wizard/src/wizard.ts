@@ -8,7 +8,7 @@ import { applyAuthChoices } from "./auth-edit.js";
 import { type DomainState, readDomainState, setupRoleOf } from "./domain-state.js";
 import { type FileChange, writesFile } from "./file-changes.js";
 import { installCommand, runInstall } from "./install.js";
-import { detectProject, type PackageManager, projectPath } from "./project.js";
+import { detectProject, findMiddleware, type PackageManager, projectPath } from "./project.js";
 import { manualChangeText, planProjectEdits } from "./project-changes.js";
 import { askAuthChoices, askOverwrite, askStarter, askToWrite, PromptCancelled, type PromptStreams } from "./prompts.js";
 import { serviceNameFrom, starterDomainText } from "./starter.js";
@@ -213,7 +213,15 @@ async function runSteps(context: WizardContext, options: RunOptions): Promise<nu
     ...(await planTemplateFiles(dir, [...appFiles, ...rendered])),
     ...(await planProjectFiles(dir, { secret: generateSecret(), ...(project.kind === "new" && { ignoreBase: NEW_APP_IGNORES }) })),
   ];
+  const middleware = findMiddleware(dir, sourceDir);
   for (const [index, file] of files.entries()) {
+    if (middleware && file.path === projectPath("proxy.ts", sourceDir) && file.action === "create") {
+      files[index] = {
+        ...file,
+        action: "skip",
+        note: `Next.js runs one middleware and ${middleware} is yours; set the headers of securityHeaders() from @domain-auth/core/security-headers in it`,
+      };
+    }
     if (file.action !== "conflict") continue;
     const overwrite = interactive && (await askOverwrite(file.path, io));
     files[index] = {
@@ -254,8 +262,10 @@ async function runSteps(context: WizardContext, options: RunOptions): Promise<nu
     return EXIT.done;
   }
   await applyFileChanges(dir, changes);
-  for (const skipped of files.filter((file) => file.action === "skip"))
-    log.warn(`Skipped ${skipped.path}: it differs from the template.`, { output });
+  for (const skipped of files.filter((file) => file.action === "skip")) {
+    const why = skipped.note?.startsWith("differs") ? "it differs from the template." : `${skipped.note}.`;
+    log.warn(`Skipped ${skipped.path}: ${why}`, { output });
+  }
   const needsInstall = changes.some((change) => change.path === "package.json");
   if (needsInstall && !options.noInstall) {
     log.step(`Installing dependencies: ${installCommand(project.packageManager)}`, { output });
