@@ -5,7 +5,8 @@
 // every project the wizard sets up. Also writes the auth pages' layout for a project whose next.config turns
 // on `cacheComponents` (templates/next-cache-components/): the same file plus `instant = false`, which lets
 // the pages render entirely per request, as their per-request CSP nonce needs, and which Next.js refuses
-// without `cacheComponents`.
+// without `cacheComponents`. And writes templates/next/versions.json, the package versions the web app
+// runs, for a new app's package.json.
 import { copyFile, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -53,4 +54,13 @@ await writeFile(
 export const instant = false;
 `,
 );
+const readJson = async (path) => JSON.parse(await readFile(path, "utf8"));
+const webManifest = await readJson(join(web, "package.json"));
+const rootManifest = await readJson(join(wizard, "..", "..", "package.json"));
+const available = { ...rootManifest.devDependencies, ...webManifest.devDependencies, ...webManifest.dependencies };
+const names = ["next", "@next/env", "react", "react-dom", "@types/react", "@types/react-dom", "@types/node", "typescript"];
+const versions = Object.fromEntries(names.filter((name) => available[name]).map((name) => [name, available[name]]));
+await mkdir(join(wizard, "templates", "next"), { recursive: true });
+await writeFile(join(wizard, "templates", "next", "versions.json"), `${JSON.stringify(versions, null, 2)}\n`);
+
 process.exitCode = failed ? 1 : 0;

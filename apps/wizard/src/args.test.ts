@@ -3,7 +3,15 @@ import { parseWizardArgs } from "./args.js";
 
 describe("parseWizardArgs", () => {
   it("defaults to the current folder with every question open", () => {
-    expect(parseWizardArgs([])).toEqual({ kind: "run", dir: ".", flags: { disabledEndpoints: [] }, yes: false, dryRun: false });
+    expect(parseWizardArgs([])).toEqual({
+      kind: "run",
+      dir: ".",
+      flags: { disabledEndpoints: [] },
+      yes: false,
+      dryRun: false,
+      noInstall: false,
+      keepStart: false,
+    });
   });
 
   it("reads every answer flag", () => {
@@ -21,6 +29,8 @@ describe("parseWizardArgs", () => {
       "--no-setup",
       "--yes",
       "--dry-run",
+      "--no-install",
+      "--keep-start",
     ]);
     expect(args).toEqual({
       kind: "run",
@@ -34,6 +44,8 @@ describe("parseWizardArgs", () => {
       },
       yes: true,
       dryRun: true,
+      noInstall: true,
+      keepStart: true,
     });
   });
 

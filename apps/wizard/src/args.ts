@@ -10,8 +10,10 @@ export const USAGE = `Usage: create-domain-auth [dir] [options]
        create-domain-auth validate [file]
        create-domain-auth admin <email> [--password-stdin]
 
-Adds authentication to the domain.yaml in dir (default: the current folder):
-writes its auth block and scaffolds the Next.js route handler.
+Adds domain-auth to the Next.js App Router project in dir (default: the current
+folder), or creates one when dir has no package.json: writes domain.yaml's auth
+block, scaffolds the route handler and pages, edits next.config and package.json,
+and installs @domain-auth/core.
 
 Options:
   --type jwt|none        how callers authenticate
@@ -25,12 +27,15 @@ Options:
   --no-logout            turn off POST /api/<auth>/logout
   --no-refresh           turn off POST /api/<auth>/refresh
   --no-sessions          turn off /api/<auth>/sessions
+  --no-install           do not run the package manager's install
+  --keep-start           keep a "next start" start script (default: node server.mjs)
   -y, --yes              ask nothing: flags, else the file's current values
   --dry-run              show the change, write nothing
   -h, --help             show this help
   -v, --version          show the version
 
-Exit codes: 0 done, 1 validation error, 2 bad usage, 130 cancelled.
+Exit codes: 0 done, 1 validation error or a project the wizard cannot edit safely,
+2 bad usage, 130 cancelled.
 `;
 
 /** What the command line asks for. */
@@ -38,7 +43,17 @@ export type WizardArgs =
   | { readonly kind: "help" }
   | { readonly kind: "version" }
   | { readonly kind: "error"; readonly message: string }
-  | { readonly kind: "run"; readonly dir: string; readonly flags: ChoiceFlags; readonly yes: boolean; readonly dryRun: boolean };
+  | {
+      readonly kind: "run";
+      readonly dir: string;
+      readonly flags: ChoiceFlags;
+      readonly yes: boolean;
+      readonly dryRun: boolean;
+      /** `--no-install`: write the files, install nothing. */
+      readonly noInstall: boolean;
+      /** `--keep-start`: leave a stock `next start` script as it is. */
+      readonly keepStart: boolean;
+    };
 
 const OPTIONS = {
   type: { type: "string" },
@@ -52,6 +67,8 @@ const OPTIONS = {
   "no-logout": { type: "boolean" },
   "no-refresh": { type: "boolean" },
   "no-sessions": { type: "boolean" },
+  "no-install": { type: "boolean" },
+  "keep-start": { type: "boolean" },
   yes: { type: "boolean", short: "y" },
   "dry-run": { type: "boolean" },
   help: { type: "boolean", short: "h" },
@@ -84,5 +101,13 @@ export function parseWizardArgs(argv: readonly string[]): WizardArgs {
     ...(values["default-role"] !== undefined && { defaultRole: values["default-role"] }),
     disabledEndpoints,
   };
-  return { kind: "run", dir: positionals[0] ?? ".", flags, yes: values.yes === true, dryRun: values["dry-run"] === true };
+  return {
+    kind: "run",
+    dir: positionals[0] ?? ".",
+    flags,
+    yes: values.yes === true,
+    dryRun: values["dry-run"] === true,
+    noInstall: values["no-install"] === true,
+    keepStart: values["keep-start"] === true,
+  };
 }

@@ -36,12 +36,16 @@ export async function planTemplateFiles(dir: string, files: readonly { to: strin
   );
 }
 
-/** `.env.local` with an `AUTH_SECRET`, and `.gitignore` with `.env.local` and `.data/`. */
-export async function planProjectFiles(dir: string, options: { secret: string }): Promise<FileChange[]> {
+/**
+ * `.env.local` with an `AUTH_SECRET`, and `.gitignore` with `.env.local` and `.data/`.
+ *
+ * @param options.ignoreBase what a new `.gitignore` starts with (a new app's build folders).
+ */
+export async function planProjectFiles(dir: string, options: { secret: string; ignoreBase?: string }): Promise<FileChange[]> {
   const env = await readTextIfExists(join(dir, ".env.local"));
   const envContent = withAuthSecret(env, options.secret);
   const gitignore = await readTextIfExists(join(dir, ".gitignore"));
-  const gitignoreContent = withIgnoredEntries(gitignore);
+  const gitignoreContent = gitignore === null ? `${options.ignoreBase ?? ""}${withIgnoredEntries(null)}` : withIgnoredEntries(gitignore);
   return [
     envContent === null
       ? { path: ".env.local", content: env ?? "", action: "unchanged" }

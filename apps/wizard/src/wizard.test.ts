@@ -71,6 +71,10 @@ function outsideAuthBlock(text: string): string {
   return [...lines.slice(0, start), ...lines.slice(end)].join("\n");
 }
 
+/** The wizard in a virtual terminal; these tests install nothing (the end-to-end tests in test/ do). */
+const start = (cwd: string, argv: readonly string[] = [], env: Record<string, string> = {}) =>
+  startWizard(cwd, [...argv, "--no-install"], env);
+
 async function unattended(argv: readonly string[], env: Record<string, string> = {}) {
   const output = new PassThrough();
   const errorOutput = new PassThrough();
@@ -82,13 +86,13 @@ async function unattended(argv: readonly string[], env: Record<string, string> =
   errorOutput.on("data", (chunk: Buffer) => {
     err += chunk;
   });
-  const code = await runWizard({ cwd: dir, argv, input: new PassThrough(), output, errorOutput, env });
+  const code = await runWizard({ cwd: dir, argv: [...argv, "--no-install"], input: new PassThrough(), output, errorOutput, env });
   return { code, out, err };
 }
 
 describe("interactive", () => {
   it("sets up a fresh folder from the starter", async () => {
-    const session = startWizard(dir);
+    const session = start(dir);
     await session.answer("has no domain.yaml", KEY.enter);
     await session.answer("How do callers authenticate?", KEY.enter);
     await session.answer("Which entity holds the users?", KEY.enter);
@@ -104,14 +108,20 @@ describe("interactive", () => {
     expect(await read(ROUTE)).toContain('import { authFromEnv } from "@domain-auth/core";');
     expect(await read(".env.local")).toMatch(/^AUTH_SECRET=[A-Za-z0-9_-]{43}\n$/);
     expect((await stat(join(dir, ".env.local"))).mode & 0o777).toBe(0o600);
-    expect(await read(".gitignore")).toBe(".env.local\n.data/\n");
+    expect(await read(".gitignore")).toBe("node_modules/\n.next/\nnext-env.d.ts\n*.tsbuildinfo\n.env.local\n.data/\n");
+    const manifest = JSON.parse(await read("package.json"));
+    expect(manifest.scripts.start).toBe("node server.mjs");
+    expect(Object.keys(manifest.dependencies)).toEqual(["@domain-auth/core", "@next/env", "next", "react", "react-dom"]);
+    expect(JSON.parse(await read("tsconfig.json")).compilerOptions.paths).toEqual({ "@/*": ["./*"] });
+    expect(await read("next.config.ts")).toContain('serverExternalPackages: ["@domain-auth/core"]');
     expect(session.screen()).toContain("Next steps");
+    expect(session.screen()).toContain("npm install ");
     expect(session.screen()).toContain("open /setup");
   });
 
   it("changes an existing file and keeps every comment outside the auth block byte for byte", async () => {
     await writeFile(join(dir, "domain.yaml"), BLOG);
-    const session = startWizard(dir);
+    const session = start(dir);
     await session.answer("How do callers authenticate?", KEY.enter);
     await session.answer("Which entity holds the users?", KEY.enter);
     await session.answer("Which roles can users hold?", ", Guest", KEY.enter);
@@ -131,7 +141,7 @@ describe("interactive", () => {
 
   it("changes the default role on the auth entity's role field only", async () => {
     await writeFile(join(dir, "domain.yaml"), BLOG);
-    const session = startWizard(dir);
+    const session = start(dir);
     await session.answer("How do callers authenticate?", KEY.enter);
     await session.answer("Which entity holds the users?", KEY.enter);
     await session.answer("Which roles can users hold?", KEY.enter);
@@ -144,7 +154,7 @@ describe("interactive", () => {
 
   it("switches jwt to none", async () => {
     await writeFile(join(dir, "domain.yaml"), BLOG);
-    const session = startWizard(dir);
+    const session = start(dir);
     await session.answer("How do callers authenticate?", KEY.down, KEY.enter);
     await session.answer("Write these changes?", KEY.enter);
     expect(await session.done).toBe(0);
@@ -154,7 +164,7 @@ describe("interactive", () => {
 
   it("re-asks for roles while they are invalid, showing why", async () => {
     await writeFile(join(dir, "domain.yaml"), BLOG);
-    const session = startWizard(dir);
+    const session = start(dir);
     await session.answer("How do callers authenticate?", KEY.enter);
     await session.answer("Which entity holds the users?", KEY.enter);
     await session.answer("Which roles can users hold?", ", 9lives", KEY.enter);
@@ -177,7 +187,7 @@ describe("interactive", () => {
       join(dir, "domain.yaml"),
       "name: shop\nentities:\n  Customer:\n    fields:\n      email: string # sign-in\nauth:\n  type: none\n",
     );
-    const session = startWizard(dir);
+    const session = start(dir);
     await session.answer("How do callers authenticate?", KEY.up, KEY.enter);
     await session.answer("Which entity holds the users?", KEY.enter);
     await session.answer("Add password to Customer?", KEY.enter);
@@ -195,7 +205,7 @@ describe("interactive", () => {
     await writeFile(join(dir, "domain.yaml"), BLOG);
     await mkdir(join(dir, "app/api/[...path]"), { recursive: true });
     await writeFile(join(dir, ROUTE), "// mine\n");
-    const session = startWizard(dir, [
+    const session = start(dir, [
       "--type",
       "jwt",
       "--entity",
@@ -216,7 +226,7 @@ describe("interactive", () => {
   it("writes nothing when the user declines", async () => {
     await writeFile(join(dir, "domain.yaml"), BLOG);
     const before = await snapshot(dir);
-    const session = startWizard(dir, ["--type", "none"]);
+    const session = start(dir, ["--type", "none"]);
     await session.answer("Write these changes?", KEY.down, KEY.enter);
     await session.waitFor("Nothing written.");
     expect(await session.done).toBe(0);
@@ -239,7 +249,7 @@ describe("interactive", () => {
         await mkdir(join(dir, "app/api/[...path]"), { recursive: true });
         await writeFile(join(dir, ROUTE), "// mine\n");
         const before = await snapshot(dir);
-        const session = startWizard(dir);
+        const session = start(dir);
         for (const earlier of steps.slice(0, index)) await session.answer(earlier, KEY.enter);
         await session.answer(step, KEY.ctrlC);
         expect(await session.done).toBe(130);
@@ -249,7 +259,7 @@ describe("interactive", () => {
     }
 
     it('at "has no domain.yaml"', async () => {
-      const session = startWizard(dir);
+      const session = start(dir);
       await session.answer("has no domain.yaml", KEY.ctrlC);
       expect(await session.done).toBe(130);
       expect(await readdir(dir)).toEqual([]);
@@ -266,7 +276,7 @@ describe("unattended", () => {
   });
 
   it("treats CI as no terminal", async () => {
-    const session = startWizard(dir, [], { CI: "true" });
+    const session = start(dir, [], { CI: "true" });
     expect(await session.done).toBe(2);
     expect(session.errors()).toContain("pass --yes");
   });
@@ -385,5 +395,97 @@ describe("unattended", () => {
     expect(help).toMatchObject({ code: 0, out: expect.stringContaining("--default-role NAME") });
     const version = await unattended(["--version"]);
     expect(version).toMatchObject({ code: 0, out: expect.stringMatching(/^\d+\.\d+\.\d+\n$/) });
+  });
+});
+
+describe("in an existing Next.js project", () => {
+  const LAYOUT =
+    'import "./globals.css";\n\nexport default function RootLayout({ children }: LayoutProps<"/">) {\n  return <html lang="en"><body>{children}</body></html>;\n}\n';
+  const CONFIG =
+    'import type { NextConfig } from "next";\n\nconst nextConfig: NextConfig = {\n  /* config options here */\n  cacheComponents: true,\n};\n\nexport default nextConfig;\n';
+
+  /** A project shaped like create-next-app's: its own layout, home page, styles and config. */
+  async function nextProject(options: { appDir?: string; config?: string } = {}): Promise<Record<string, string>> {
+    const appDir = options.appDir ?? "app";
+    const files: Record<string, string> = {
+      "package.json": `${JSON.stringify({ name: "mine", scripts: { dev: "next dev", start: "next start" }, dependencies: { next: "16.4.3" } }, null, 2)}\n`,
+      "tsconfig.json": `{ "compilerOptions": { "paths": { "@/*": ["./${appDir === "app" ? "" : "src/"}*"] } } }\n`,
+      "package-lock.json": "{}\n",
+      "next.config.ts": options.config ?? CONFIG,
+      [`${appDir}/layout.tsx`]: LAYOUT,
+      [`${appDir}/page.tsx`]: "export default function Home() {\n  return <main>mine</main>;\n}\n",
+      [`${appDir}/globals.css`]: '@import "tailwindcss";\n',
+    };
+    for (const [path, content] of Object.entries(files)) {
+      await mkdir(join(dir, path, ".."), { recursive: true });
+      await writeFile(join(dir, path), content);
+    }
+    return files;
+  }
+
+  it("keeps the user's files, edits next.config and package.json, and a rerun changes nothing", async () => {
+    const mine = await nextProject();
+    const { code, out } = await unattended(["--yes"]);
+    expect(code).toBe(0);
+    for (const path of ["app/layout.tsx", "app/page.tsx", "app/globals.css"]) expect(await read(path)).toBe(mine[path]);
+    expect(await read("next.config.ts")).toBe(
+      CONFIG.replace(
+        "cacheComponents: true,\n",
+        'cacheComponents: true,\n  serverExternalPackages: ["@domain-auth/core"],\n  poweredByHeader: false,\n',
+      ),
+    );
+    const manifest = JSON.parse(await read("package.json"));
+    expect(manifest.dependencies["@domain-auth/core"]).toMatch(/^\^\d+\.\d+\.\d+$/);
+    expect(manifest.scripts.start).toBe("node server.mjs");
+    expect(await read(ROUTE)).toContain("authFromEnv");
+    expect(out).toContain('+   serverExternalPackages: ["@domain-auth/core"],');
+    expect(out).toContain("update     package.json  (adds @domain-auth/core; start: node server.mjs)");
+    expect(out).toContain("npm install ");
+
+    const first = await snapshot(dir);
+    const again = await unattended(["--yes"]);
+    expect(again).toMatchObject({ code: 0, out: expect.stringContaining("nothing to write") });
+    expect(await snapshot(dir)).toEqual(first);
+  });
+
+  it("scaffolds under src/ in a src/app project, with server.mjs at the root", async () => {
+    await nextProject({ appDir: "src/app" });
+    expect((await unattended(["--yes", "--keep-start"])).code).toBe(0);
+    expect(await read(`src/${ROUTE}`)).toContain("authFromEnv");
+    expect(await read("server.mjs")).toContain("createServer");
+    expect(JSON.parse(await read("package.json")).scripts.start).toBe("next start");
+  });
+
+  it("writes nothing and names the change when next.config wraps its object", async () => {
+    await nextProject({ config: 'import withMDX from "@next/mdx";\nexport default withMDX({ reactStrictMode: true });\n' });
+    const before = await snapshot(dir);
+    const { code, err } = await unattended(["--yes"]);
+    expect(code).toBe(1);
+    expect(err).toContain("next.config.ts cannot be edited safely: the default export is a call that wraps the config");
+    expect(err).toContain('serverExternalPackages: ["@domain-auth/core"],');
+    expect(await snapshot(dir)).toEqual(before);
+  });
+
+  it("refuses a JavaScript project, writing nothing", async () => {
+    await nextProject();
+    await rm(join(dir, "tsconfig.json"));
+    const before = await snapshot(dir);
+    const { code, out } = await unattended(["--yes"]);
+    expect(code).toBe(1);
+    expect(out).toContain("no tsconfig.json");
+    expect(await snapshot(dir)).toEqual(before);
+  });
+});
+
+describe("beside the user's middleware", () => {
+  it("does not add proxy.ts, and says what to do instead", async () => {
+    await writeFile(join(dir, "package.json"), JSON.stringify({ dependencies: { next: "16" } }));
+    await writeFile(join(dir, "tsconfig.json"), '{ "compilerOptions": { "paths": { "@/*": ["./*"] } } }');
+    await mkdir(join(dir, "app"));
+    await writeFile(join(dir, "middleware.ts"), "export function middleware() {}\n");
+    const { code, out } = await unattended(["--yes"]);
+    expect(code).toBe(0);
+    expect(await readdir(dir)).not.toContain("proxy.ts");
+    expect(out).toContain("Skipped proxy.ts: Next.js runs one middleware and middleware.ts is yours;");
   });
 });

@@ -7,6 +7,9 @@ import { type AuthChoices, type ChoiceFlags, unattendedChoices } from "./auth-ch
 import { applyAuthChoices } from "./auth-edit.js";
 import { type DomainState, readDomainState, setupRoleOf } from "./domain-state.js";
 import { type FileChange, writesFile } from "./file-changes.js";
+import { installCommand, runInstall } from "./install.js";
+import { detectProject, findMiddleware, type PackageManager, projectPath } from "./project.js";
+import { manualChangeText, planProjectEdits } from "./project-changes.js";
 import { askAuthChoices, askOverwrite, askStarter, askToWrite, PromptCancelled, type PromptStreams } from "./prompts.js";
 import { serviceNameFrom, starterDomainText } from "./starter.js";
 import { formatDomainChange, formatFileChanges, paintFor } from "./summary.js";
@@ -54,17 +57,30 @@ function checkFlagsAgainstFile(state: DomainState, flags: ChoiceFlags): string |
   return undefined;
 }
 
-function nextSteps(dirArg: string, choices: AuthChoices): string {
+/** What the run did to the project, for the next steps. */
+interface ProjectOutcome {
+  readonly packageManager: PackageManager;
+  readonly installed: boolean;
+  /** Whether `npm start` runs the scaffolded production server. */
+  readonly startsServer: boolean;
+}
+
+function nextSteps(dirArg: string, choices: AuthChoices, outcome: ProjectOutcome): string {
+  const manager = outcome.packageManager;
+  const run = (script: string) => (manager === "npm" || manager === "bun" ? `${manager} run ${script}` : `${manager} ${script}`);
   const steps: [string, string][] = dirArg === "." ? [] : [[`cd ${dirArg}`, ""]];
-  steps.push(["npm install @domain-auth/core", "the routes import it"]);
-  steps.push(["npm run dev", "start the app; /api/* is domain-auth"]);
-  steps.push(["next build && node server.mjs", "production: real client addresses"]);
+  if (!outcome.installed) steps.push([installCommand(manager), "installs the dependencies"]);
+  steps.push([run("dev"), "start the app; /api/* is domain-auth"]);
+  steps.push(
+    outcome.startsServer
+      ? [`${run("build")} && ${manager === "npm" ? "npm start" : run("start")}`, "production, on server.mjs"]
+      : [`${run("build")} && node server.mjs`, "production: real client addresses"],
+  );
   if (choices.type === "jwt" && choices.endpoints.setup) steps.push(["open /setup", `create the first ${setupRoleOf(choices.roles)}`]);
   steps.push(["npx create-domain-auth validate", "check domain.yaml"]);
   const width = Math.max(...steps.map(([command]) => command.length));
   const lines = steps.map(([command, why]) => (why ? `${command.padEnd(width)}  ${why}` : command));
-  lines.push("", 'In next.config, set serverExternalPackages: ["@domain-auth/core"] and poweredByHeader: false.');
-  if (choices.type === "jwt") lines.push("In production, set AUTH_SECRET (32 bytes or more) and DATABASE_URL.");
+  if (choices.type === "jwt") lines.push("", "In production, set AUTH_SECRET (32 bytes or more) and DATABASE_URL.");
   return lines.join("\n");
 }
 
@@ -112,6 +128,8 @@ interface RunOptions {
   readonly dir: string;
   readonly flags: ChoiceFlags;
   readonly dryRun: boolean;
+  readonly noInstall: boolean;
+  readonly keepStart: boolean;
   readonly interactive: boolean;
   readonly io: PromptStreams;
   readonly errorOutput: Writable;
@@ -125,6 +143,20 @@ async function runSteps(context: WizardContext, options: RunOptions): Promise<nu
   const paint = paintFor(output.isTTY === true && context.env.NO_COLOR === undefined);
 
   intro(`create-domain-auth${options.dryRun ? " (dry run)" : ""}`, { output });
+  const project = await detectProject(dir, { userAgent: context.env.npm_config_user_agent });
+  if (project.kind === "unsupported") {
+    log.error(project.message, { output });
+    return EXIT.invalid;
+  }
+  const version = await packageVersion();
+  const coreVersion = `^${version}`;
+  const plan = project.kind === "next" ? await planProjectEdits(dir, project, { coreVersion, keepStart: options.keepStart }) : undefined;
+  if (plan?.kind === "refused") {
+    options.errorOutput.write(`create-domain-auth: ${manualChangeText(plan)}\n`);
+    return EXIT.invalid;
+  }
+  const sourceDir = project.kind === "next" ? project.sourceDir : "";
+
   const existing = await readTextIfExists(join(dir, "domain.yaml"));
   if (existing === null) {
     if (interactive && !(await askStarter(options.dir === "." ? "This folder" : options.dir, io))) {
@@ -166,9 +198,30 @@ async function runSteps(context: WizardContext, options: RunOptions): Promise<nu
 
   const { loadManifest, renderTemplates } = await import("./templates.js");
   const { applyFileChanges, generateSecret, planProjectFiles, planTemplateFiles } = await import("./file-changes.js");
-  const rendered = await renderTemplates(await loadManifest(), validation.model);
-  const files: FileChange[] = [...(await planTemplateFiles(dir, rendered)), ...(await planProjectFiles(dir, { secret: generateSecret() }))];
+  const { NEW_APP_IGNORES, newAppFiles } = await import("./new-app.js");
+  const rendered = (await renderTemplates(await loadManifest(), validation.model)).map((file) => ({
+    ...file,
+    to: projectPath(file.to, sourceDir),
+  }));
+  const appFiles =
+    project.kind === "new"
+      ? await newAppFiles({ name: serviceNameFrom(basename(dir)), coreVersion, hasAuth: choices.type === "jwt", templates: rendered })
+      : [];
+  const edits = plan?.kind === "planned" ? plan.edits : [];
+  const files: FileChange[] = [
+    ...edits.map((edit) => edit.change),
+    ...(await planTemplateFiles(dir, [...appFiles, ...rendered])),
+    ...(await planProjectFiles(dir, { secret: generateSecret(), ...(project.kind === "new" && { ignoreBase: NEW_APP_IGNORES }) })),
+  ];
+  const middleware = findMiddleware(dir, sourceDir);
   for (const [index, file] of files.entries()) {
+    if (middleware && file.path === projectPath("proxy.ts", sourceDir) && file.action === "create") {
+      files[index] = {
+        ...file,
+        action: "skip",
+        note: `Next.js runs one middleware and ${middleware} is yours; set the headers of securityHeaders() from @domain-auth/core/security-headers in it`,
+      };
+    }
     if (file.action !== "conflict") continue;
     const overwrite = interactive && (await askOverwrite(file.path, io));
     files[index] = {
@@ -185,9 +238,17 @@ async function runSteps(context: WizardContext, options: RunOptions): Promise<nu
   };
   const diff = formatDomainChange(isNewFile ? "" : before, after, paint);
   if (diff.length > 0) note(diff.join("\n"), isNewFile ? `${domainFile} (new)` : domainFile, { output, format: (line) => line });
+  for (const edit of edits.filter((edited) => edited.change.action === "update")) {
+    note(formatDomainChange(edit.before, edit.change.content, paint).join("\n"), edit.change.path, { output, format: (line) => line });
+  }
   note(formatFileChanges([domainChange, ...files], paint).join("\n"), "Files", { output, format: (line) => line });
 
   const changes = [domainChange, ...files].filter(writesFile);
+  const outcome: ProjectOutcome = {
+    packageManager: project.packageManager,
+    installed: false,
+    startsServer: project.kind === "new" || plan?.kind !== "planned" || plan.startsServer,
+  };
   if (changes.length === 0) {
     outro("Everything is up to date; nothing to write.", { output });
     return EXIT.done;
@@ -201,9 +262,22 @@ async function runSteps(context: WizardContext, options: RunOptions): Promise<nu
     return EXIT.done;
   }
   await applyFileChanges(dir, changes);
-  for (const skipped of files.filter((file) => file.action === "skip"))
-    log.warn(`Skipped ${skipped.path}: it differs from the template.`, { output });
-  note(nextSteps(options.dir, choices), "Next steps", { output, format: (line) => line });
+  for (const skipped of files.filter((file) => file.action === "skip")) {
+    const why = skipped.note?.startsWith("differs") ? "it differs from the template." : `${skipped.note}.`;
+    log.warn(`Skipped ${skipped.path}: ${why}`, { output });
+  }
+  const needsInstall = changes.some((change) => change.path === "package.json");
+  if (needsInstall && !options.noInstall) {
+    log.step(`Installing dependencies: ${installCommand(project.packageManager)}`, { output });
+    const failure = await runInstall(dir, project.packageManager);
+    if (failure !== null) {
+      options.errorOutput.write(`${failure}\n`);
+      log.error(`${installCommand(project.packageManager)} failed; the files are written. Run it again in ${options.dir}.`, { output });
+      return EXIT.invalid;
+    }
+  }
+  const installed = !needsInstall || !options.noInstall;
+  note(nextSteps(options.dir, choices, { ...outcome, installed }), "Next steps", { output, format: (line) => line });
   const [first, ...others] = changes.map((change) => change.path);
   outro(
     others.length > 0 ? `Done: wrote ${first} and ${others.length} more file${others.length === 1 ? "" : "s"}.` : `Done: wrote ${first}.`,

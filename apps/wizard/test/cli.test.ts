@@ -51,7 +51,7 @@ describe("the built CLI as a process", () => {
       stderr: expect.stringContaining("'Admin' is the setup role"),
     });
     expect(await readdir(dir)).toEqual([]);
-    expect(run(["--yes", "--type", "none"]).code).toBe(0);
+    expect(run(["--yes", "--no-install", "--type", "none"]).code).toBe(0);
     expect((await readdir(dir)).sort()).toEqual([
       ".env.local",
       ".gitignore",
@@ -59,8 +59,11 @@ describe("the built CLI as a process", () => {
       "components",
       "domain.yaml",
       "lib",
+      "next.config.ts",
+      "package.json",
       "proxy.ts",
       "server.mjs",
+      "tsconfig.json",
     ]);
   });
 });

@@ -38,7 +38,7 @@ afterAll(async () => {
 describe("npx <tarball>", () => {
   it("ships the bundle, the templates and registry dependencies only", async () => {
     const manifest = JSON.parse(await readFile(join(WIZARD_DIR, "package.json"), "utf8")) as { dependencies: Record<string, string> };
-    expect(Object.keys(manifest.dependencies).sort()).toEqual(["@clack/prompts", "yaml", "zod"]);
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(["@clack/prompts", "magicast", "yaml", "zod"]);
     const listing = execFileSync("tar", ["tzf", join(root, tarball)], { encoding: "utf8" }).split("\n");
     expect(listing).toEqual(
       expect.arrayContaining([
@@ -51,7 +51,17 @@ describe("npx <tarball>", () => {
   });
 
   it("sets up a folder unattended, and its own validate accepts the result", { timeout: 180_000 }, async () => {
-    const run = npx("--yes", "--type", "jwt", "--roles", "Admin,Editor,Reader", "--default-role", "Reader", "--no-register");
+    const run = npx(
+      "--yes",
+      "--no-install",
+      "--type",
+      "jwt",
+      "--roles",
+      "Admin,Editor,Reader",
+      "--default-role",
+      "Reader",
+      "--no-register",
+    );
     expect(run.stderr).not.toMatch(/error/i);
     expect(run.code).toBe(0);
 
@@ -67,9 +77,25 @@ describe("npx <tarball>", () => {
     const route = await readFile(join(project, "app/api/[...path]/route.ts"), "utf8");
     expect(route).toBe(await readFile(join(WIZARD_DIR, "templates/next/app/api/[...path]/route.ts"), "utf8"));
     expect(await readFile(join(project, ".env.local"), "utf8")).toMatch(/^AUTH_SECRET=[A-Za-z0-9_-]{43}\n$/);
-    expect(await readFile(join(project, ".gitignore"), "utf8")).toBe(".env.local\n.data/\n");
+    expect(await readFile(join(project, ".gitignore"), "utf8")).toBe(
+      "node_modules/\n.next/\nnext-env.d.ts\n*.tsbuildinfo\n.env.local\n.data/\n",
+    );
+    expect(JSON.parse(await readFile(join(project, "package.json"), "utf8"))).toMatchObject({
+      scripts: { start: "node server.mjs" },
+      dependencies: { "@domain-auth/core": expect.stringMatching(/^\^\d/), next: expect.any(String) },
+    });
 
-    const again = npx("--yes", "--type", "jwt", "--roles", "Admin,Editor,Reader", "--default-role", "Reader", "--no-register");
+    const again = npx(
+      "--yes",
+      "--no-install",
+      "--type",
+      "jwt",
+      "--roles",
+      "Admin,Editor,Reader",
+      "--default-role",
+      "Reader",
+      "--no-register",
+    );
     expect(again.code).toBe(0);
     expect(again.stdout).toContain("nothing to write");
     expect(await readFile(join(project, "domain.yaml"), "utf8")).toBe(domain);

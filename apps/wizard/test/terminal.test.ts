@@ -65,7 +65,7 @@ describe("the built CLI in a real terminal (tmux)", () => {
 
   it("sets up a fresh folder by keyboard", async () => {
     const project = await freshProject();
-    const term = startInTmux(project, "");
+    const term = startInTmux(project, "--no-install");
     await term.waitFor("Start from a starter file with a User entity?");
     term.send("Enter");
     await term.waitFor("How do callers authenticate?");

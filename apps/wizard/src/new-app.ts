@@ -1,0 +1,96 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { newNextConfig } from "./next-config.js";
+import { newPackageJson } from "./package-json.js";
+import { TEMPLATES_DIR } from "./templates.js";
+
+/** The `.gitignore` of a new app, before the wizard's own entries. */
+export const NEW_APP_IGNORES = "node_modules/\n.next/\nnext-env.d.ts\n*.tsbuildinfo\n";
+
+/** create-next-app's TypeScript settings, with its `@/*` alias. */
+const TSCONFIG = `${JSON.stringify(
+  {
+    compilerOptions: {
+      target: "ES2017",
+      lib: ["dom", "dom.iterable", "esnext"],
+      allowJs: true,
+      skipLibCheck: true,
+      strict: true,
+      noEmit: true,
+      esModuleInterop: true,
+      module: "esnext",
+      moduleResolution: "bundler",
+      resolveJsonModule: true,
+      isolatedModules: true,
+      jsx: "react-jsx",
+      incremental: true,
+      plugins: [{ name: "next" }],
+      paths: { "@/*": ["./*"] },
+    },
+    include: ["next-env.d.ts", "**/*.ts", "**/*.tsx", ".next/types/**/*.ts", ".next/dev/types/**/*.ts", "**/*.mts"],
+    exclude: ["node_modules"],
+  },
+  null,
+  2,
+)}\n`;
+
+const ROOT_LAYOUT = `import type { Metadata } from "next";
+import type { ReactNode } from "react";
+
+export const metadata: Metadata = { title: "App" };
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <body>{children}</body>
+    </html>
+  );
+}
+`;
+
+function homePage(options: { hasAuth: boolean }): string {
+  const links = options.hasAuth
+    ? `
+      <p>
+        <a href="/setup">Set up the first administrator</a> · <a href="/login">Sign in</a>
+      </p>`
+    : "";
+  return `export default function Home() {
+  return (
+    <main>
+      <h1>It works</h1>
+      <p>The API of domain.yaml is served under /api.</p>${links}
+    </main>
+  );
+}
+`;
+}
+
+/** The package versions the wizard was built against (written by scripts/sync-templates.mjs). */
+async function builtVersions(templatesDir: string): Promise<Record<string, string>> {
+  return JSON.parse(await readFile(join(templatesDir, "next", "versions.json"), "utf8")) as Record<string, string>;
+}
+
+/**
+ * The files that make a folder without `package.json` a runnable Next.js app, besides the
+ * templates: `package.json`, `tsconfig.json`, `next.config.ts`, and a root layout and home page
+ * unless the templates bring them.
+ */
+export async function newAppFiles(options: {
+  name: string;
+  coreVersion: string;
+  hasAuth: boolean;
+  templates: readonly { to: string }[];
+  templatesDir?: string;
+}): Promise<{ to: string; content: string }[]> {
+  const versions = await builtVersions(options.templatesDir ?? TEMPLATES_DIR);
+  const brought = new Set(options.templates.map((template) => template.to));
+  const files = [
+    { to: "package.json", content: newPackageJson({ name: options.name, coreVersion: options.coreVersion, versions }) },
+    { to: "tsconfig.json", content: TSCONFIG },
+    { to: "next.config.ts", content: newNextConfig() },
+    { to: "app/layout.tsx", content: ROOT_LAYOUT },
+    { to: "app/page.tsx", content: homePage(options) },
+  ];
+  return files.filter((file) => !brought.has(file.to));
+}

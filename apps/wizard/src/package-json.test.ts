@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import { newPackageJson, withDomainAuth } from "./package-json.js";
+
+/** package.json as create-next-app 16.4.3 writes it (shortened). */
+const CREATE_NEXT_APP = `{
+  "name": "my-app",
+  "version": "0.1.0",
+  "private": true,
+  "scripts": {
+    "dev": "next dev",
+    "build": "next build",
+    "start": "next start",
+    "lint": "eslint"
+  },
+  "dependencies": {
+    "next": "16.4.3",
+    "react": "19.3.0",
+    "react-dom": "19.3.0"
+  },
+  "devDependencies": {
+    "typescript": "^5"
+  }
+}
+`;
+
+describe("withDomainAuth", () => {
+  it("adds the core in order and points start at the production server", () => {
+    const edit = withDomainAuth(CREATE_NEXT_APP, { version: "^0.1.0", keepStart: false });
+    expect(edit).toMatchObject({ addedDependency: true, changedStart: true });
+    expect(edit.content).toBe(
+      CREATE_NEXT_APP.replace('"start": "next start"', '"start": "node server.mjs"').replace(
+        '"dependencies": {\n',
+        '"dependencies": {\n    "@domain-auth/core": "^0.1.0",\n',
+      ),
+    );
+    expect(withDomainAuth(edit.content as string, { version: "^0.1.0", keepStart: false })).toEqual({
+      content: null,
+      addedDependency: false,
+      changedStart: false,
+    });
+  });
+
+  it("keeps the stock start script with keepStart, and any other start script", () => {
+    const kept = withDomainAuth(CREATE_NEXT_APP, { version: "^0.1.0", keepStart: true });
+    expect(kept.content).toContain('"start": "next start"');
+    const custom = CREATE_NEXT_APP.replace('"next start"', '"next start -p 4000"');
+    expect(withDomainAuth(custom, { version: "^0.1.0", keepStart: false }).content).toContain('"start": "next start -p 4000"');
+  });
+
+  it("keeps an existing core dependency, in either list, at its version", () => {
+    const listed = CREATE_NEXT_APP.replace('"typescript": "^5"', '"@domain-auth/core": "file:../core.tgz",\n    "typescript": "^5"');
+    expect(withDomainAuth(listed, { version: "^0.1.0", keepStart: true })).toMatchObject({ content: null, addedDependency: false });
+  });
+
+  it("creates dependencies before devDependencies, keeping tabs and a missing final newline", () => {
+    const text = '{\n\t"name": "x",\n\t"devDependencies": {\n\t\t"next": "16"\n\t}\n}';
+    expect(withDomainAuth(text, { version: "^0.1.0", keepStart: false }).content).toBe(
+      '{\n\t"name": "x",\n\t"dependencies": {\n\t\t"@domain-auth/core": "^0.1.0"\n\t},\n\t"devDependencies": {\n\t\t"next": "16"\n\t}\n}',
+    );
+  });
+
+  it("appends to unsorted dependencies", () => {
+    const text = '{ "dependencies": { "react": "19", "next": "16" } }\n';
+    expect(Object.keys(JSON.parse(withDomainAuth(text, { version: "1", keepStart: false }).content as string).dependencies)).toEqual([
+      "react",
+      "next",
+      "@domain-auth/core",
+    ]);
+  });
+});
+
+describe("newPackageJson", () => {
+  it("pins what the wizard was built against and starts the production server", () => {
+    const manifest = JSON.parse(newPackageJson({ name: "shop", coreVersion: "^0.1.0", versions: { next: "16.4.5", react: "^19.3.1" } }));
+    expect(manifest).toMatchObject({
+      name: "shop",
+      scripts: { dev: "next dev", build: "next build", start: "node server.mjs" },
+      dependencies: { "@domain-auth/core": "^0.1.0", next: "16.4.5", react: "^19.3.1", "react-dom": "latest" },
+    });
+  });
+});

@@ -1,0 +1,84 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { FileChange } from "./file-changes.js";
+import { CORE_PACKAGE, editNextConfig, MANUAL_CHANGE, newNextConfig } from "./next-config.js";
+import { SERVER_START, withDomainAuth } from "./package-json.js";
+import type { Project } from "./project.js";
+
+/** An edit of one of the user's files, shown as a diff in the summary. */
+export interface EditedFile {
+  readonly change: FileChange;
+  /** The text before the edit (empty for a new file). */
+  readonly before: string;
+}
+
+/** What an existing Next.js project needs in `next.config` and `package.json`, or why it cannot be edited. */
+export type ProjectPlan =
+  | { readonly kind: "planned"; readonly edits: readonly EditedFile[]; readonly startsServer: boolean; readonly addsDependency: boolean }
+  | { readonly kind: "refused"; readonly file: string; readonly reason: string };
+
+/** The lines that tell the user which change to make by hand in a config the wizard will not edit. */
+export function manualChangeText(refusal: { file: string; reason: string }): string {
+  return [
+    `${refusal.file} cannot be edited safely: ${refusal.reason}. Nothing was written.`,
+    `Add to the config object Next.js receives, then run the wizard again:`,
+    `  serverExternalPackages: ["${CORE_PACKAGE}"],`,
+    `  poweredByHeader: false,`,
+    `(${MANUAL_CHANGE}; add "${CORE_PACKAGE}" to serverExternalPackages if the config has one.)`,
+  ].join("\n");
+}
+
+async function planNextConfig(dir: string, file: string | undefined): Promise<EditedFile | { file: string; reason: string }> {
+  if (file === undefined) {
+    return {
+      change: {
+        path: "next.config.ts",
+        content: newNextConfig(),
+        action: "create",
+        note: "with serverExternalPackages",
+      },
+      before: "",
+    };
+  }
+  const before = await readFile(join(dir, file), "utf8");
+  const edit = await editNextConfig(before);
+  if (edit.kind === "refused") {
+    // The user made the change by hand in a shape the wizard does not edit; a rerun accepts it.
+    if (/(["'`])@domain-auth\/core\1/.test(before)) return { change: { path: file, content: before, action: "unchanged" }, before };
+    return { file, reason: edit.reason };
+  }
+  if (edit.kind === "unchanged") return { change: { path: file, content: before, action: "unchanged" }, before };
+  return {
+    change: { path: file, content: edit.content, action: "update", note: "adds @domain-auth/core" },
+    before,
+  };
+}
+
+/**
+ * The edits an existing Next.js project gets: `next.config` (created when absent) and
+ * `package.json` (the core as a dependency, and `start` on the production server).
+ */
+export async function planProjectEdits(
+  dir: string,
+  project: Extract<Project, { kind: "next" }>,
+  options: { coreVersion: string; keepStart: boolean },
+): Promise<ProjectPlan> {
+  const config = await planNextConfig(dir, project.nextConfig);
+  if (!("change" in config)) return { kind: "refused", ...config };
+  const packageEdit = withDomainAuth(project.packageJson, { version: options.coreVersion, keepStart: options.keepStart });
+  const notes = [
+    ...(packageEdit.addedDependency ? [`adds ${CORE_PACKAGE}`] : []),
+    ...(packageEdit.changedStart ? [`start: ${SERVER_START}`] : []),
+  ];
+  const packageChange: FileChange =
+    packageEdit.content === null
+      ? { path: "package.json", content: project.packageJson, action: "unchanged" }
+      : { path: "package.json", content: packageEdit.content, action: "update", note: notes.join("; ") };
+  const manifest = JSON.parse(packageChange.content) as { scripts?: Record<string, string> };
+  return {
+    kind: "planned",
+    edits: [config, { change: packageChange, before: project.packageJson }],
+    startsServer: manifest.scripts?.start === SERVER_START,
+    addsDependency: packageEdit.addedDependency,
+  };
+}
