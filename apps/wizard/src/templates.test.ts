@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { validateDomainText } from "@domain-auth/core/config";
 import { describe, expect, it } from "vitest";
-import { loadManifest, renderTemplates, TEMPLATES_DIR } from "./templates.js";
+import { CACHE_COMPONENTS_VARIANT, loadManifest, renderTemplates, TEMPLATES_DIR } from "./templates.js";
 
 const WEB = fileURLToPath(new URL("../../web/", import.meta.url));
 
@@ -59,6 +59,21 @@ describe("bridge manifest", () => {
     const authOnly = manifest.templates.filter((template) => template.when === "hasAuth").map((template) => template.to);
     expect(nonePaths.filter((path) => authOnly.includes(path))).toEqual([]);
     expect(jwtPaths).toEqual(manifest.templates.map((template) => template.to));
+  });
+});
+
+describe("a project with cacheComponents on", () => {
+  it("gets the auth pages' layout that opts out of the prerendered shell, and every other file as without", async () => {
+    const manifest = await loadManifest();
+    const model = modelOf(await webDomainText());
+    const plain = await renderTemplates(manifest, model);
+    const cached = await renderTemplates(manifest, model, { cacheComponents: true });
+    const layout = "app/(domain-auth)/layout.tsx";
+    const layoutOf = (files: typeof plain) => files.find((file) => file.to === layout)?.content ?? "";
+    expect(layoutOf(plain)).not.toContain("instant");
+    expect(layoutOf(cached)).toBe(await readFile(join(TEMPLATES_DIR, CACHE_COMPONENTS_VARIANT, layout), "utf8"));
+    expect(layoutOf(cached)).toContain("export const instant = false;");
+    expect(cached.filter((file) => file.to !== layout)).toEqual(plain.filter((file) => file.to !== layout));
   });
 });
 
