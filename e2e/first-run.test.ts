@@ -51,6 +51,9 @@ describe("first run", () => {
     expect(await profileValue(page, "Role")).toBe("Admin");
     expect(await profileValue(page, "Email")).toBe(ADMIN.email);
     expect(await profileValue(page, "Name")).toBe(ADMIN.name);
+    // The header, hidden while setup was pending, now shows the signed-in links.
+    const nav = page.getByRole("navigation", { name: "Main" });
+    await nav.getByRole("link", { name: "Admin" }).waitFor({ timeout: 5_000 });
     await saveScreenshot(page, "profile-admin");
 
     const stored = await page.evaluate(() => ({

@@ -34,12 +34,13 @@ const TSCONFIG = `${JSON.stringify(
   2,
 )}\n`;
 
-/** The root files of a new app (`templates/next-root/`): its root layout and a home page linking to the auth pages. */
+/** The root files of a new app (`templates/next-root/`): its root layout, a home page linking to the auth pages, an icon. */
 async function rootFiles(templatesDir: string, options: { hasAuth: boolean }): Promise<{ to: string; content: string }[]> {
   const read = (file: string) => readFile(join(templatesDir, "next-root", "app", file), "utf8");
   return [
     { to: "app/layout.tsx", content: await read("layout.tsx") },
     { to: "app/page.tsx", content: await read(options.hasAuth ? "page.tsx" : "page.no-auth.tsx") },
+    { to: "app/icon.svg", content: await read("icon.svg") },
   ];
 }
 

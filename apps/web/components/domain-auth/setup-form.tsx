@@ -33,7 +33,8 @@ export function SetupForm({ auth, tokenRequired }: SetupFormProps) {
       onSubmit={async (body) => {
         const error = await requestToken(auth, "setup", body);
         if (error?.code === "SETUP_COMPLETE") router.refresh();
-        else if (!error) router.push("/profile");
+        // A full load: the pages' shared layout was rendered while setup was pending, without the header's links.
+        else if (!error) window.location.assign("/profile");
         return error;
       }}
     />
