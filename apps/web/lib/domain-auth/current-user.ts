@@ -2,7 +2,7 @@ import { apiPaths } from "@domain-auth/core/policy";
 import { useEffect, useState } from "react";
 import { type ApiResult, callApi } from "./api";
 import type { AuthView } from "./domain-view";
-import { clearTokens, readToken, useSession } from "./session";
+import { clearTokens, readToken, useSession, useSessionRefused } from "./session";
 
 /** A user profile as the API returns it: `id`, `email`, `role`, declared fields and timestamps. */
 export interface UserProfile {
@@ -31,7 +31,7 @@ type MeResult = ApiResult<{ user: UserProfile }>;
 export function useCurrentUser(auth: AuthView): CurrentUser {
   const session = useSession();
   const [me, setMe] = useState<{ identity: string; result: MeResult } | null>(null);
-  const [expired, setExpired] = useState(false);
+  const refused = useSessionRefused();
   const meEnabled = auth.endpoints.me;
   const mePath = apiPaths(auth).me;
   const identity = session ? `${session.claims.sub}:${session.claims.sid ?? session.token}` : null;
@@ -41,10 +41,7 @@ export function useCurrentUser(auth: AuthView): CurrentUser {
     let current = true;
     callApi<{ user: UserProfile }>(mePath, { token: readToken() }).then((result) => {
       if (!current) return;
-      if (result.status === 401) {
-        setExpired(true);
-        clearTokens();
-      }
+      if (result.status === 401) clearTokens("refused");
       setMe({ identity, result });
     });
     return () => {
@@ -53,7 +50,7 @@ export function useCurrentUser(auth: AuthView): CurrentUser {
   }, [identity, meEnabled, mePath]);
 
   if (session === undefined) return { status: "loading" };
-  if (session === null) return { status: "signed-out", expired };
+  if (session === null) return { status: "signed-out", expired: refused };
   if (!meEnabled) {
     const { sub, email, role } = session.claims;
     return { status: "signed-in", token: session.token, user: { id: sub, email, role }, source: "token" };

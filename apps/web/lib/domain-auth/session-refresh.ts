@@ -25,7 +25,7 @@ async function runRefresh(auth: RefreshingAuth): Promise<string | null> {
   }
   // Refused for good (spent, revoked, expired, user gone): the session is over. A network failure
   // or a 503 keeps the tokens for the next attempt.
-  if (result.status === 401 || result.status === 400) clearTokens();
+  if (result.status === 401 || result.status === 400) clearTokens("refused");
   return null;
 }
 

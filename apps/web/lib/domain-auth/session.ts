@@ -6,6 +6,9 @@ export const TOKEN_KEY = "domain-auth.token";
 export const REFRESH_TOKEN_KEY = "domain-auth.refresh-token";
 const CHANGE_EVENT = "domain-auth:session";
 
+/** Whether the tab's last session ended because the server refused it (kept in memory only). */
+let refusedByServer = false;
+
 /** The claims of a domain-auth token that the pages use. */
 export interface TokenClaims {
   readonly sub: string;
@@ -76,14 +79,19 @@ export interface TokenPair {
 
 /** Keeps a session's tokens for this tab only. */
 export function storeTokens({ token, refreshToken }: TokenPair): void {
+  refusedByServer = false;
   window.sessionStorage.setItem(TOKEN_KEY, token);
   if (refreshToken === null) window.sessionStorage.removeItem(REFRESH_TOKEN_KEY);
   else window.sessionStorage.setItem(REFRESH_TOKEN_KEY, refreshToken);
   window.dispatchEvent(new Event(CHANGE_EVENT));
 }
 
-/** Forgets the tab's tokens (after signing out, or once the server refused them for good). */
-export function clearTokens(): void {
+/** Why a tab forgets its tokens: the user signed out, or the server refused the session for good (revoked, expired). */
+export type SessionEnd = "signed-out" | "refused";
+
+/** Forgets the tab's tokens. */
+export function clearTokens(reason: SessionEnd = "signed-out"): void {
+  refusedByServer = reason === "refused";
   window.sessionStorage.removeItem(TOKEN_KEY);
   window.sessionStorage.removeItem(REFRESH_TOKEN_KEY);
   window.dispatchEvent(new Event(CHANGE_EVENT));
@@ -100,4 +108,13 @@ export function useSession(): Session | undefined {
     const claims = token === null ? null : decodeClaims(token);
     return token && claims ? { token, claims } : null;
   }, [token]);
+}
+
+/** `true` once the server refused the tab's session (revoked or expired), until the next sign-in. */
+export function useSessionRefused(): boolean {
+  return useSyncExternalStore(
+    subscribe,
+    () => refusedByServer,
+    () => false,
+  );
 }
