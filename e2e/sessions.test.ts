@@ -23,9 +23,9 @@ async function meStatus(app: RunningApp, token: string): Promise<number> {
   return (await api(app.url, "/user/me", { token })).status;
 }
 
-/** The row of the signed-in devices table that shows `userAgent`. */
+/** The item of the signed-in devices list that shows `userAgent`. */
 function sessionRow(page: Page, userAgent: string) {
-  return page.getByRole("region", { name: "Signed-in devices" }).getByRole("row").filter({ hasText: userAgent });
+  return page.getByRole("region", { name: "Signed-in devices" }).getByRole("listitem").filter({ hasText: userAgent });
 }
 
 describe("sessions: sign-out, signed-in devices, signing a user out everywhere", () => {
@@ -73,7 +73,8 @@ describe("sessions: sign-out, signed-in devices, signing a user out everywhere",
     expect(await laptopRow.textContent()).toContain("This device");
     expect(await sessionRow(laptop, PHONE).textContent()).toContain("Safari on iOS");
     expect(await sessionRow(laptop, PHONE).getByText("This device").count()).toBe(0);
-    expect(await devices.getByRole("columnheader").allTextContents()).toEqual(["Device", "Signed in", "Last refresh", "Action"]);
+    for (const label of ["Signed in", "Last refresh"])
+      expect(await laptopRow.locator(`dt:text-is("${label}") + dd`).textContent()).toMatch(/\d/);
     await saveScreenshot(laptop, "profile-sessions");
 
     const phoneToken = await accessToken(phone);

@@ -40,47 +40,38 @@ export function SessionsList({ auth, token }: SessionsListProps) {
         {status}
       </p>
       <FormError error={failure ?? sessions.error?.message ?? null} />
-      <div className="da-table-wrap">
-        <table>
-          <caption className="da-visually-hidden">Your signed-in sessions, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Device</th>
-              <th scope="col">Signed in</th>
-              <th scope="col">Last refresh</th>
-              <th scope="col">
-                <span className="da-visually-hidden">Action</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody aria-busy={sessions.loading}>
-            {sessions.items.map((session) => (
-              <tr key={session.id}>
-                <td>
-                  {describeDevice(session.userAgent)}
-                  <span className="da-session-agent">{session.userAgent ?? "No User-Agent sent"}</span>
-                </td>
-                <td>{formatValue(session.createdAt)}</td>
-                <td>{formatValue(session.refreshedAt)}</td>
-                <td>
-                  {session.current ? (
-                    <span className="da-badge">This device</span>
-                  ) : (
-                    <button
-                      type="button"
-                      className="da-button"
-                      aria-label={`Sign out ${describeDevice(session.userAgent)}, signed in ${formatValue(session.createdAt)}`}
-                      onClick={() => revokeOne(session)}
-                    >
-                      Sign out
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <ul className="da-sessions" aria-busy={sessions.loading}>
+        {sessions.items.map((session) => (
+          <li key={session.id} className="da-session">
+            <div className="da-session-head">
+              <strong>{describeDevice(session.userAgent)}</strong>
+              {session.current ? (
+                <span className="da-badge">This device</span>
+              ) : (
+                <button
+                  type="button"
+                  className="da-button"
+                  aria-label={`Sign out ${describeDevice(session.userAgent)}, signed in ${formatValue(session.createdAt)}`}
+                  onClick={() => revokeOne(session)}
+                >
+                  Sign out
+                </button>
+              )}
+            </div>
+            <span className="da-session-agent">{session.userAgent ?? "No User-Agent sent"}</span>
+            <dl className="da-session-times">
+              <div>
+                <dt>Signed in</dt>
+                <dd>{formatValue(session.createdAt)}</dd>
+              </div>
+              <div>
+                <dt>Last refresh</dt>
+                <dd>{formatValue(session.refreshedAt)}</dd>
+              </div>
+            </dl>
+          </li>
+        ))}
+      </ul>
       {others.length > 0 ? (
         <button type="button" className="da-button da-button-danger" onClick={revokeOthers}>
           Sign out all other devices
