@@ -57,11 +57,11 @@ describe("first run", () => {
     await saveScreenshot(page, "profile-admin");
 
     const stored = await page.evaluate(() => ({
-      session: Object.keys(sessionStorage),
+      session: Object.keys(sessionStorage).sort(),
       local: localStorage.length,
       cookies: document.cookie,
     }));
-    expect(stored).toEqual({ session: ["domain-auth.token"], local: 0, cookies: "" });
+    expect(stored).toEqual({ session: ["domain-auth.refresh-token", "domain-auth.token"], local: 0, cookies: "" });
     await page.context().close();
   });
 
