@@ -121,19 +121,23 @@ async function devServerAnswers(project: string, paths: readonly string[]): Prom
 }
 
 /** The errors and warnings the project's own ESLint reports, by file. */
-function lintProblems(project: string): { file: string; rule: string | null; severity: number }[] {
+function lintProblems(project: string): { file: string; rule: string | null; severity: number; message: string }[] {
   const result = spawnSync("npx", ["eslint", "--format", "json", "."], {
     cwd: project,
     env,
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,
   });
-  const reports = JSON.parse(result.stdout) as { filePath: string; messages: { ruleId: string | null; severity: number }[] }[];
+  const reports = JSON.parse(result.stdout) as {
+    filePath: string;
+    messages: { ruleId: string | null; severity: number; message: string }[];
+  }[];
   return reports.flatMap((report) =>
     report.messages.map((message) => ({
       file: report.filePath.slice(project.length + 1),
       rule: message.ruleId,
       severity: message.severity,
+      message: message.message,
     })),
   );
 }
