@@ -88,6 +88,22 @@ function freePort(): Promise<number> {
   });
 }
 
+/**
+ * The status of `url`, retrying while the connection fails: `next dev` restarts itself when it first
+ * writes the project's tsconfig.json, dropping the requests it was compiling for.
+ */
+async function statusOnceServing(url: string, output: () => string): Promise<number> {
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    try {
+      return (await fetch(url, { signal: AbortSignal.timeout(120_000) })).status;
+    } catch (error) {
+      if (Date.now() > deadline) throw new Error(`${url} never answered (${String(error)}):\n${output()}`);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+  }
+}
+
 /** Runs `npm run dev` until its pages answer; returns what they answered, then stops it. */
 async function devServerAnswers(project: string, paths: readonly string[]): Promise<{ statuses: Record<string, number>; output: string }> {
   const port = await freePort();
@@ -112,8 +128,7 @@ async function devServerAnswers(project: string, paths: readonly string[]): Prom
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     const statuses: Record<string, number> = {};
-    for (const path of paths)
-      statuses[path] = (await fetch(`http://127.0.0.1:${port}${path}`, { signal: AbortSignal.timeout(120_000) })).status;
+    for (const path of paths) statuses[path] = await statusOnceServing(`http://127.0.0.1:${port}${path}`, () => output);
     return { statuses, output };
   } finally {
     if (child.pid) process.kill(-child.pid, "SIGTERM");

@@ -7,9 +7,10 @@ export const ADMIN: Account = { ...ADMIN_ACCOUNT, name: "Ada Admin" };
 
 /** Fills the email, password and (when given) name inputs of a setup, register or sign-in form. */
 export async function fillAccountForm(page: Page, account: Account): Promise<void> {
-  await page.getByLabel("Email").fill(account.email);
-  await page.getByLabel("Password", { exact: true }).fill(account.password);
-  if (account.name !== undefined) await page.getByLabel("Name").fill(account.name);
+  // Visible ones only: Next.js may keep the page navigated away from in the DOM, hidden.
+  await page.getByLabel("Email").filter({ visible: true }).fill(account.email);
+  await page.getByLabel("Password", { exact: true }).filter({ visible: true }).fill(account.password);
+  if (account.name !== undefined) await page.getByLabel("Name").filter({ visible: true }).fill(account.name);
 }
 
 /** Signs in through `/login` and waits for the profile page. */
