@@ -4,8 +4,10 @@ import type { AuthServices, RouteContext } from "./context.js";
 import { type CorsOrigins, type CorsPolicy, createCorsPolicy, parseCorsOrigins } from "./http/cors.js";
 import { ApiError } from "./http/errors.js";
 import { errorResponse } from "./http/responses.js";
+import { OPENAPI_PATH, openApiDocument } from "./openapi/document.js";
 import { createPasswordHasher, HashQueueFullError, type PasswordHasher } from "./password/hasher.js";
 import { allowedMethods, createRouteMatcher, createRouter } from "./router.js";
+import { openApiRoute } from "./routes/openapi.js";
 import { SessionStore } from "./sessions/session-store.js";
 import { DEFAULT_REFRESH_TTL_SECONDS, DEFAULT_SESSION_MAX_AGE_SECONDS, SessionService } from "./sessions/sessions.js";
 import { type Database, openDatabase } from "./store/database.js";
@@ -181,7 +183,8 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
     services,
     clientAddress: options.clientAddress ?? addressFinder(trustProxy),
   };
-  const match = createRouteMatcher(context);
+  // The OpenAPI document is built once, from the model alone, and served as it is.
+  const match = createRouteMatcher(context, { [OPENAPI_PATH]: { GET: openApiRoute(openApiDocument(model)) } });
   const route = createRouter(match);
   const onError = options.onError ?? ((error: unknown) => console.error("domain-auth: unexpected error", error));
 

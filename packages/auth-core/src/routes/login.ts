@@ -8,7 +8,8 @@ import { ApiError } from "../http/errors.js";
 import { jsonWithToken } from "../http/responses.js";
 import { normalizeEmail } from "../records/email.js";
 
-const loginBodySchema = z.object({
+/** The body of `POST login`: what it validates, and what the OpenAPI document describes. */
+export const loginBodySchema = z.object({
   email: z
     .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
     .max(1024, "is too long")

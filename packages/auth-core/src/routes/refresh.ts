@@ -6,7 +6,8 @@ import { readJsonObject } from "../http/body.js";
 import { ApiError } from "../http/errors.js";
 import { jsonWithToken } from "../http/responses.js";
 
-const refreshBodySchema = z.object({
+/** The body of `POST refresh`: what it validates, and what the OpenAPI document describes. */
+export const refreshBodySchema = z.object({
   refreshToken: z
     .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
     .min(1, "must not be empty")
