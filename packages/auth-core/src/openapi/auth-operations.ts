@@ -1,9 +1,8 @@
+import { loginBodySchema, refreshBodySchema } from "../accounts/auth-body-schemas.js";
 import type { AuthModel } from "../config/index.js";
 import type { ErrorCode } from "../http/errors.js";
 import type { PermissionSummary } from "../policy/permission-summary.js";
 import { bodySchema, IGNORED_KEYS } from "../records/body-schema.js";
-import { loginBodySchema } from "../routes/login.js";
-import { refreshBodySchema } from "../routes/refresh.js";
 import type { OperationSpec } from "./operation.js";
 import { recordSchemaNames } from "./records.js";
 import { inputSchemaOf, type JsonSchema, objectOf, ref } from "./schema.js";

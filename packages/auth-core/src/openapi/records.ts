@@ -3,9 +3,9 @@ import { bodySchema, IGNORED_KEYS } from "../records/body-schema.js";
 import { dataFields } from "../store/columns.js";
 import { inputSchemaOf, type JsonSchema, objectOf, ref } from "./schema.js";
 
-/** The names of an entity's schemas in the document: its record, and its create and update bodies. */
-export function recordSchemaNames(entity: EntityModel): { record: string; create: string; update: string; page: string } {
-  return { record: entity.name, create: `${entity.name}.create`, update: `${entity.name}.update`, page: `${entity.name}.page` };
+/** The names of an entity's schemas in the document: its record, and a page of a list. */
+export function recordSchemaNames(entity: EntityModel): { record: string; page: string } {
+  return { record: entity.name, page: `${entity.name}.page` };
 }
 
 /** The create or update body of an entity: the very zod schema that validates it (`bodySchema`). */

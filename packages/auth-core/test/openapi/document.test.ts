@@ -38,6 +38,14 @@ function operation(document: OpenApiDocument, path: string, method: string): Ope
   return found as Operation;
 }
 
+/** The JSON body schema of an operation. */
+function bodyOf(document: OpenApiDocument, path: string, method: string): Record<string, unknown> {
+  const body = operation(document, path, method).requestBody as { content: Record<string, { schema: Record<string, unknown> }> };
+  const schema = body.content["application/json"]?.schema;
+  if (!schema) throw new Error(`no JSON body for ${method} ${path}`);
+  return schema;
+}
+
 type Response = Operation["responses"][string];
 
 /** The codes an error response allows in its body. */
@@ -130,7 +138,7 @@ describe("what the blog's document says", () => {
   });
 
   it("describes bodies with the fields' rules: required, maxLength, defaults, ref as a string id, no undeclared keys", () => {
-    const create = document.components.schemas["Post.create"] as {
+    const create = bodyOf(document, "/api/post", "post") as {
       properties: Record<string, Record<string, unknown>>;
       required: string[];
     };
@@ -142,7 +150,7 @@ describe("what the blog's document says", () => {
     });
     expect(Object.keys(create.properties)).not.toContain("id");
     expect(create).toMatchObject({ additionalProperties: false });
-    const update = document.components.schemas["User.update"] as { properties: Record<string, unknown>; required?: string[] };
+    const update = bodyOf(document, "/api/user/{id}", "patch") as { properties: Record<string, unknown>; required?: string[] };
     expect(update.required ?? []).toEqual([]);
     expect(Object.keys(update.properties)).toEqual(expect.arrayContaining(["email", "password", "name", "role", "currentPassword"]));
     const user = document.components.schemas.User as { properties: Record<string, unknown> };
@@ -206,7 +214,7 @@ describe("the document's body schemas agree with the server's validation", async
   ];
 
   it.each(bodies)("create with %s: the document and the server give the same verdict", (_, body) => {
-    const accepted = ajv.validate({ $ref: "#/components/schemas/Product.create" }, body);
+    const accepted = ajv.validate(bodyOf(document, "/api/product", "post"), body);
     let served = true;
     try {
       parseRecordBody(product, body, "create");
