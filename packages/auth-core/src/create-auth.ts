@@ -1,10 +1,11 @@
 import { clientAddressOf, PEER_ADDRESS_HEADER, UNKNOWN_ADDRESS } from "./client-address.js";
 import type { DomainModel } from "./config/index.js";
 import type { AuthServices, RouteContext } from "./context.js";
+import { OPENAPI_PATH } from "./http/api-paths.js";
 import { type CorsOrigins, type CorsPolicy, createCorsPolicy, parseCorsOrigins } from "./http/cors.js";
 import { ApiError } from "./http/errors.js";
 import { errorResponse } from "./http/responses.js";
-import { OPENAPI_PATH, openApiDocument } from "./openapi/document.js";
+import { openApiDocument } from "./openapi/document.js";
 import { createPasswordHasher, HashQueueFullError, type PasswordHasher } from "./password/hasher.js";
 import { allowedMethods, createRouteMatcher, createRouter } from "./router.js";
 import { openApiRoute } from "./routes/openapi.js";

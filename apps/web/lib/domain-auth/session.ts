@@ -30,7 +30,7 @@ export function decodeClaims(token: string): TokenClaims | null {
 }
 
 /** The tab's token while it is readable and unexpired; the clock is read here, outside rendering. */
-function readLiveToken(): string | null {
+export function readLiveToken(): string | null {
   const token = window.sessionStorage.getItem(TOKEN_KEY);
   const claims = token === null ? null : decodeClaims(token);
   return claims && claims.exp * 1000 > Date.now() ? token : null;

@@ -5,8 +5,7 @@ import { ERROR_SCHEMA, errorBodySchema, ISSUE_BODY, ISSUE_SCHEMA } from "./error
 import { BEARER_SCHEME, type OperationSpec, operationObject } from "./operation.js";
 import type { JsonSchema } from "./schema.js";
 
-/** The path the API serves its OpenAPI document at. */
-export const OPENAPI_PATH = "/api/openapi.json";
+export { OPENAPI_PATH } from "../http/api-paths.js";
 
 /** An OpenAPI 3.1 document, as plain JSON data. */
 export interface OpenApiDocument {
