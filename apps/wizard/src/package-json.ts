@@ -5,11 +5,18 @@ export const STOCK_START = "next start";
 /** The scaffolded production server, which records real client addresses. */
 export const SERVER_START = "node server.mjs";
 
+/** The renderer of the API reference page (`/docs`), bundled into the app: its prebuilt bundle has no dependency. */
+export const API_REFERENCE_PACKAGE = "swagger-ui-dist";
+/** The range of {@link API_REFERENCE_PACKAGE} the scaffolded pages are built and tested with (apps/web's, checked by a test). */
+export const API_REFERENCE_RANGE = "^5.35.0";
+
 /** What `withDomainAuth` changed, for the summary. */
 export interface PackageJsonEdit {
   /** The text to write, or `null` when nothing changes. */
   readonly content: string | null;
   readonly addedDependency: boolean;
+  /** {@link API_REFERENCE_PACKAGE} was added to `dependencies`. */
+  readonly addedApiReference: boolean;
   readonly changedStart: boolean;
 }
 
@@ -30,7 +37,7 @@ function withKey(record: Record<string, unknown>, key: string, value: unknown): 
 }
 
 /**
- * `package.json` with `@domain-auth/core` in `dependencies` (unless already listed in either list),
+ * `package.json` with `@domain-auth/core` and the API reference's renderer in `dependencies` (each unless already listed in either list),
  * and `scripts.start` pointed at `server.mjs` when it is the stock `next start` and `keepStart` is not
  * set. Key order, indentation and the final newline are kept.
  *
@@ -41,23 +48,28 @@ export function withDomainAuth(text: string, options: { version: string; keepSta
   const dependencies = (manifest.dependencies ?? {}) as Record<string, unknown>;
   const devDependencies = (manifest.devDependencies ?? {}) as Record<string, unknown>;
   const scripts = (manifest.scripts ?? {}) as Record<string, unknown>;
-  const addedDependency = !(CORE_PACKAGE in dependencies) && !(CORE_PACKAGE in devDependencies);
+  const missing = (name: string) => !(name in dependencies) && !(name in devDependencies);
+  const addedDependency = missing(CORE_PACKAGE);
+  const addedApiReference = missing(API_REFERENCE_PACKAGE);
   const changedStart = !options.keepStart && scripts.start === STOCK_START;
-  if (!addedDependency && !changedStart) return { content: null, addedDependency, changedStart };
+  const flags = { addedDependency, addedApiReference, changedStart };
+  if (!addedDependency && !addedApiReference && !changedStart) return { content: null, ...flags };
 
   const edited: Manifest = { ...manifest };
   if (changedStart) edited.scripts = { ...scripts, start: SERVER_START };
-  if (addedDependency) {
-    if (manifest.dependencies === undefined) {
-      // A new `dependencies` goes where npm would put it: before devDependencies, else at the end.
-      const entries = Object.entries(edited);
-      const at = entries.findIndex(([key]) => key === "devDependencies");
-      entries.splice(at < 0 ? entries.length : at, 0, ["dependencies", { [CORE_PACKAGE]: options.version }]);
-      return { content: serialize(Object.fromEntries(entries), text), addedDependency, changedStart };
-    }
-    edited.dependencies = withKey(dependencies, CORE_PACKAGE, options.version);
+  let added = dependencies;
+  if (addedDependency) added = withKey(added, CORE_PACKAGE, options.version);
+  if (addedApiReference) added = withKey(added, API_REFERENCE_PACKAGE, API_REFERENCE_RANGE);
+  if (added === dependencies) return { content: serialize(edited, text), ...flags };
+  if (manifest.dependencies === undefined) {
+    // A new `dependencies` goes where npm would put it: before devDependencies, else at the end.
+    const entries = Object.entries(edited);
+    const at = entries.findIndex(([key]) => key === "devDependencies");
+    entries.splice(at < 0 ? entries.length : at, 0, ["dependencies", added]);
+    return { content: serialize(Object.fromEntries(entries), text), ...flags };
   }
-  return { content: serialize(edited, text), addedDependency, changedStart };
+  edited.dependencies = added;
+  return { content: serialize(edited, text), ...flags };
 }
 
 function serialize(manifest: Manifest, original: string): string {
@@ -66,7 +78,7 @@ function serialize(manifest: Manifest, original: string): string {
   return /\r?\n$/.test(original) ? `${json}${newline}` : json;
 }
 
-/** The `package.json` of a new app: Next.js, React and the core, with TypeScript to check it. */
+/** The `package.json` of a new app: Next.js, React, the core and the API reference's renderer, with TypeScript to check it. */
 export function newPackageJson(options: { name: string; coreVersion: string; versions: Readonly<Record<string, string>> }): string {
   const version = (name: string) => options.versions[name] ?? "latest";
   const manifest = {
@@ -80,6 +92,7 @@ export function newPackageJson(options: { name: string; coreVersion: string; ver
       next: version("next"),
       react: version("react"),
       "react-dom": version("react-dom"),
+      [API_REFERENCE_PACKAGE]: API_REFERENCE_RANGE,
     },
     devDependencies: {
       "@types/node": version("@types/node"),

@@ -67,6 +67,7 @@ export async function planProjectEdits(
   if (!("change" in config)) return { kind: "refused", ...config };
   const packageEdit = withDomainAuth(project.packageJson, { version: options.coreVersion, keepStart: options.keepStart });
   const notes = [
+    // The API reference's renderer joins the core unannounced: the diff above shows it.
     ...(packageEdit.addedDependency ? [`adds ${CORE_PACKAGE}`] : []),
     ...(packageEdit.changedStart ? [`start: ${SERVER_START}`] : []),
   ];
@@ -79,6 +80,6 @@ export async function planProjectEdits(
     kind: "planned",
     edits: [config, { change: packageChange, before: project.packageJson }],
     startsServer: manifest.scripts?.start === SERVER_START,
-    addsDependency: packageEdit.addedDependency,
+    addsDependency: packageEdit.addedDependency || packageEdit.addedApiReference,
   };
 }
