@@ -67,7 +67,9 @@ describe("the API reference and CORS on the production server", () => {
     const other = await fetch(`${app.url}/api/post`, { headers: { origin: "https://evil.example" } });
     expect(other.status).toBe(200);
     const names: string[] = [];
-    other.headers.forEach((_, name) => names.push(name));
+    other.headers.forEach((_, name) => {
+      names.push(name);
+    });
     expect(names.filter((name) => name.startsWith("access-control-"))).toEqual([]);
     const otherPreflight = await fetch(`${app.url}/api/post`, {
       method: "OPTIONS",
