@@ -31,7 +31,7 @@ describe("with cacheComponents on", () => {
   });
 
   test("every auth page carries a fresh nonce that all its scripts carry; the project's home page gets no policy", async () => {
-    for (const path of ["/setup", "/login", "/register", "/profile", "/admin"]) {
+    for (const path of ["/setup", "/login", "/register", "/profile", "/admin", "/docs"]) {
       const response = await fetch(`${app.url}${path}`);
       const nonce = /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1];
       expect(nonce, path).toBeTruthy();
@@ -45,7 +45,7 @@ describe("with cacheComponents on", () => {
     await home.body?.cancel();
   });
 
-  test("setup → profile → sign out → sign in → profile in Chromium, with no policy violation", async () => {
+  test("setup → profile → sign out → sign in → profile → API reference in Chromium, with no policy violation", async () => {
     const page = await openTab(browser, app.url);
     const reports = watchPolicy(page);
     await page.goto("/admin");
@@ -61,6 +61,8 @@ describe("with cacheComponents on", () => {
     await page.waitForURL("**/login");
     await signIn(page, ADMIN);
     expect(await profileValue(page, "Email")).toBe(ADMIN.email);
+    await page.goto("/docs");
+    await page.locator('.opblock-tag[data-tag="Post"]').waitFor();
     expect(reports).toEqual([]);
     await page.context().close();
   });

@@ -5,7 +5,7 @@ import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
 import { ADMIN, fillAccountForm, profileValue } from "./support/flows.js";
 
 /** The auth pages; the project's own pages (here apps/web's stand-in home page) get no policy from domain-auth. */
-const PAGES = ["/login", "/register", "/setup", "/admin", "/profile"];
+const PAGES = ["/login", "/register", "/setup", "/admin", "/profile", "/docs"];
 const NONCE = /'nonce-([A-Za-z0-9+/=_-]+)'/;
 
 /** The policy as a map from directive to its sources. */

@@ -8,6 +8,7 @@ import { parseRoleList, validateAuthType, validateRoleList } from "./validators.
 /** The help text of `create-domain-auth`. */
 export const USAGE = `Usage: create-domain-auth [dir] [options]
        create-domain-auth validate [file]
+       create-domain-auth openapi [file] [--out FILE]
        create-domain-auth admin <email> [--password-stdin]
 
 Adds domain-auth to the Next.js App Router project in dir (default: the current

@@ -6,6 +6,10 @@ async function main(argv: readonly string[]): Promise<number> {
     const { runValidate } = await import("./validate-command.js");
     return runValidate(rest[0] ?? "domain.yaml", process);
   }
+  if (command === "openapi") {
+    const { runOpenApi } = await import("./openapi-command.js");
+    return runOpenApi(rest, process);
+  }
   const context = { cwd: process.cwd(), argv, input: process.stdin, output: process.stdout, errorOutput: process.stderr, env: process.env };
   if (command === "admin") {
     const { runAdmin } = await import("./admin-command.js");

@@ -1,5 +1,6 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { newPackageJson, withDomainAuth } from "./package-json.js";
+import { API_REFERENCE_PACKAGE, API_REFERENCE_RANGE, newPackageJson, withDomainAuth } from "./package-json.js";
 
 /** package.json as create-next-app 16.4.3 writes it (shortened). */
 const CREATE_NEXT_APP = `{
@@ -26,12 +27,11 @@ const CREATE_NEXT_APP = `{
 describe("withDomainAuth", () => {
   it("adds the core and @next/env at the project's Next.js version, in order, and points start at the production server", () => {
     const edit = withDomainAuth(CREATE_NEXT_APP, { version: "^0.1.0", keepStart: false });
-    expect(edit).toMatchObject({ addedDependencies: ["@domain-auth/core", "@next/env"], changedStart: true });
+    expect(edit).toMatchObject({ addedDependencies: ["@domain-auth/core", "@next/env", "swagger-ui-dist"], changedStart: true });
     expect(edit.content).toBe(
-      CREATE_NEXT_APP.replace('"start": "next start"', '"start": "node server.mjs"').replace(
-        '"dependencies": {\n',
-        '"dependencies": {\n    "@domain-auth/core": "^0.1.0",\n    "@next/env": "16.4.3",\n',
-      ),
+      CREATE_NEXT_APP.replace('"start": "next start"', '"start": "node server.mjs"')
+        .replace('"dependencies": {\n', '"dependencies": {\n    "@domain-auth/core": "^0.1.0",\n    "@next/env": "16.4.3",\n')
+        .replace('"react-dom": "19.3.0"\n', `"react-dom": "19.3.0",\n    "swagger-ui-dist": "${API_REFERENCE_RANGE}"\n`),
     );
     expect(withDomainAuth(edit.content as string, { version: "^0.1.0", keepStart: false })).toEqual({
       content: null,
@@ -48,16 +48,19 @@ describe("withDomainAuth", () => {
   });
 
   it("keeps an existing core dependency, in either list, at its version", () => {
-    const listed = CREATE_NEXT_APP.replace('"typescript": "^5"', '"@domain-auth/core": "file:../core.tgz",\n    "typescript": "^5"');
+    const listed = CREATE_NEXT_APP.replace(
+      '"typescript": "^5"',
+      '"@domain-auth/core": "file:../core.tgz",\n    "swagger-ui-dist": "5.30.0",\n    "typescript": "^5"',
+    );
     expect(withDomainAuth(listed, { version: "^0.1.0", keepStart: true })).toMatchObject({ addedDependencies: ["@next/env"] });
-    const both = listed.replace('"typescript"', '"@next/env": "16.4.3",\n    "typescript"');
-    expect(withDomainAuth(both, { version: "^0.1.0", keepStart: true })).toMatchObject({ content: null, addedDependencies: [] });
+    const all = listed.replace('"typescript"', '"@next/env": "16.4.3",\n    "typescript"');
+    expect(withDomainAuth(all, { version: "^0.1.0", keepStart: true })).toMatchObject({ content: null, addedDependencies: [] });
   });
 
   it("creates dependencies before devDependencies, keeping tabs and a missing final newline", () => {
     const text = '{\n\t"name": "x",\n\t"devDependencies": {\n\t\t"next": "16"\n\t}\n}';
     expect(withDomainAuth(text, { version: "^0.1.0", keepStart: false }).content).toBe(
-      '{\n\t"name": "x",\n\t"dependencies": {\n\t\t"@domain-auth/core": "^0.1.0",\n\t\t"@next/env": "16"\n\t},\n\t"devDependencies": {\n\t\t"next": "16"\n\t}\n}',
+      '{\n\t"name": "x",\n\t"dependencies": {\n\t\t"@domain-auth/core": "^0.1.0",\n\t\t"@next/env": "16",\n\t\t"swagger-ui-dist": "^5.35.0"\n\t},\n\t"devDependencies": {\n\t\t"next": "16"\n\t}\n}',
     );
   });
 
@@ -68,6 +71,7 @@ describe("withDomainAuth", () => {
       "next",
       "@domain-auth/core",
       "@next/env",
+      "swagger-ui-dist",
     ]);
   });
 });
@@ -80,5 +84,17 @@ describe("newPackageJson", () => {
       scripts: { dev: "next dev", build: "next build", start: "node server.mjs" },
       dependencies: { "@domain-auth/core": "^0.1.0", next: "16.4.5", react: "^19.3.1", "react-dom": "latest" },
     });
+  });
+});
+
+describe("the API reference's renderer", () => {
+  it("is added at the range apps/web builds and tests /docs with", () => {
+    const web = JSON.parse(readFileSync(new URL("../../web/package.json", import.meta.url), "utf8")) as {
+      dependencies: Record<string, string>;
+    };
+    expect(web.dependencies[API_REFERENCE_PACKAGE]).toBe(API_REFERENCE_RANGE);
+    expect(JSON.parse(newPackageJson({ name: "x", coreVersion: "^0.1.0", versions: {} })).dependencies[API_REFERENCE_PACKAGE]).toBe(
+      API_REFERENCE_RANGE,
+    );
   });
 });

@@ -5,6 +5,11 @@ export const STOCK_START = "next start";
 /** The scaffolded production server, which records real client addresses. */
 export const SERVER_START = "node server.mjs";
 
+/** The renderer of the API reference page (`/docs`), bundled into the app: its prebuilt bundle has no dependency. */
+export const API_REFERENCE_PACKAGE = "swagger-ui-dist";
+/** The range of {@link API_REFERENCE_PACKAGE} the scaffolded pages are built and tested with (apps/web's, checked by a test). */
+export const API_REFERENCE_RANGE = "^5.35.0";
+
 /** What `withDomainAuth` changed, for the summary. */
 export interface PackageJsonEdit {
   /** The text to write, or `null` when nothing changes. */
@@ -35,9 +40,9 @@ function withKey(record: Record<string, unknown>, key: string, value: unknown): 
 
 /**
  * `package.json` with what the scaffold imports in `dependencies` (unless already listed in either
- * list): `@domain-auth/core` at `version`, and `@next/env` at the project's own `next` range (the
+ * list): `@domain-auth/core` at `version`, `@next/env` at the project's own `next` range (the
  * production server loads `.env` files with it; a strict package manager such as pnpm does not let a
- * project import what it does not list). `scripts.start` is pointed at `server.mjs` when it is the
+ * project import what it does not list), and the API reference's renderer (`/docs`). `scripts.start` is pointed at `server.mjs` when it is the
  * stock `next start` and `keepStart` is not set. Key order, indentation and the final newline are kept.
  *
  * @param version the range to depend on, e.g. `^0.1.0`.
@@ -51,6 +56,7 @@ export function withDomainAuth(text: string, options: { version: string; keepSta
   const nextRange = dependencies.next ?? devDependencies.next;
   const wanted: [string, string][] = [[CORE_PACKAGE, options.version]];
   if (typeof nextRange === "string") wanted.push([NEXT_ENV_PACKAGE, nextRange]);
+  wanted.push([API_REFERENCE_PACKAGE, API_REFERENCE_RANGE]);
   const added = wanted.filter(([name]) => !listed(name));
   const changedStart = !options.keepStart && scripts.start === STOCK_START;
   const addedDependencies = added.map(([name]) => name);
@@ -78,7 +84,7 @@ function serialize(manifest: Manifest, original: string): string {
   return /\r?\n$/.test(original) ? `${json}${newline}` : json;
 }
 
-/** The `package.json` of a new app: Next.js, React and the core, with TypeScript to check it. */
+/** The `package.json` of a new app: Next.js, React, the core and the API reference's renderer, with TypeScript to check it. */
 export function newPackageJson(options: { name: string; coreVersion: string; versions: Readonly<Record<string, string>> }): string {
   const version = (name: string) => options.versions[name] ?? "latest";
   const manifest = {
@@ -92,6 +98,7 @@ export function newPackageJson(options: { name: string; coreVersion: string; ver
       next: version("next"),
       react: version("react"),
       "react-dom": version("react-dom"),
+      [API_REFERENCE_PACKAGE]: API_REFERENCE_RANGE,
     },
     devDependencies: {
       "@types/node": version("@types/node"),

@@ -16,6 +16,7 @@ export {
   collectionPath,
   itemPath,
   type ListQuery,
+  OPENAPI_PATH,
   type Segmented,
   sessionPath,
   userSessionsPath,
@@ -32,6 +33,7 @@ export {
 } from "./policy/credentials.js";
 export { checkFieldGuards, guardedFields } from "./policy/field-guards.js";
 export { type Access, checkOwnership, ownsRecord } from "./policy/ownership.js";
+export { type PermissionSummary, summarizePermission } from "./policy/permission-summary.js";
 export { checkSessionRevoker } from "./policy/sessions.js";
 export { checkLastAdmin, checkSetupRoleUser, holdsSetupRole, removesSetupRoleHolder, type UserWrite } from "./policy/setup-role.js";
 export type { Caller, PolicyAuth, PolicyEntity, PolicyRecord } from "./policy/subjects.js";

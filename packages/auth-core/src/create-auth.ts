@@ -1,10 +1,14 @@
 import { clientAddressOf, PEER_ADDRESS_HEADER, UNKNOWN_ADDRESS } from "./client-address.js";
 import type { DomainModel } from "./config/index.js";
 import type { AuthServices, RouteContext } from "./context.js";
+import { OPENAPI_PATH } from "./http/api-paths.js";
+import { type CorsOrigins, type CorsPolicy, createCorsPolicy, parseCorsOrigins } from "./http/cors.js";
 import { ApiError } from "./http/errors.js";
 import { errorResponse } from "./http/responses.js";
+import { openApiDocument } from "./openapi/document.js";
 import { createPasswordHasher, HashQueueFullError, type PasswordHasher } from "./password/hasher.js";
-import { createRouter } from "./router.js";
+import { allowedMethods, createRouteMatcher, createRouter } from "./router.js";
+import { openApiRoute } from "./routes/openapi.js";
 import { SessionStore } from "./sessions/session-store.js";
 import { DEFAULT_REFRESH_TTL_SECONDS, DEFAULT_SESSION_MAX_AGE_SECONDS, SessionService } from "./sessions/sessions.js";
 import { type Database, openDatabase } from "./store/database.js";
@@ -29,6 +33,18 @@ function addressFinder(trustProxy: number): (request: Request) => string {
     }
     return address;
   };
+}
+
+/** The CORS policy of the `corsOrigins` option; `null` when none is allowed. */
+function corsPolicyOf(origins: CorsOrigins | undefined): CorsPolicy | null {
+  if (origins === undefined || origins.length === 0) return null;
+  let parsed: CorsOrigins | null;
+  try {
+    parsed = parseCorsOrigins(origins === "*" ? "*" : origins.join(","));
+  } catch (error) {
+    throw new Error(`corsOrigins: ${(error as Error).message}`);
+  }
+  return parsed && createCorsPolicy(parsed);
 }
 
 /** Options of {@link createAuth}. */
@@ -75,6 +91,13 @@ export interface CreateAuthOptions {
    * @default undefined
    */
   setupToken?: string;
+  /**
+   * The origins a browser may call the API from (CONTRACT §12): exact origins such as
+   * `https://app.example.com`, or `"*"` for any. Their preflights are answered before routing and
+   * every response to them carries `Access-Control-Allow-Origin`; credentials are never allowed.
+   * @default none: same origin only, and `OPTIONS` is 405 like any method a path does not answer
+   */
+  corsOrigins?: CorsOrigins;
   /** Receives unexpected errors (answered with 500). @default console.error */
   onError?: (error: unknown) => void;
 }
@@ -119,6 +142,7 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
   }
   if (options.maxHashQueue !== undefined && (!Number.isSafeInteger(options.maxHashQueue) || options.maxHashQueue < 0))
     throw new Error("maxHashQueue must be a whole number of at least 0");
+  const cors = corsPolicyOf(options.corsOrigins);
   const database = typeof options.database === "string" ? await openDatabase(options.database) : options.database;
   await migrate(database, model);
 
@@ -160,7 +184,9 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
     services,
     clientAddress: options.clientAddress ?? addressFinder(trustProxy),
   };
-  const route = createRouter(context);
+  // The OpenAPI document is built once, from the model alone, and served as it is.
+  const match = createRouteMatcher(context, { [OPENAPI_PATH]: { GET: openApiRoute(openApiDocument(model)) } });
+  const route = createRouter(match);
   const onError = options.onError ?? ((error: unknown) => console.error("domain-auth: unexpected error", error));
 
   const answer = async (request: Request): Promise<Response> => {
@@ -177,6 +203,13 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
     }
   };
 
+  const answerWithHead = async (request: Request): Promise<Response> => {
+    if (request.method.toUpperCase() !== "HEAD") return answer(request);
+    // HEAD, in this one place: answered as GET would be, without the body.
+    const response = await answer(new Request(request, { method: "GET" }));
+    return new Response(null, { status: response.status, headers: response.headers });
+  };
+
   return {
     model,
     store,
@@ -184,10 +217,10 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
     sessions: services?.sessions ?? null,
     setupTokenRequired: services?.setupToken != null,
     async handle(request) {
-      if (request.method.toUpperCase() !== "HEAD") return answer(request);
-      // HEAD, in this one place: answered as GET would be, without the body.
-      const response = await answer(new Request(request, { method: "GET" }));
-      return new Response(null, { status: response.status, headers: response.headers });
+      if (!cors) return answerWithHead(request);
+      const handlers = match(new URL(request.url));
+      const preflight = cors.preflight(request, handlers && allowedMethods(handlers));
+      return preflight ?? cors.decorate(request, await answerWithHead(request));
     },
     async isSetupRequired() {
       return !(await store.isSetupComplete());

@@ -146,6 +146,27 @@ describe("createAuthFromEnv", () => {
     }
   });
 
+  it("reads CORS_ORIGINS: '*' or exact origins, refusing anything else with one line naming it", () => {
+    expect(readSettings({}).corsOrigins).toBeNull();
+    expect(readSettings({ CORS_ORIGINS: " " }).corsOrigins).toBeNull();
+    expect(readSettings({ CORS_ORIGINS: "*" }).corsOrigins).toBe("*");
+    expect(readSettings({ CORS_ORIGINS: "https://app.example.com, http://localhost:5173" }).corsOrigins).toEqual([
+      "https://app.example.com",
+      "http://localhost:5173",
+    ]);
+    for (const value of [
+      "https://app.example.com/",
+      "app.example.com",
+      "ftp://files.example.com",
+      "*, https://a.example",
+      "https://a.example/x",
+    ]) {
+      expect(() => readSettings({ CORS_ORIGINS: value })).toThrow(EnvironmentError);
+      expect(() => readSettings({ CORS_ORIGINS: value })).toThrow(/^CORS_ORIGINS must be '\*' or comma-separated origins/);
+    }
+    expect(() => readSettings({ CORS_ORIGINS: "https://app.example.com/" })).toThrow(/write it as https:\/\/app\.example\.com$/);
+  });
+
   it("refuses an invalid domain.yaml with its diagnostics", async () => {
     workspace("name: blog\nentities: {}\nauth: { type: cookie }\n");
     await expect(createAuthFromEnv({})).rejects.toThrow(DomainConfigError);

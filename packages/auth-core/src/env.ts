@@ -27,7 +27,7 @@ export interface CreateAuthFromEnvOptions {
 
 /**
  * Creates an instance from the environment: `DOMAIN_FILE`, `DATABASE_URL`, `AUTH_SECRET`,
- * `AUTH_TOKEN_TTL`, `AUTH_REFRESH_TTL`, `AUTH_SESSION_MAX_AGE`, `AUTH_BCRYPT_COST`, `TRUST_PROXY`, `SETUP_TOKEN`, `AUTH_REGISTER_LIMIT` (see {@link AuthEnvironment}).
+ * `AUTH_TOKEN_TTL`, `AUTH_REFRESH_TTL`, `AUTH_SESSION_MAX_AGE`, `AUTH_BCRYPT_COST`, `TRUST_PROXY`, `SETUP_TOKEN`, `AUTH_REGISTER_LIMIT`, `CORS_ORIGINS` (see {@link AuthEnvironment}).
  *
  * @throws {EnvironmentError | DomainConfigError | Error} with a one-line message on a bad setting,
  * an invalid domain.yaml or an unreachable database.
@@ -58,6 +58,7 @@ export async function createAuthFromEnv(env: AuthEnvironment = process.env, opti
     registerLimit: settings.registerLimit,
     ...(secret ? { secret } : {}),
     ...(settings.setupToken ? { setupToken: settings.setupToken } : {}),
+    ...(settings.corsOrigins ? { corsOrigins: settings.corsOrigins } : {}),
   });
 }
 

@@ -26,6 +26,7 @@ export {
   securityHeaders,
 } from "./http/security-headers.js";
 export { createNodeListener } from "./node-listener.js";
+export { OPENAPI_PATH, type OpenApiDocument, openApiDocument } from "./openapi/index.js";
 export {
   createPasswordHasher,
   HashQueueFullError,

@@ -23,12 +23,16 @@ const AUTH_ROUTES: Record<Endpoint, Partial<Record<string, AuthHandler>>> = {
   sessions: { GET: listSessions, DELETE: revokeSessions },
 };
 
-const COLLECTION_METHODS = ["GET", "POST"];
-const ITEM_METHODS = ["GET", "PATCH", "DELETE"];
+/** The handlers of one path, by method (upper case). */
+export type PathHandlers = Readonly<Partial<Record<string, (request: Request) => Promise<Response>>>>;
 
-function methodNotAllowed(allowed: readonly string[]): ApiError {
-  const withHead = allowed.includes("GET") ? [...allowed, "HEAD"] : allowed;
-  return new ApiError("METHOD_NOT_ALLOWED", { headers: { allow: withHead.join(", ") } });
+/** Finds the handlers of a request's path; `null` for an unknown path or a disabled endpoint (404). */
+export type RouteMatcher = (url: URL) => PathHandlers | null;
+
+/** The methods a path answers, as `Allow` and a CORS preflight list them: `HEAD` wherever `GET` is. */
+export function allowedMethods(handlers: PathHandlers): string[] {
+  const methods = Object.keys(handlers);
+  return methods.includes("GET") ? [...methods, "HEAD"] : methods;
 }
 
 function pathSegments(url: URL): string[] | null {
@@ -41,49 +45,68 @@ function pathSegments(url: URL): string[] | null {
 }
 
 /**
- * Creates the request router: auth endpoints at `/api/<auth>/<endpoint>` (and one session at
+ * Creates the route matcher: auth endpoints at `/api/<auth>/<endpoint>` (and one session at
  * `/api/<auth>/sessions/<id>`), then each entity's collection and items. Unknown paths and
- * disabled endpoints are 404, wrong methods 405.
+ * disabled endpoints have no handlers. `extra` paths (`/api/openapi.json`) come first.
  */
-export function createRouter(context: RouteContext): (request: Request) => Promise<Response> {
+export function createRouteMatcher(context: RouteContext, extra: Readonly<Record<string, PathHandlers>> = {}): RouteMatcher {
   const entities = new Map<string, EntityModel>(context.model.entities.map((entity) => [entity.segment, entity]));
   const services = context.services;
 
-  return async (request) => {
-    const segments = pathSegments(new URL(request.url));
-    if (!segments || segments.length > 3) throw new ApiError("NOT_FOUND");
+  return (url) => {
+    if (Object.hasOwn(extra, url.pathname)) return extra[url.pathname] ?? null;
+    const segments = pathSegments(url);
+    if (!segments || segments.length > 3) return null;
     const [segment = "", id, sessionId] = segments;
-    const method = request.method.toUpperCase();
 
     if (sessionId !== undefined) {
-      if (!services || segment !== services.auth.entity.segment || id !== "sessions") throw new ApiError("NOT_FOUND");
-      if (!services.auth.endpoints.sessions || sessionId === "") throw new ApiError("NOT_FOUND");
-      if (method !== "DELETE") throw methodNotAllowed(["DELETE"]);
-      return revokeSession(context, services, request, sessionId);
+      if (!services || segment !== services.auth.entity.segment || id !== "sessions") return null;
+      if (!services.auth.endpoints.sessions || sessionId === "") return null;
+      return { DELETE: (request) => revokeSession(context, services, request, sessionId) };
     }
 
     const isEndpointName = id !== undefined && Object.hasOwn(AUTH_ROUTES, id);
     if (services && segment === services.auth.entity.segment && isEndpointName) {
       const endpoint = id as Endpoint;
-      if (!services.auth.endpoints[endpoint]) throw new ApiError("NOT_FOUND");
-      const handler = AUTH_ROUTES[endpoint][method];
-      if (!handler) throw methodNotAllowed(Object.keys(AUTH_ROUTES[endpoint]));
-      return handler(context, services, request);
+      if (!services.auth.endpoints[endpoint]) return null;
+      const routes = AUTH_ROUTES[endpoint];
+      return Object.fromEntries(
+        Object.entries(routes).map(([method, handler]) => [
+          method,
+          (request: Request) => (handler as AuthHandler)(context, services, request),
+        ]),
+      );
     }
 
     const entity = entities.get(segment);
-    if (!entity || id === "") throw new ApiError("NOT_FOUND");
+    if (!entity || id === "") return null;
     // Under auth.type none no auth endpoint exists: 404 for every method, not a 405 from the item
     // route (no record can have these ids; ours are UUIDs).
-    if (!services && isEndpointName) throw new ApiError("NOT_FOUND");
+    if (!services && isEndpointName) return null;
     if (id === undefined) {
-      if (method === "GET") return listRecords(context, request, entity);
-      if (method === "POST") return createRecord(context, request, entity);
-      throw methodNotAllowed(COLLECTION_METHODS);
+      return {
+        GET: (request) => listRecords(context, request, entity),
+        POST: (request) => createRecord(context, request, entity),
+      };
     }
-    if (method === "GET") return readRecord(context, request, entity, id);
-    if (method === "PATCH") return updateRecord(context, request, entity, id);
-    if (method === "DELETE") return deleteRecord(context, request, entity, id);
-    throw methodNotAllowed(ITEM_METHODS);
+    return {
+      GET: (request) => readRecord(context, request, entity, id),
+      PATCH: (request) => updateRecord(context, request, entity, id),
+      DELETE: (request) => deleteRecord(context, request, entity, id),
+    };
+  };
+}
+
+/**
+ * Creates the request router over a {@link RouteMatcher}: 404 `NOT_FOUND` for a path without
+ * handlers, 405 `METHOD_NOT_ALLOWED` (with `Allow`) for a method the path does not answer.
+ */
+export function createRouter(match: RouteMatcher): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const handlers = match(new URL(request.url));
+    if (!handlers) throw new ApiError("NOT_FOUND");
+    const handler = handlers[request.method.toUpperCase()];
+    if (!handler) throw new ApiError("METHOD_NOT_ALLOWED", { headers: { allow: allowedMethods(handlers).join(", ") } });
+    return handler(request);
   };
 }

@@ -1,3 +1,4 @@
+import { type CorsOrigins, parseCorsOrigins } from "./http/cors.js";
 import { DEFAULT_REFRESH_TTL_SECONDS, DEFAULT_SESSION_MAX_AGE_SECONDS } from "./sessions/sessions.js";
 import { DEFAULT_REGISTER_LIMIT } from "./throttle/register-throttle.js";
 import { MIN_SETUP_TOKEN_BYTES } from "./tokens/setup-token.js";
@@ -19,6 +20,8 @@ export interface AuthEnvironment {
   AUTH_REGISTER_LIMIT?: string;
   AUTH_REFRESH_TTL?: string;
   AUTH_SESSION_MAX_AGE?: string;
+  /** `*`, or comma-separated exact origins (`https://app.example.com`) allowed to call `/api/*` from a browser. */
+  CORS_ORIGINS?: string;
   NODE_ENV?: string;
 }
 
@@ -51,6 +54,18 @@ export interface AuthSettings {
   readonly registerLimit: number;
   /** `SETUP_TOKEN` (at least 16 bytes), `undefined` when unset or empty. */
   readonly setupToken: string | undefined;
+  /** `CORS_ORIGINS`: the origins allowed to call the API from a browser, `*` for any; `null` when unset (same origin only). */
+  readonly corsOrigins: CorsOrigins | null;
+}
+
+function corsOrigins(env: AuthEnvironment): CorsOrigins | null {
+  try {
+    return parseCorsOrigins(env.CORS_ORIGINS);
+  } catch (error) {
+    throw new EnvironmentError(
+      `CORS_ORIGINS must be '*' or comma-separated origins like https://app.example.com: ${(error as Error).message}`,
+    );
+  }
 }
 
 function integer(env: AuthEnvironment, name: keyof AuthEnvironment, fallback: number, min: number, max: number): number {
@@ -91,5 +106,6 @@ export function readSettings(env: AuthEnvironment = process.env): AuthSettings {
     trustProxy: integer(env, "TRUST_PROXY", 0, 0, 32),
     registerLimit: integer(env, "AUTH_REGISTER_LIMIT", DEFAULT_REGISTER_LIMIT, 1, 1_000_000),
     setupToken,
+    corsOrigins: corsOrigins(env),
   };
 }

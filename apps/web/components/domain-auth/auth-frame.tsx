@@ -26,6 +26,7 @@ export async function AuthFrame({ children }: { readonly children: ReactNode }) 
           {setupRequired ? null : (
             <nav className="da-site-nav" aria-label="Main">
               {view.auth ? <SessionNav auth={view.auth} /> : <Link href="/admin">Records</Link>}
+              <Link href="/docs">API</Link>
             </nav>
           )}
         </div>

@@ -5,7 +5,7 @@ import { cache } from "react";
 import { type AuthView, type DomainView, toDomainView } from "./domain-view";
 
 /** The pages of the app; each one may exist or not depending on the domain's `auth` block. */
-export type PageName = "home" | "setup" | "login" | "register" | "profile" | "admin";
+export type PageName = "home" | "setup" | "login" | "register" | "profile" | "admin" | "docs";
 
 const AUTH_PAGES: ReadonlySet<PageName> = new Set(["setup", "login", "register", "profile"]);
 

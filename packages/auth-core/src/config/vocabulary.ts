@@ -12,7 +12,7 @@ export const AUTH_TYPES = ["jwt", "none"] as const;
  * The paths of the web app's auth pages (its `app/(domain-auth)` route group). They render per request
  * and carry the nonce-based security headers; a project's own pages keep theirs.
  */
-export const AUTH_PAGES: readonly string[] = Object.freeze(["/setup", "/login", "/register", "/profile", "/admin"]);
+export const AUTH_PAGES: readonly string[] = Object.freeze(["/setup", "/login", "/register", "/profile", "/admin", "/docs"]);
 /** Auth types that are announced but not implemented. */
 export const PLANNED_AUTH_TYPES = ["cookie", "oauth2"] as const;
 

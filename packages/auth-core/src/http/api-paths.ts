@@ -3,6 +3,9 @@ import { ENDPOINTS, type Endpoint } from "../config/vocabulary.js";
 /** Where the API lives: every path of it starts here. */
 export const API_PREFIX = "/api";
 
+/** Where the API serves its OpenAPI 3.1 document (CONTRACT 12); it needs no token. */
+export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
+
 /** Anything with a URL segment: an entity (`EntityModel`, or a view of one) or the auth entity. */
 export interface Segmented {
   readonly segment: string;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { EntityModel, FieldModel } from "../config/index.js";
-import { passwordProblem } from "../password/rules.js";
-import { emailProblem, normalizeEmail } from "./email.js";
+import { MAX_PASSWORD_BYTES, MIN_PASSWORD_BYTES, passwordProblem } from "../password/rules.js";
+import { emailProblem, MAX_EMAIL_LENGTH, normalizeEmail } from "./email.js";
 
 /** Keys clients may send but that are never written. */
 export const IGNORED_KEYS = new Set(["id", "createdAt", "updatedAt"]);
@@ -43,7 +43,30 @@ function typeLabel(field: FieldModel): string {
   }
 }
 
+/**
+ * What JSON Schema says of a field's value (`z.toJSONSchema`, for the OpenAPI document) where a
+ * refinement checks it: zod cannot describe a refinement, so the same bound is stated beside it.
+ */
+function valueDocs(field: FieldModel, entity: EntityModel): Record<string, unknown> {
+  if (entity.isAuthEntity && field.name === "email")
+    return { format: "email", maxLength: MAX_EMAIL_LENGTH, description: "Trimmed, NFKC-normalized and lower-cased." };
+  if (entity.isAuthEntity && field.name === "password")
+    return { format: "password", description: `${MIN_PASSWORD_BYTES} to ${MAX_PASSWORD_BYTES} UTF-8 bytes, no U+0000.` };
+  if (field.type === "ref") return { description: `The id of a ${field.to} record.` };
+  return {
+    ...(field.maxLength !== undefined ? { maxLength: field.maxLength } : {}),
+    ...(field.min !== undefined ? { minimum: field.min } : {}),
+    ...(field.max !== undefined ? { maximum: field.max } : {}),
+  };
+}
+
 function valueSchema(field: FieldModel, entity: EntityModel): z.ZodType {
+  const docs = valueDocs(field, entity);
+  const schema = checkedValueSchema(field, entity);
+  return Object.keys(docs).length > 0 ? schema.meta(docs) : schema;
+}
+
+function checkedValueSchema(field: FieldModel, entity: EntityModel): z.ZodType {
   const error = (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : `must be ${typeLabel(field)}`);
   if (entity.isAuthEntity && field.name === "email") {
     return storableString(error).transform((value, context) => {
@@ -106,7 +129,8 @@ export function bodySchema(entity: EntityModel, mode: BodyMode, options: BodySch
     let schema = valueSchema(field, entity);
     if (!required) schema = schema.nullable();
     if (mode === "update" || field.default !== undefined || !required) schema = schema.optional();
-    shape[field.name] = schema;
+    // Defaults fill absent keys on create only (`defaultsFor`), never in the schema itself.
+    shape[field.name] = mode === "create" && field.default !== undefined ? schema.meta({ default: field.default }) : schema;
   }
   for (const key of options.extraKeys ?? []) shape[key] = z.string({ error: "must be a string" }).optional();
   if (options.unknownKeys === "strip") return z.object(shape);

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { loginBodySchema } from "../accounts/auth-body-schemas.js";
 import { authenticate } from "../accounts/authenticate.js";
 import { checkPassword } from "../accounts/check-password.js";
 import { signedInBody } from "../accounts/signed-in-body.js";
@@ -7,15 +7,6 @@ import { readJsonObject } from "../http/body.js";
 import { ApiError } from "../http/errors.js";
 import { jsonWithToken } from "../http/responses.js";
 import { normalizeEmail } from "../records/email.js";
-
-const loginBodySchema = z.object({
-  email: z
-    .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
-    .max(1024, "is too long")
-    // PostgreSQL text cannot hold U+0000 (the lookup and the throttle key would fail); no account has it.
-    .refine((email) => !email.includes("\u0000"), "must not contain U+0000"),
-  password: z.string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") }).max(1024, "is too long"),
-});
 
 /**
  * `POST /api/<auth>/login`: email and password in, a token out. A full hash queue is 503 before

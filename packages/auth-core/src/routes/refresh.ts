@@ -1,17 +1,10 @@
-import { z } from "zod";
+import { refreshBodySchema } from "../accounts/auth-body-schemas.js";
 import { authenticate } from "../accounts/authenticate.js";
 import { tokensBody } from "../accounts/signed-in-body.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import { readJsonObject } from "../http/body.js";
 import { ApiError } from "../http/errors.js";
 import { jsonWithToken } from "../http/responses.js";
-
-const refreshBodySchema = z.object({
-  refreshToken: z
-    .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
-    .min(1, "must not be empty")
-    .max(1024, "is too long"),
-});
 
 /**
  * `POST /api/<auth>/refresh`: a refresh token in, a new token pair and the user (re-read) out; the

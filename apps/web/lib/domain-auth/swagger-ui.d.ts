@@ -1,0 +1,23 @@
+// The part of swagger-ui-dist's API the API reference uses (the package ships no types).
+declare module "swagger-ui-dist/swagger-ui-es-bundle.js" {
+  /** A request Swagger UI is about to send; an interceptor may change it. */
+  export interface SwaggerRequest {
+    url: string;
+    method: string;
+    headers: Record<string, string>;
+    body?: unknown;
+  }
+
+  export interface SwaggerUIOptions {
+    domNode: HTMLElement;
+    url: string;
+    requestInterceptor?: (request: SwaggerRequest) => SwaggerRequest | Promise<SwaggerRequest>;
+    tryItOutEnabled?: boolean;
+    deepLinking?: boolean;
+    defaultModelsExpandDepth?: number;
+    docExpansion?: "list" | "full" | "none";
+  }
+
+  /** Renders Swagger UI into `domNode`, with the React it bundles. */
+  export default function SwaggerUIBundle(options: SwaggerUIOptions): unknown;
+}

@@ -1,0 +1,60 @@
+import type { ErrorCode } from "../http/errors.js";
+import type { PermissionSummary } from "../policy/permission-summary.js";
+import { errorResponses } from "./errors.js";
+import type { JsonSchema } from "./schema.js";
+
+/** The name of the bearer scheme in the document's `securitySchemes`. */
+export const BEARER_SCHEME = "bearer";
+
+/** One operation of the API, as the document describes it: a row of an operation table. */
+export interface OperationSpec {
+  readonly method: "get" | "post" | "patch" | "delete";
+  /** The path, from `/api`, with `{id}` for a path parameter. */
+  readonly path: string;
+  readonly operationId: string;
+  /** The group it is shown in: `Authentication`, or the entity's name. */
+  readonly tag: string;
+  readonly summary: string;
+  readonly description?: string;
+  /** Who may call it. */
+  readonly access: PermissionSummary;
+  /** Query and path parameters (OpenAPI Parameter Objects). */
+  readonly parameters?: readonly JsonSchema[];
+  /** The JSON body's schema; a body adds 415, 413 and 400 `INVALID_BODY` to the errors. */
+  readonly body?: JsonSchema;
+  readonly success: { readonly status: number; readonly description: string; readonly schema?: JsonSchema };
+  /** The codes of the error table this operation may answer with, besides those every request may get. */
+  readonly errors: readonly ErrorCode[];
+}
+
+/** What every operation of a domain has in common. */
+export interface OperationDefaults {
+  /** `auth.type: jwt`: a token that fails verification is 401 on every operation. */
+  readonly hasAuth: boolean;
+}
+
+const BODY_ERRORS: readonly ErrorCode[] = ["UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE", "INVALID_BODY"];
+
+/** An OpenAPI Operation Object for `spec`, its errors taken from the error table. */
+export function operationObject(spec: OperationSpec, defaults: OperationDefaults): JsonSchema {
+  const open = spec.access.permissions.includes("*");
+  const errors: ErrorCode[] = [
+    ...(defaults.hasAuth ? (["UNAUTHENTICATED"] as const) : []),
+    ...(spec.body ? BODY_ERRORS : []),
+    ...spec.errors,
+    "UNAVAILABLE",
+  ];
+  const success: JsonSchema = { description: spec.success.description };
+  if (spec.success.schema) success.content = { "application/json": { schema: spec.success.schema } };
+  return {
+    operationId: spec.operationId,
+    tags: [spec.tag],
+    summary: spec.summary,
+    description: [spec.description, `**Who may call it:** ${spec.access.sentence}.`].filter(Boolean).join("\n\n"),
+    "x-domain-auth-permissions": [...spec.access.permissions],
+    ...(defaults.hasAuth ? { security: open ? [{}, { [BEARER_SCHEME]: [] }] : [{ [BEARER_SCHEME]: [] }] } : {}),
+    ...(spec.parameters?.length ? { parameters: [...spec.parameters] } : {}),
+    ...(spec.body ? { requestBody: { required: true, content: { "application/json": { schema: spec.body } } } } : {}),
+    responses: { [String(spec.success.status)]: success, ...errorResponses(errors) },
+  };
+}

@@ -1,0 +1,44 @@
+import type { EntityModel } from "../config/index.js";
+import { bodySchema, IGNORED_KEYS } from "../records/body-schema.js";
+import { dataFields } from "../store/columns.js";
+import { inputSchemaOf, type JsonSchema, objectOf, ref } from "./schema.js";
+
+/** The names of an entity's schemas in the document: its record, and a page of a list. */
+export function recordSchemaNames(entity: EntityModel): { record: string; page: string } {
+  return { record: entity.name, page: `${entity.name}.page` };
+}
+
+/** The create or update body of an entity: the very zod schema that validates it (`bodySchema`). */
+export function recordBodySchema(entity: EntityModel, mode: "create" | "update"): JsonSchema {
+  const extraKeys = mode === "update" && entity.isAuthEntity ? ["currentPassword"] : [];
+  const json = inputSchemaOf(bodySchema(entity, mode, { extraKeys }), { omit: IGNORED_KEYS });
+  const properties = json.properties as Record<string, JsonSchema>;
+  if (properties.currentPassword)
+    properties.currentPassword.description = "Your current password: needed to change your own password or email.";
+  return json;
+}
+
+/**
+ * A record as the serializer returns it (`serializeRecord`): `id`, every data field (`null` when
+ * unset) but a password, `createdAt` and `updatedAt`. Each field's schema is its create body's.
+ */
+export function recordSchema(entity: EntityModel): JsonSchema {
+  const body = (inputSchemaOf(bodySchema(entity, "create")).properties ?? {}) as Record<string, JsonSchema>;
+  const properties: Record<string, JsonSchema> = { id: { type: "string" } };
+  for (const field of dataFields(entity)) {
+    if (field.name === "password") continue;
+    const { default: _default, ...schema } = body[field.name] ?? {};
+    properties[field.name] = schema;
+  }
+  properties.createdAt = { type: "string", format: "date-time" };
+  properties.updatedAt = { type: "string", format: "date-time" };
+  return objectOf(properties);
+}
+
+/** A page of a list: `{ items, total }`. */
+export function pageSchema(entity: EntityModel): JsonSchema {
+  return objectOf({
+    items: { type: "array", items: ref(recordSchemaNames(entity).record) },
+    total: { type: "integer", minimum: 0, description: "How many records the caller may read in all." },
+  });
+}

@@ -1,0 +1,35 @@
+import { z } from "zod";
+
+/** A JSON Schema (2020-12, the dialect of OpenAPI 3.1) as plain data. */
+export type JsonSchema = Record<string, unknown>;
+
+/**
+ * The JSON Schema of what a zod schema accepts (`z.toJSONSchema` on its input side), so the document
+ * describes exactly the schema that validates requests. `omit` drops properties the schema tolerates
+ * but the server ignores (`id`, `createdAt`, `updatedAt` of a record body).
+ */
+export function inputSchemaOf(schema: z.ZodType, options: { readonly omit?: Iterable<string> } = {}): JsonSchema {
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
+  const properties = json.properties as Record<string, JsonSchema> | undefined;
+  for (const key of options.omit ?? []) {
+    if (properties) delete properties[key];
+    if (Array.isArray(json.required)) json.required = json.required.filter((name) => name !== key);
+  }
+  return json;
+}
+
+/** A reference to a schema of the document's `components`. */
+export function ref(name: string): JsonSchema {
+  return { $ref: `#/components/schemas/${name}` };
+}
+
+/** An object schema whose every property is required. */
+export function objectOf(properties: Record<string, JsonSchema>, options: { readonly optional?: readonly string[] } = {}): JsonSchema {
+  const required = Object.keys(properties).filter((name) => !options.optional?.includes(name));
+  return { type: "object", properties, required, additionalProperties: false };
+}
+
+/** `T | null`. */
+export function nullable(schema: JsonSchema): JsonSchema {
+  return { anyOf: [schema, { type: "null" }] };
+}

@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import type { Operation } from "../config/index.js";
+import { summarizePermission } from "./permission-summary.js";
+import type { PolicyEntity } from "./subjects.js";
+
+const post = (permissions: PolicyEntity["permissions"]): PolicyEntity => ({ isAuthEntity: false, ownerField: "author", permissions });
+
+describe("summarizePermission", () => {
+  it.each<[PolicyEntity["permissions"], Operation, readonly string[], string]>([
+    [{ update: ["Editor", "Admin", "@Owner"] }, "update", ["Editor", "Admin", "@Owner"], "Editor, Admin; the record's owner"],
+    [{ read: ["*", "Admin"] }, "read", ["*", "Admin"], "anyone, signed in or not"],
+    [{}, "delete", ["@Authenticated"], "any signed-in user"],
+    [{ create: ["Admin", "@Authenticated"] }, "create", ["Admin", "@Authenticated"], "any signed-in user"],
+    [{ delete: [] }, "delete", [], "nobody"],
+    [{ delete: ["@Friends"] }, "delete", ["@Friends"], "nobody"],
+    [{ read: ["@Owner"] }, "read", ["@Owner"], "the record's owner (a list shows them only their own records)"],
+    [{ create: ["@Owner"] }, "create", ["@Owner"], "any signed-in user, who becomes the record's owner"],
+  ])("%j %s → %j, %s", (permissions, operation, list, sentence) => {
+    expect(summarizePermission(post(permissions), operation)).toEqual({ permissions: list, sentence });
+  });
+
+  it("says 'the user themself' on the auth entity, and 'anyone' for an open domain whatever the list", () => {
+    const user: PolicyEntity = { isAuthEntity: true, ownerField: null, permissions: { read: ["Admin", "@Owner"] } };
+    expect(summarizePermission(user, "read").sentence).toBe("Admin; the user themself");
+    expect(summarizePermission(post({ delete: [] }), "delete", { open: true })).toEqual({
+      permissions: ["*"],
+      sentence: "anyone, signed in or not",
+    });
+  });
+});
