@@ -2,7 +2,7 @@ import { clientAddressOf, PEER_ADDRESS_HEADER, UNKNOWN_ADDRESS } from "./client-
 import type { DomainModel } from "./config/index.js";
 import type { AuthServices, RouteContext } from "./context.js";
 import { ApiError } from "./http/errors.js";
-import { errorResponse } from "./http/responses.js";
+import { errorResponse, RAW_HANDLE, withBody } from "./http/responses.js";
 import { createPasswordHasher, HashQueueFullError, type PasswordHasher } from "./password/hasher.js";
 import { createRouter } from "./router.js";
 import { SessionStore } from "./sessions/session-store.js";
@@ -177,18 +177,24 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
     }
   };
 
+  /** The answer as the handlers made it: a JSON body not yet attached (see `withBody`). */
+  const answerUnbodied = async (request: Request): Promise<Response> => {
+    if (request.method.toUpperCase() !== "HEAD") return answer(request);
+    // HEAD, in this one place: answered as GET would be, without the body.
+    const response = await answer(new Request(request, { method: "GET" }));
+    return new Response(null, { status: response.status, headers: response.headers });
+  };
+  const handle = async (request: Request): Promise<Response> => withBody(await answerUnbodied(request));
+  // createNodeListener(auth.handle) finds this and writes JSON bodies without building their streams.
+  Object.defineProperty(handle, RAW_HANDLE, { value: answerUnbodied });
+
   return {
     model,
     store,
     hasher: services?.hasher ?? null,
     sessions: services?.sessions ?? null,
     setupTokenRequired: services?.setupToken != null,
-    async handle(request) {
-      if (request.method.toUpperCase() !== "HEAD") return answer(request);
-      // HEAD, in this one place: answered as GET would be, without the body.
-      const response = await answer(new Request(request, { method: "GET" }));
-      return new Response(null, { status: response.status, headers: response.headers });
-    },
+    handle,
     async isSetupRequired() {
       return !(await store.isSetupComplete());
     },
