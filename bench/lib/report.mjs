@@ -518,17 +518,66 @@ already puts its own node:http server in front of Next.js's handler, so it can s
 straight to auth-core (\`createNodeListener(auth.handle)\`, the very listener of the bare server) and
 leave the pages to Next.js. \`me\` through the web app then costs what it costs on bare node:http.
 
-### Smaller costs seen in the bare server's profile
+### The core's own cost per request (auth-core changes)
 
-- HS256 verification through jose goes through WebCrypto, which in Node.js 20 runs each HMAC as a
-  job on the libuv thread pool (\`jobPromise\` in \`internal/crypto/util\`: about 12 % of the bare
-  server's samples). A synchronous \`node:crypto\` HMAC would be a few microseconds, but tokens are
-  verified with jose by design (algorithm pinning, claim checks).
-- Kysely's SQLite driver prepares every statement again on each query (\`prepare\` in
-  better-sqlite3: about 5 % of the bare server's samples). A small cache of prepared statements keyed by SQL
-  text in auth-core's SQLite connection would remove it; worth doing, but no target depends on it.
-- The socket write (\`writev\`) is the largest single item: the kernel side of answering over
-  the loopback.
+Profiled first, before any change: \`node --cpu-prof\` on the bare server (\`node bench/profile.mjs
+node-http\`, 10 connections, 6 s, the last 5.5 s kept; the machine was loaded by other work, so it
+answered 1,011 \`me\`/s at 0.76 ms of CPU each). Where a \`GET /api/user/me\` went, by share of the
+samples:
+
+| Where | Before | After changes 1 and 2 below |
+| --- | --- | --- |
+| HS256 verify: jose's WebCrypto HMAC, one job on the libuv thread pool per token (\`internal/crypto/util\`, \`js_transferable\`, \`crypto/mac\`) and jose itself | 30.7 % | 8.3 % (fast-jwt and \`node:crypto\`'s \`Hmac\`, synchronous) |
+| The socket write (\`writev\`, the kernel side of the loopback) | 15.5 % | 29.8 % (the same work, a larger share of less) |
+| Web \`Request\`/\`Response\` and their body streams (undici, \`webstreams\`, \`AbortSignal\`) | 11.5 % | 8.9 % (the request only) |
+| The session-and-user read (kysely and better-sqlite3) | 5.1 % | 11.0 % |
+| auth-core's own code (routing, claim checks, row conversion, serializer, JSON) | 6.1 % | 13.0 % |
+| Idle, garbage collection, the rest of node:http | the rest | the rest |
+
+Three changes, each measured in one run with two builds of the core side by side on bare
+node:http, taking turns (\`node bench/ab.mjs --a OLD/dist/index.js\`: 10 connections, 2 s per
+turn, medians). The machine was busy with other work throughout (load average about 10 on 2
+cores), so req/s swung by 2× between turns; the server's CPU time per request is the steadier
+figure and the one to read.
+
+| Change | Measure | Before: CPU per request | After | Ratio (CPU) | req/s ratio in the same run |
+| --- | --- | --- | --- | --- | --- |
+| 1. Tokens signed and verified with fast-jwt (node:crypto, synchronous; the HMAC key made once per instance) instead of jose (WebCrypto, a thread-pool job per HMAC) | \`me\` | 0.549 ms | 0.386 ms | 1.42× | 1.04× |
+| 2. JSON answers reach node:http as text: handlers build their \`Response\` without a body and keep the JSON text beside it; \`auth.handle\` attaches it for Web callers, \`createNodeListener(auth.handle)\` writes it with its \`Content-Length\` and no stream | \`me\` | 0.490 ms | 0.341 ms | 1.44× | 2.08× |
+| | entity list (20 records) | 0.898 ms | 0.676 ms | 1.33× | 1.38× |
+| 3. The SQL of a list page and its count built once per table (as the token check's read already was) | \`store.list\`, 20 rows, in process (7 alternating turns of 3,000 calls) | 621 µs per call | 274 µs | 2.27× | – |
+| 1 + 2 together, the build before against this one | \`me\` | 0.566 ms | 0.316 ms | 1.79× | 1.18× |
+| | entity list (before change 3) | 1.012 ms | 0.856 ms | 1.18× | 0.54× (turns: 243–769 against 254–526) |
+| | \`refresh\` | 2.178 ms | 2.154 ms | 1.01× | 1.03× |
+
+Why change 2 matters: in Node.js 20 a \`new Response(text)\` costs 50–75 µs on this machine
+(undici builds a \`ReadableStream\` for every body), against 2–7 µs for \`new Response(null)\`;
+reading it back with \`arrayBuffer()\` for node:http doubles that. Every check stays where it was:
+the token service still pins HS256 (the library refuses any other \`alg\`, and so does our own
+check of the header), requires \`iss\` to be the domain's name, \`sub\`, \`iat\`, \`exp\` and \`jti\`,
+refuses any \`crit\`, checks \`exp\` against the instance's clock with no leeway, and refuses a
+token whose \`exp − iat\` exceeds the TTL; the session and user are read and compared as before.
+
+What is left, and why it was not taken further here:
+
+- **The Web \`Request\` per call** (about 5 % of \`me\`'s samples, 30–45 µs per \`new Request\`
+  on this loaded machine): the handlers take a Web \`Request\`. Handing them a lighter object for
+  bodiless GETs would remove it, at the price of the handlers' types no longer being the truth.
+- **\`refresh\` is a durable write.** Its rotation commits one \`UPDATE\` with
+  \`synchronous = FULL\`, so every refresh waits for an fsync; in its profile
+  (\`node bench/profile.mjs node-http --target refresh\`) 63 % of the samples are inside that
+  query, and the token signature, the SHA-256 and the read are a few per cent. The contract wants
+  an acknowledged refresh to survive a power cut, so this stays.
+- **The floor** (\`bench/servers/floor-http.mjs\`): one HMAC with \`node:crypto\`, the same join
+  with one prepared better-sqlite3 statement, JSON out, nothing else. What the core adds to it is
+  many small pieces: the Web \`Request\`, kysely's driver (its connection mutex and promise hops),
+  fast-jwt's decoding and claim checks, the row conversion, routing and the serializer, each a few
+  per cent of the samples.
+- **The socket write** (\`writev\`) is now the largest single item of both \`me\` and the floor:
+  the kernel's part of answering over the loopback.
+- **\`me\` during a flood of 200 registering callers** waits for the one event loop, which reads
+  and refuses thousands of registrations a second (see "A register flood"); a cheaper \`me\` does
+  not change that, a limit per connection or per address in front of the server does.
 `;
 
 /** The printed version: the same tables, without the prose. */
@@ -569,8 +618,12 @@ ${FINDINGS}
 ## Reproducing
 
 - \`npm run bench\`: everything above, and rewrites this file (\`-- --no-write\` only prints).
-- \`node bench/profile.mjs next|node-http|better-auth\`: one server under a \`me\` load with
-  \`--cpu-prof\`, then a summary of the profile by package and function.
+- \`node bench/profile.mjs next|node-http|better-auth [--target me|refresh|list]\`: one server under a
+  \`me\` (or refresh, or entity list) load with \`--cpu-prof\`, then a summary of the profile by
+  package and function.
+- \`node bench/ab.mjs --a OLD/dist/index.js [--b NEW/dist/index.js]\`: two builds of the core on bare
+  node:http taking turns (\`me\`, \`refresh\`, the entity list): req/s and CPU per request.
+- \`node bench/run.mjs --save-results FILE\`: also keeps the raw figures of the run as JSON.
 - \`npx vitest run --config bench/vitest.config.ts\`: the smoke version CI runs (each in-process
   benchmark for about a second, no thresholds).
 `;
