@@ -174,7 +174,7 @@ export function evaluateTargets(r) {
       why:
         `${formatMs(phase.p99)} against ${formatMs(idle.p99)} idle; ${ops(phase.stormPerSecond)} accounts/s created${phase.stormShedPerSecond ? `, ${ops(phase.stormShedPerSecond)} registrations/s refused with 503` : ""}.` +
         (callers > r.settings.latency.stormConnections
-          ? ` Every refused registration is still a request the one event loop reads and answers: the same ${callers} callers asking for \`me\` itself make \`me\`'s p99 ${formatRatio(r.latency.meFlood.p99 / idle.p99)} idle. See "A register flood" below.`
+          ? ` Every refused registration is still a request the one event loop reads and answers: the same ${callers} callers asking for \`me\` itself ${r.latency.meFlood.answeredPerSecond > 0 ? `make \`me\`'s p99 ${formatRatio(r.latency.meFlood.p99 / idle.p99)} idle` : `left no measured \`me\` answered within the ${r.settings.latency.seconds} s window`}. See "A register flood" below.`
           : loopNote(phase, idle, ratio <= 1.5)),
     });
   }
