@@ -18,7 +18,9 @@ import { renderMarkdown, renderText } from "./lib/report.mjs";
 import * as startup from "./lib/startup.mjs";
 import { median, sleep } from "./lib/stats.mjs";
 
-const { values: flags } = parseArgs({ options: { "cpu-prof": { type: "string" }, "no-write": { type: "boolean" } } });
+const { values: flags } = parseArgs({
+  options: { "cpu-prof": { type: "string" }, "no-write": { type: "boolean" }, "save-results": { type: "string" } },
+});
 const REPORT = fileURLToPath(new URL("../docs/benchmarks.md", import.meta.url));
 
 /** Settings of the run, printed with the results. */
@@ -167,7 +169,8 @@ try {
     servers.push(server);
     return server;
   };
-  const bare = await http.prepareCore(await start(http.startCoreServer), SETTINGS.loginPool);
+  const bare = await http.preparePosts(await http.prepareCore(await start(http.startCoreServer), SETTINGS.loginPool), 20);
+  const floor = await start((_dir, options) => http.startFloorServer(bare, options));
   const betterAuth = await http.prepareBetterAuth(await start(http.startBetterAuthServer));
   let next = null;
   try {
@@ -181,6 +184,7 @@ try {
   const contenders = [
     ...(next ? [{ name: "next", server: next }] : []),
     { name: "bare", server: bare },
+    { name: "floor", server: floor },
     { name: "betterAuth", server: betterAuth },
   ];
   const { connections, seconds } = SETTINGS.http;
@@ -204,11 +208,12 @@ try {
     results.http[name].failures = runs.reduce((sum, run) => sum + run.other, 0);
   }
 
-  log("Over HTTP: refresh and me on the bare server, taking turns…", "refresh");
+  log("Over HTTP: refresh, the entity list and me on the bare server, taking turns…", "refresh");
   const refreshRuns = {};
   results.refresh = await alternate(
     [
       { name: "refresh", run: () => http.hitRefresh(bare, { connections, seconds }) },
+      { name: "list", run: () => http.hitMe(bare, { connections, seconds, target: "list" }) },
       { name: "me", run: () => http.hitMe(bare, { connections, seconds }) },
     ].map(({ name, run }) => ({
       name,
@@ -304,6 +309,8 @@ log("Done.", "end");
 results.machine.loadAfter = loadavg()[0];
 results.durationSeconds = (performance.now() - started) / 1000;
 console.log(renderText(results));
+// The raw figures, to render the report again (bench/lib/report.mjs renderMarkdown) without running anew.
+if (flags["save-results"]) writeFileSync(flags["save-results"], JSON.stringify(results, null, 2));
 if (!flags["no-write"]) {
   writeFileSync(REPORT, renderMarkdown(results));
   log(`Wrote ${REPORT}`);

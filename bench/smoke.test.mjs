@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hitRefresh, prepareCore, startCoreServer } from "./lib/http.mjs";
+import { hitMe, hitRefresh, prepareCore, preparePosts, startCoreServer, startFloorServer } from "./lib/http.mjs";
 import { BCRYPT_COST, createOurs, createTheirs } from "./lib/in-process.mjs";
 import { hashCapacityNow, hashLimits, loginLimitNow, meFloor } from "./lib/limits.mjs";
 import { alternate, closedLoop } from "./lib/load.mjs";
@@ -57,6 +57,29 @@ describe("benchmarks, briefly", () => {
         expect(run.other).toBe(0);
       }
     } finally {
+      await server.stop();
+    }
+  });
+
+  it("measures the entity list on the bare server and `me` on the hand-written floor server", async () => {
+    const server = await startCoreServer(dir, { name: "list" });
+    let floor;
+    try {
+      const prepared = await preparePosts(await prepareCore(server, 0), 20);
+      floor = await startFloorServer(prepared);
+      const list = await (await fetch(`${prepared.url}${prepared.list.path}`, { headers: prepared.list.headers })).json();
+      expect(list.items).toHaveLength(20);
+      const ours = await (await fetch(`${prepared.url}${prepared.me.path}`, { headers: prepared.me.headers })).text();
+      expect(await (await fetch(`${floor.url}${floor.me.path}`, { headers: floor.me.headers })).text()).toBe(ours);
+      for (const run of [
+        await hitMe(prepared, { connections: 2, seconds: 1, target: "list" }),
+        await hitMe(floor, { connections: 2, seconds: 1 }),
+      ]) {
+        expect(run.ok).toBeGreaterThan(3);
+        expect(run.other).toBe(0);
+      }
+    } finally {
+      await floor?.stop();
       await server.stop();
     }
   });

@@ -77,7 +77,7 @@ const setupRequired = await auth.isSetupRequired().catch((error) => fail(error?.
 const app = next({ dev: false, dir });
 await app.prepare().catch((error) => fail(error?.message ?? error));
 const handleRequest = app.getRequestHandler();
-const handleInCore = createNodeListener((request) => auth.handle(request));
+const handleInCore = createNodeListener(auth.handle);
 
 // Node.js would answer a request without Host with a bare 400; we answer it with the error body.
 const server = createServer({ requireHostHeader: false }, (request, response) => {

@@ -95,14 +95,33 @@ export const coreEnv = (database) => ({
   AUTH_REGISTER_LIMIT: "1000000",
 });
 
-/** auth-core's handler on a bare node:http server. */
-export function startCoreServer(dir, options = {}) {
-  return startProcess("node-http", here("../servers/core-http.mjs"), {
-    env: coreEnv(join(dir, "http-core.db")),
+/**
+ * auth-core's handler on a bare node:http server; `entry` (a path to a build's `index.js`) runs
+ * another build of the core, `name` tells the servers of one run apart.
+ */
+export async function startCoreServer(dir, { entry, name = "node-http", ...options } = {}) {
+  const database = join(dir, `http-${name === "node-http" ? "core" : name}.db`);
+  const server = await startProcess(name, here("../servers/core-http.mjs"), {
+    env: { ...coreEnv(database), ...(entry ? { BENCH_CORE_ENTRY: entry } : {}) },
     ready: portLine,
     reportsEventLoop: true,
     ...options,
   });
+  return { ...server, database };
+}
+
+/**
+ * The floor of `me` (bench/servers/floor-http.mjs): node:http, one HS256 check with node:crypto,
+ * the same session-and-user read with one prepared statement, on the database of `core` (a
+ * prepared bare server), which it answers `me` for with the same token.
+ */
+export async function startFloorServer(core, options = {}) {
+  const server = await startProcess("floor-http", here("../servers/floor-http.mjs"), {
+    env: { FLOOR_DATABASE: core.database, AUTH_SECRET: SECRET },
+    ready: portLine,
+    ...options,
+  });
+  return { ...server, me: core.me };
 }
 
 /** The web app's production server (apps/web/server.mjs: Next.js with the same handler). */
@@ -147,13 +166,35 @@ export async function prepareCore(server, users) {
   // A few at a time: a burst larger than the hash queue would be answered 503.
   for (let index = 0; index < emails.length; index += 4)
     await Promise.all(emails.slice(index, index + 4).map((email) => post(`${api}/register`, { email, password: PASSWORD })));
+  const authorization = `Bearer ${token}`;
   return {
     ...server,
-    me: { path: "/api/user/me", headers: { authorization: `Bearer ${token}` } },
+    me: { path: "/api/user/me", headers: { authorization } },
+    list: { path: "/api/post?limit=20", headers: { authorization } },
     login: { path: "/api/user/login", emails },
     refresh: { path: "/api/user/refresh" },
     register: { path: "/api/user/register", body: (email) => ({ email, password: PASSWORD }) },
   };
+}
+
+/**
+ * Fills the post collection for the entity list measure: `count` posts by the prepared server's
+ * administrator, so `GET /api/post?limit=20` answers 20 records.
+ */
+export async function preparePosts(server, count = 20) {
+  for (let index = 0; index < count; index++) {
+    const response = await fetch(`${server.url}/api/post`, {
+      method: "POST",
+      headers: { ...jsonHeaders, ...server.list.headers },
+      body: JSON.stringify({
+        title: `Post ${index}`,
+        body: "A post of the bench, long enough to look like one. ".repeat(4),
+        published: true,
+      }),
+    });
+    if (response.status !== 201) throw new Error(`POST /api/post answered ${response.status}: ${await response.text()}`);
+  }
+  return server;
 }
 
 /**
@@ -268,13 +309,13 @@ async function cannon(options) {
 
 /**
  * `me` (or get-session) from `connections` callers for `seconds`: as fast as the server answers,
- * or at `rate` requests per second in all.
+ * or at `rate` requests per second in all. `target: "list"` asks for the entity list instead.
  */
-export async function hitMe(server, { connections = 10, seconds = 3, rate } = {}) {
+export async function hitMe(server, { connections = 10, seconds = 3, rate, target = "me" } = {}) {
   const cpuBefore = cpuTimeMs(server.pid);
   const run = await cannon({
-    url: `${server.url}${server.me.path}`,
-    headers: server.me.headers,
+    url: `${server.url}${server[target].path}`,
+    headers: server[target].headers,
     connections,
     duration: seconds,
     ...(rate ? { overallRate: rate } : {}),

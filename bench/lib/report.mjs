@@ -99,6 +99,44 @@ export function evaluateTargets(r) {
     });
   }
 
+  if (r.http.floor) {
+    const ratio = bare.median / r.http.floor.median;
+    list.push({
+      measure: "`me` on bare node:http vs the floor (node:http, HS256 with node:crypto, one prepared read, JSON out)",
+      target: "≥ 0.6×",
+      value: ratio,
+      met: ratio >= 0.6,
+      why:
+        `The bare server spends ${cpuMs(bare.cpuMsPerRequest)} of CPU per \`me\`, the hand-written floor (\`bench/servers/floor-http.mjs\`, same database, same token, same answer) ${cpuMs(r.http.floor.cpuMsPerRequest)}. ` +
+        (ratio >= 0.6
+          ? "The rest is the core's own work: the Web `Request`, routing, claim checks, the row conversion and the serializer."
+          : "What remains is the core's own work around the same HMAC and read: building a Web `Request` for each call (undici), kysely's driver, the JWT library's decoding and claim checks, the row conversion and the serializer; see \"Profiles and changes\" below."),
+    });
+  }
+  if (r.refresh?.list) {
+    const refreshRatio = r.refresh.refresh.median / r.refresh.me.median;
+    list.push({
+      measure: "`refresh` (no hash) on bare node:http vs `me`",
+      target: "≥ 0.5×",
+      value: refreshRatio,
+      met: refreshRatio >= 0.5,
+      why:
+        `${ops(r.refresh.refresh.median)} refreshes/s against ${ops(r.refresh.me.median)} \`me\`/s on the same server, taking turns (${cpuMs(r.refresh.refresh.cpuMsPerRequest)} against ${cpuMs(r.refresh.me.cpuMsPerRequest)} of CPU per request). ` +
+        "A refresh is a write: its rotation is one `UPDATE` committed with `synchronous = FULL`, so each waits for the disk to confirm (fsync), which on this shared machine costs more than the whole of `me`; the rest is one read by the refresh token's hash and one token signature." +
+        (refreshRatio >= 0.5
+          ? ""
+          : " Missed: a durable commit per refresh is the contract's choice (an acknowledged refresh survives a power cut), not a cost the core can drop."),
+    });
+    const listRatio = r.refresh.list.median / r.refresh.me.median;
+    list.push({
+      measure: "entity list (`GET /api/post?limit=20`, 20 records) on bare node:http vs `me`",
+      target: "≥ 0.5×",
+      value: listRatio,
+      met: listRatio >= 0.5,
+      why: `${ops(r.refresh.list.median)} lists/s against ${ops(r.refresh.me.median)} \`me\`/s, taking turns (${cpuMs(r.refresh.list.cpuMsPerRequest)} against ${cpuMs(r.refresh.me.cpuMsPerRequest)} of CPU per request): the same token check, then a page of 20 rows and their count, 20 records serialized.`,
+    });
+  }
+
   const loginP99 = r.latency.login.p99 / idle.p99;
   list.push({
     measure: "`me` p99 while logins saturate hashing vs idle p99",
@@ -122,6 +160,24 @@ export function evaluateTargets(r) {
       loopNote(r.latency.register, idle, registerP99 <= 2) +
       ` For comparison, Better Auth hashes inside its sign-up transaction (\`runWithTransaction\` in its sign-up route), which on SQLite holds its one connection, so its get-session during a sign-up storm: ${baStorm.answeredPerSecond > 0 ? `p99 ${formatMs(baStorm.p99)} against ${formatMs(r.latency.betterAuthIdle.p99)} idle` : `no answer at all within the ${r.settings.latency.seconds} s window (idle p99 ${formatMs(r.latency.betterAuthIdle.p99)})`}.`,
   });
+  for (const [phase, callers] of [
+    [r.latency.register, r.settings.latency.stormConnections],
+    [r.latency.registerFlood, r.settings.latency.floodConnections],
+  ]) {
+    if (!phase) continue;
+    const ratio = phase.p99 / idle.p99;
+    list.push({
+      measure: `\`me\` p99 during a register flood of ${callers} callers (bounded hash queue) vs idle`,
+      target: "≤ 1.5×",
+      value: ratio,
+      met: ratio <= 1.5,
+      why:
+        `${formatMs(phase.p99)} against ${formatMs(idle.p99)} idle; ${ops(phase.stormPerSecond)} accounts/s created${phase.stormShedPerSecond ? `, ${ops(phase.stormShedPerSecond)} registrations/s refused with 503` : ""}.` +
+        (callers > r.settings.latency.stormConnections
+          ? ` Every refused registration is still a request the one event loop reads and answers: the same ${callers} callers asking for \`me\` itself ${r.latency.meFlood.answeredPerSecond > 0 ? `make \`me\`'s p99 ${formatRatio(r.latency.meFlood.p99 / idle.p99)} idle` : `left no measured \`me\` answered within the ${r.settings.latency.seconds} s window`}. See "A register flood" below.`
+          : loopNote(phase, idle, ratio <= 1.5)),
+    });
+  }
   list.push({
     measure: "login throughput vs the bcrypt limit (cores / one comparison)",
     target: "≥ 0.9×",
@@ -231,6 +287,7 @@ function sections(r) {
     const rows = [
       ["`me` through the web app (Next.js, `apps/web/server.mjs`)", "next"],
       ["`me`, the same handler on bare node:http", "bare"],
+      ["`me` floor: hand-written node:http, HS256 with node:crypto, one prepared read (`bench/servers/floor-http.mjs`)", "floor"],
       ["Better Auth get-session on bare node:http (`toNodeHandler`)", "betterAuth"],
     ].filter(([, key]) => r.http[key]);
     out.push({
@@ -255,21 +312,24 @@ function sections(r) {
   if (r.refresh) {
     const rf = r.refresh;
     out.push({
-      title: `Refresh over HTTP: the bare node:http server (${s.http.connections} connections, ${s.http.seconds} s per turn)`,
+      title: `Refresh and the entity list over HTTP: the bare node:http server (${s.http.connections} connections, ${s.http.seconds} s per turn)`,
       body: [
         table(
           ["Request", "req/s (median)", "Per turn", "p99", "Server CPU per request", "Failed"],
           [
             ["`POST refresh` (rotation: a new token pair per request)", rf.refresh],
+            ["`GET /api/post?limit=20` (20 records)", rf.list],
             ["`GET me` (same server, same turns)", rf.me],
-          ].map(([label, row]) => [
-            label,
-            ops(row.median),
-            row.samples.map(ops).join(", "),
-            formatMs(row.p99),
-            cpuMs(row.cpuMsPerRequest),
-            String(row.failures),
-          ]),
+          ]
+            .filter(([, row]) => row)
+            .map(([label, row]) => [
+              label,
+              ops(row.median),
+              row.samples.map(ops).join(", "),
+              formatMs(row.p99),
+              cpuMs(row.cpuMsPerRequest),
+              String(row.failures),
+            ]),
         ),
         "",
         `A refresh reads the session and its user by the SHA-256 of the refresh token, rotates it with one conditional \`UPDATE\` (a write on SQLite), and signs a new access token; it never hashes a password. ` +
@@ -341,7 +401,7 @@ function sections(r) {
           `domain-auth login in process (${s.callers} callers, same turns)`,
           `${ops(inProc.login.ours.median)}/s: ${formatRatio(inProc.login.ours.median / inProc.login.limit.median)} the limit, ${formatRatio(inProc.login.ours.median / inProc.login.capacity.median)} the capacity`,
         ],
-        ["One HS256 verify (auth-core's token service, jose; median of the turns of `me`)", formatMs(r.floor.verifyMs)],
+        ["One HS256 verify (auth-core's token service, fast-jwt on node:crypto; median of the turns of `me`)", formatMs(r.floor.verifyMs)],
         [
           "One read of the user by id (auth-core's record store, SQLite; same turns): what `me` read before sessions",
           formatMs(r.floor.readMs),
@@ -458,17 +518,68 @@ already puts its own node:http server in front of Next.js's handler, so it can s
 straight to auth-core (\`createNodeListener(auth.handle)\`, the very listener of the bare server) and
 leave the pages to Next.js. \`me\` through the web app then costs what it costs on bare node:http.
 
-### Smaller costs seen in the bare server's profile
+### The core's own cost per request (auth-core changes)
 
-- HS256 verification through jose goes through WebCrypto, which in Node.js 20 runs each HMAC as a
-  job on the libuv thread pool (\`jobPromise\` in \`internal/crypto/util\`: about 12 % of the bare
-  server's samples). A synchronous \`node:crypto\` HMAC would be a few microseconds, but tokens are
-  verified with jose by design (algorithm pinning, claim checks).
-- Kysely's SQLite driver prepares every statement again on each query (\`prepare\` in
-  better-sqlite3: about 5 % of the bare server's samples). A small cache of prepared statements keyed by SQL
-  text in auth-core's SQLite connection would remove it; worth doing, but no target depends on it.
-- The socket write (\`writev\`) is the largest single item: the kernel side of answering over
-  the loopback.
+Profiled first, before any change: \`node --cpu-prof\` on the bare server (\`node bench/profile.mjs
+node-http\`, 10 connections, 6 s, the last 5.5 s kept; the machine was loaded by other work, so it
+answered 1,011 \`me\`/s at 0.76 ms of CPU each). Where a \`GET /api/user/me\` went, by share of the
+samples:
+
+| Where | Before | After changes 1 and 2 below |
+| --- | --- | --- |
+| HS256 verify: jose's WebCrypto HMAC, one job on the libuv thread pool per token (\`internal/crypto/util\`, \`js_transferable\`, \`crypto/mac\`) and jose itself | 30.7 % | 8.3 % (fast-jwt and \`node:crypto\`'s \`Hmac\`, synchronous) |
+| The socket write (\`writev\`, the kernel side of the loopback) | 15.5 % | 29.8 % (the same work, a larger share of less) |
+| Web \`Request\`/\`Response\` and their body streams (undici, \`webstreams\`, \`AbortSignal\`) | 11.5 % | 8.9 % (the request only) |
+| The session-and-user read (kysely and better-sqlite3) | 5.1 % | 11.0 % |
+| auth-core's own code (routing, claim checks, row conversion, serializer, JSON) | 6.1 % | 13.0 % |
+| Idle, garbage collection, the rest of node:http | the rest | the rest |
+
+Three changes, each measured in one run with two builds of the core side by side on bare
+node:http, taking turns (\`node bench/ab.mjs --a OLD/dist/index.js\`: 10 connections, 2 s per
+turn, medians). The machine was busy with other work throughout (load average about 10 on 2
+cores), so req/s swung by 2× between turns; the server's CPU time per request is the steadier
+figure and the one to read.
+
+| Change | Measure | Before: CPU per request | After | Ratio (CPU) | req/s ratio in the same run |
+| --- | --- | --- | --- | --- | --- |
+| 1. Tokens signed and verified with fast-jwt (node:crypto, synchronous; the HMAC key made once per instance) instead of jose (WebCrypto, a thread-pool job per HMAC) | \`me\` | 0.549 ms | 0.386 ms | 1.42× | 1.04× |
+| 2. JSON answers reach node:http as text: handlers build their \`Response\` without a body and keep the JSON text beside it; \`auth.handle\` attaches it for Web callers, \`createNodeListener(auth.handle)\` writes it with its \`Content-Length\` and no stream | \`me\` | 0.490 ms | 0.341 ms | 1.44× | 2.08× |
+| | entity list (20 records) | 0.898 ms | 0.676 ms | 1.33× | 1.38× |
+| 3. The SQL of a list page and its count built once per table (as the token check's read already was) | \`store.list\`, 20 rows, in process (7 alternating turns of 3,000 calls) | 621 µs per call | 274 µs | 2.27× | – |
+| 1 + 2 together, the build before against this one | \`me\` | 0.566 ms | 0.316 ms | 1.79× | 1.18× |
+| | entity list (before change 3) | 1.012 ms | 0.856 ms | 1.18× | 0.54× (turns: 243–769 against 254–526) |
+| | \`refresh\` | 2.178 ms | 2.154 ms | 1.01× | 1.03× |
+| Web callers: \`auth.handle\` in process (the route handler of the web app), 10 callers, the three builds taking turns (7 turns of 3,000 calls, the body read) | \`me\`, wall time per call | 401 µs (before), 295 µs (after 1) | 299 µs (after 1 + 2) | 1.34× | – |
+
+Change 2 costs Web callers nothing measurable (295 against 299 µs in the row above): they get the
+same complete \`Response\`, built once its text is known. Why change 2 matters: in Node.js 20 a \`new Response(text)\` costs 50–75 µs on this machine
+(undici builds a \`ReadableStream\` for every body), against 2–7 µs for \`new Response(null)\`;
+reading it back with \`arrayBuffer()\` for node:http doubles that. Every check stays where it was:
+the token service still pins HS256 (the library refuses any other \`alg\`, and so does our own
+check of the header), requires \`iss\` to be the domain's name, \`sub\`, \`iat\`, \`exp\` and \`jti\`,
+refuses any \`crit\`, checks \`exp\` against the instance's clock with no leeway, and refuses a
+token whose \`exp − iat\` exceeds the TTL; the session and user are read and compared as before.
+
+What is left, and why it was not taken further here:
+
+- **The Web \`Request\` per call** (about 5 % of \`me\`'s samples, 30–45 µs per \`new Request\`
+  on this loaded machine): the handlers take a Web \`Request\`. Handing them a lighter object for
+  bodiless GETs would remove it, at the price of the handlers' types no longer being the truth.
+- **\`refresh\` is a durable write.** Its rotation commits one \`UPDATE\` with
+  \`synchronous = FULL\`, so every refresh waits for an fsync; in its profile
+  (\`node bench/profile.mjs node-http --target refresh\`) 63 % of the samples are inside that
+  query, and the token signature, the SHA-256 and the read are a few per cent. The contract wants
+  an acknowledged refresh to survive a power cut, so this stays.
+- **The floor** (\`bench/servers/floor-http.mjs\`): one HMAC with \`node:crypto\`, the same join
+  with one prepared better-sqlite3 statement, JSON out, nothing else. What the core adds to it is
+  many small pieces: the Web \`Request\`, kysely's driver (its connection mutex and promise hops),
+  fast-jwt's decoding and claim checks, the row conversion, routing and the serializer, each a few
+  per cent of the samples.
+- **The socket write** (\`writev\`) is now the largest single item of both \`me\` and the floor:
+  the kernel's part of answering over the loopback.
+- **\`me\` during a flood of 200 registering callers** waits for the one event loop, which reads
+  and refuses thousands of registrations a second (see "A register flood"); a cheaper \`me\` does
+  not change that, a limit per connection or per address in front of the server does.
 `;
 
 /** The printed version: the same tables, without the prose. */
@@ -509,8 +620,12 @@ ${FINDINGS}
 ## Reproducing
 
 - \`npm run bench\`: everything above, and rewrites this file (\`-- --no-write\` only prints).
-- \`node bench/profile.mjs next|node-http|better-auth\`: one server under a \`me\` load with
-  \`--cpu-prof\`, then a summary of the profile by package and function.
+- \`node bench/profile.mjs next|node-http|better-auth [--target me|refresh|list]\`: one server under a
+  \`me\` (or refresh, or entity list) load with \`--cpu-prof\`, then a summary of the profile by
+  package and function.
+- \`node bench/ab.mjs --a OLD/dist/index.js [--b NEW/dist/index.js]\`: two builds of the core on bare
+  node:http taking turns (\`me\`, \`refresh\`, the entity list): req/s and CPU per request.
+- \`node bench/run.mjs --save-results FILE\`: also keeps the raw figures of the run as JSON.
 - \`npx vitest run --config bench/vitest.config.ts\`: the smoke version CI runs (each in-process
   benchmark for about a second, no thresholds).
 `;

@@ -2,9 +2,11 @@
 // domain-auth's handler on a bare node:http server, configured from the environment exactly as the
 // web app is (DOMAIN_FILE, DATABASE_URL, AUTH_SECRET, AUTH_BCRYPT_COST). Prints `{"port":N}` when listening,
 // and on SIGUSR2 `{"eventLoopDelay":{…}}`: its event loop's delays (ms) since the previous SIGUSR2.
+// BENCH_CORE_ENTRY runs another build of the core (bench/ab.mjs compares two builds).
 import { createServer } from "node:http";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { createAuthFromEnv, createNodeListener } from "@domain-auth/core";
+
+const { createAuthFromEnv, createNodeListener } = await import(process.env.BENCH_CORE_ENTRY || "@domain-auth/core");
 
 const auth = await createAuthFromEnv();
 const server = createServer(createNodeListener(auth.handle));

@@ -4,7 +4,7 @@ import type { AuthServices, RouteContext } from "./context.js";
 import { OPENAPI_PATH } from "./http/api-paths.js";
 import { type CorsOrigins, type CorsPolicy, createCorsPolicy, parseCorsOrigins } from "./http/cors.js";
 import { ApiError } from "./http/errors.js";
-import { errorResponse } from "./http/responses.js";
+import { errorResponse, RAW_HANDLE, withBody } from "./http/responses.js";
 import { openApiDocument } from "./openapi/document.js";
 import { createPasswordHasher, HashQueueFullError, type PasswordHasher } from "./password/hasher.js";
 import { allowedMethods, createRouteMatcher, createRouter } from "./router.js";
@@ -209,6 +209,16 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
     const response = await answer(new Request(request, { method: "GET" }));
     return new Response(null, { status: response.status, headers: response.headers });
   };
+  /** The answer as the handlers made it, CORS included: a JSON body not yet attached (see `withBody`). */
+  const answerUnbodied = async (request: Request): Promise<Response> => {
+    if (!cors) return answerWithHead(request);
+    const handlers = match(new URL(request.url));
+    const preflight = cors.preflight(request, handlers && allowedMethods(handlers));
+    return preflight ?? cors.decorate(request, await answerWithHead(request));
+  };
+  const handle = async (request: Request): Promise<Response> => withBody(await answerUnbodied(request));
+  // createNodeListener(auth.handle) finds this and writes JSON bodies without building their streams.
+  Object.defineProperty(handle, RAW_HANDLE, { value: answerUnbodied });
 
   return {
     model,
@@ -216,12 +226,7 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
     hasher: services?.hasher ?? null,
     sessions: services?.sessions ?? null,
     setupTokenRequired: services?.setupToken != null,
-    async handle(request) {
-      if (!cors) return answerWithHead(request);
-      const handlers = match(new URL(request.url));
-      const preflight = cors.preflight(request, handlers && allowedMethods(handlers));
-      return preflight ?? cors.decorate(request, await answerWithHead(request));
-    },
+    handle,
     async isSetupRequired() {
       return !(await store.isSetupComplete());
     },

@@ -2,18 +2,21 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { PEER_ADDRESS_HEADER } from "./client-address.js";
 import { writeError } from "./http/node-errors.js";
+import { pendingBodyOf, RAW_HANDLE } from "./http/responses.js";
+
+type Handler = (request: Request) => Promise<Response>;
 
 /**
  * Adapts a Web-standard handler to `node:http`, recording the socket's peer address in
  * {@link PEER_ADDRESS_HEADER} (a client-sent value is replaced). For serving the API without a
- * framework.
+ * framework. Given an instance's own `auth.handle` (not a function wrapping it), JSON answers go
+ * to the socket as text, without building a Web body stream for each.
  *
  * @example
  * createServer(createNodeListener(auth.handle)).listen(3000);
  */
-export function createNodeListener(
-  handle: (request: Request) => Promise<Response>,
-): (request: IncomingMessage, response: ServerResponse) => void {
+export function createNodeListener(handle: Handler): (request: IncomingMessage, response: ServerResponse) => void {
+  const answer: Handler = (handle as Handler & { [RAW_HANDLE]?: Handler })[RAW_HANDLE] ?? handle;
   const toRequest = (incoming: IncomingMessage): Request => {
     const headers = new Headers();
     for (const [name, value] of Object.entries(incoming.headers)) {
@@ -37,9 +40,17 @@ export function createNodeListener(
       writeError(outgoing, "BAD_REQUEST");
       return;
     }
-    handle(request)
+    answer(request)
       .then(async (response) => {
-        outgoing.writeHead(response.status, Object.fromEntries(response.headers));
+        const headers: Record<string, string> = Object.fromEntries(response.headers);
+        const text = pendingBodyOf(response);
+        if (text !== undefined) {
+          headers["content-length"] = String(Buffer.byteLength(text));
+          outgoing.writeHead(response.status, headers);
+          outgoing.end(text);
+          return;
+        }
+        outgoing.writeHead(response.status, headers);
         outgoing.end(response.body ? Buffer.from(await response.arrayBuffer()) : undefined);
       })
       .catch(() => writeError(outgoing, "INTERNAL_ERROR"));

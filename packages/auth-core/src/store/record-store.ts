@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type Kysely, sql } from "kysely";
+import { CompiledQuery, type Kysely, sql } from "kysely";
 import type { EntityModel } from "../config/index.js";
 import type { AnyDB, Database } from "./database.js";
 import { uniqueViolationColumn } from "./errors.js";
@@ -71,6 +71,8 @@ type RowLock = "update" | "delete";
 /** Records of every entity, and the user-specific queries of the auth entity. */
 export class RecordStore {
   private setupKnownComplete = false;
+  /** See {@link RecordStore.listSql}. */
+  private readonly listSqlCache = new Map<string, { readonly page: string; readonly count: string }>();
 
   constructor(private readonly database: Database) {}
 
@@ -82,15 +84,45 @@ export class RecordStore {
     return entity.isAuthEntity ? "id" : (entity.ownerField ?? "id");
   }
 
+  /**
+   * The SQL of a list page and of its count, by table and whether it is filtered by owner: built
+   * once, so listing builds no query. Their parameters: the owner (when filtered), then the page's
+   * limit and offset.
+   */
+  private listSql(entity: EntityModel, owned: boolean): { readonly page: string; readonly count: string } {
+    const key = `${owned ? "owned" : "all"}:${entity.table}`;
+    let found = this.listSqlCache.get(key);
+    if (found === undefined) {
+      const owner = "owner";
+      let query = this.db.selectFrom(entity.table);
+      if (owned) query = query.where(this.ownerColumn(entity), "=", owner);
+      const page = query.selectAll().orderBy("createdAt").orderBy("id").limit(2).offset(3).compile();
+      const count = query.select((eb) => eb.fn.countAll<number | string>().as("total")).compile();
+      const ownerParameters = owned ? [owner] : [];
+      // The parameters must come in the order `list` passes them.
+      if (
+        JSON.stringify(page.parameters) !== JSON.stringify([...ownerParameters, 2, 3]) ||
+        count.parameters.length !== ownerParameters.length
+      )
+        throw new Error(`unexpected parameters of the list query of ${entity.table}`);
+      found = { page: page.sql, count: count.sql };
+      this.listSqlCache.set(key, found);
+    }
+    return found;
+  }
+
   /** A page of records in `createdAt`, `id` order, and how many there are in all. */
   async list(entity: EntityModel, options: ListOptions): Promise<{ rows: StoredRecord[]; total: number }> {
-    let query = this.db.selectFrom(entity.table);
-    if (options.ownedBy !== undefined) query = query.where(this.ownerColumn(entity), "=", options.ownedBy);
-    const [rows, count] = await Promise.all([
-      query.selectAll().orderBy("createdAt").orderBy("id").limit(options.limit).offset(options.offset).execute(),
-      query.select((eb) => eb.fn.countAll<number | string>().as("total")).executeTakeFirstOrThrow(),
+    const owned = options.ownedBy !== undefined;
+    const text = this.listSql(entity, owned);
+    const ownerParameters = owned ? [options.ownedBy] : [];
+    const [page, count] = await Promise.all([
+      this.db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text.page, [...ownerParameters, options.limit, options.offset])),
+      this.db.executeQuery<{ total: number | string }>(CompiledQuery.raw(text.count, ownerParameters)),
     ]);
-    return { rows: rows.map((row) => fromRow(entity, row)), total: Number(count.total) };
+    const total = count.rows[0]?.total;
+    if (total === undefined) throw new Error(`no count of ${entity.table}`);
+    return { rows: page.rows.map((row) => fromRow(entity, row)), total: Number(total) };
   }
 
   async find(entity: EntityModel, id: string): Promise<StoredRecord | undefined> {
