@@ -51,14 +51,17 @@ function wizard(cwd: string, ...args: string[]): string {
  * create-next-app's root layout loads Geist from Google Fonts, which cannot be downloaded here: its
  * import is pointed at a local stand-in with the same shape; the rest of the file stays the user's.
  */
-async function withoutGoogleFonts(project: string): Promise<void> {
-  const layout = join(project, "app/layout.tsx");
+async function withoutGoogleFonts(project: string, layoutFile = "app/layout.tsx"): Promise<void> {
+  const layout = join(project, layoutFile);
   const text = await readFile(layout, "utf8");
   expect(text).toContain('from "next/font/google";');
   await writeFile(layout, text.replace('from "next/font/google";', 'from "./fonts";'));
+  const standIn = 'export const Geist = (options: FontOptions) => ({ variable: "", ...options });\nexport const Geist_Mono = Geist;\n';
   await writeFile(
-    join(project, "app/fonts.ts"),
-    'type FontOptions = { variable: string; subsets: string[] };\nexport const Geist = (options: FontOptions) => ({ variable: "", ...options });\nexport const Geist_Mono = Geist;\n',
+    join(dirname(layout), layoutFile.endsWith(".js") ? "fonts.js" : "fonts.ts"),
+    layoutFile.endsWith(".js")
+      ? standIn.replace("options: FontOptions", "options")
+      : `type FontOptions = { variable: string; subsets: string[] };\n${standIn}`,
   );
 }
 
@@ -66,11 +69,13 @@ async function withoutGoogleFonts(project: string): Promise<void> {
  * Puts this repository's better-sqlite3, compiled by its own install, into the project's node_modules
  * before the project installs: npm keeps a package already there that satisfies the range, so the
  * native module is not compiled again from source (no prebuilt binary can be downloaded here). When the
- * versions disagree npm replaces it and compiles, which is slower but the same.
+ * versions disagree npm replaces it and compiles, which is slower but the same. The packages it loads
+ * its binary with come along: npm leaves out the dependencies of a package it found in place.
  */
 function seedCompiledSqlite(project: string): void {
   run(project, "mkdir", ["-p", "node_modules"]);
-  run(project, "cp", ["-a", join(REPOSITORY_MODULES, "better-sqlite3"), join(project, "node_modules/")]);
+  const seeds = ["better-sqlite3", "bindings", "file-uri-to-path"].map((name) => join(REPOSITORY_MODULES, name));
+  run(project, "cp", ["-a", ...seeds, join(project, "node_modules/")]);
 }
 
 function freePort(): Promise<number> {
@@ -232,6 +237,41 @@ describe("npx create-domain-auth in a project create-next-app made (cacheCompone
 
     const signedIn = await api(app.url, "/user/login", { method: "POST", body: { email: ADMIN.email, password: ADMIN.password } });
     expect(signedIn.status).toBe(200);
+  });
+});
+
+describe("npx create-domain-auth in a JavaScript project create-next-app made (--js)", () => {
+  it("adds TypeScript: the project's ESLint passes, it builds and its production server serves the pages and the API", {
+    timeout: 600_000,
+  }, async () => {
+    const project = await copyOfNextProject("js");
+    made.push(dirname(project));
+    await withoutGoogleFonts(project, "app/layout.js");
+    const userFiles = ["jsconfig.json", "app/layout.js", "app/page.js", "app/globals.css", "eslint.config.mjs"];
+    const mine = await Promise.all(userFiles.map((file) => readFile(join(project, file), "utf8")));
+    wizard(project, "--yes", "--no-install");
+    expect(await Promise.all(userFiles.map((file) => readFile(join(project, file), "utf8")))).toEqual(mine);
+    const tsconfig = await readFile(join(project, "tsconfig.json"), "utf8");
+    expect(JSON.parse(tsconfig).extends).toBe("./jsconfig.json");
+    // The TypeScript project above installed the same packages: npm keeps them and adds what is missing.
+    if (installedModules) await cp(installedModules, join(project, "node_modules"), { recursive: true, verbatimSymlinks: true });
+    else seedCompiledSqlite(project);
+    run(project, "npm", ["install", packed.core], 900_000);
+
+    expect(lintProblems(project).filter((problem) => problem.severity === 2)).toEqual([]);
+    run(project, "npm", ["run", "build"]);
+    // Next.js leaves a tsconfig.json that extends another as it is: a rerun of the wizard finds it unchanged.
+    expect(await readFile(join(project, "tsconfig.json"), "utf8")).toBe(tsconfig);
+
+    const app = await startApp({ app: project, domain: await readFile(join(project, "domain.yaml"), "utf8") });
+    running.push(app);
+    expect((await fetch(`${app.url}/`)).status).toBe(200);
+    const login = await fetch(`${app.url}/login`);
+    expect(login.status).toBe(200);
+    expect(login.headers.get("content-security-policy")).toContain("'nonce-");
+    const setup = await api(app.url, "/user/setup", { method: "POST", body: { email: ADMIN.email, password: ADMIN.password } });
+    expect(setup.status).toBe(201);
+    expect((await api(app.url, "/user/me", { token: setup.body.token as string })).body).toMatchObject({ user: { email: ADMIN.email } });
   });
 });
 
