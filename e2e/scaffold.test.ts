@@ -56,7 +56,7 @@ async function withoutGoogleFonts(project: string, layoutFile = "app/layout.tsx"
   const text = await readFile(layout, "utf8");
   expect(text).toContain('from "next/font/google";');
   await writeFile(layout, text.replace('from "next/font/google";', 'from "./fonts";'));
-  const standIn = 'export const Geist = (options: FontOptions) => ({ variable: "", ...options });\nexport const Geist_Mono = Geist;\n';
+  const standIn = 'export const Geist = (options: FontOptions) => ({ ...options, className: "" });\nexport const Geist_Mono = Geist;\n';
   await writeFile(
     join(dirname(layout), layoutFile.endsWith(".js") ? "fonts.js" : "fonts.ts"),
     layoutFile.endsWith(".js")
