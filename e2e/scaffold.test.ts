@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -51,31 +52,33 @@ function wizard(cwd: string, ...args: string[]): string {
  * create-next-app's root layout loads Geist from Google Fonts, which cannot be downloaded here: its
  * import is pointed at a local stand-in with the same shape; the rest of the file stays the user's.
  */
-async function withoutGoogleFonts(project: string, layoutFile = "app/layout.tsx"): Promise<void> {
-  const layout = join(project, layoutFile);
+async function withoutGoogleFonts(project: string, appDir = "app", script: "tsx" | "js" = "tsx"): Promise<void> {
+  const layout = join(project, appDir, `layout.${script}`);
   const text = await readFile(layout, "utf8");
   expect(text).toContain('from "next/font/google";');
   await writeFile(layout, text.replace('from "next/font/google";', 'from "./fonts";'));
-  const standIn = 'export const Geist = (options: FontOptions) => ({ ...options, className: "" });\nexport const Geist_Mono = Geist;\n';
+  const standIn =
+    'export const Geist = (options: FontOptions) => ({ variable: options.variable, className: "" });\nexport const Geist_Mono = Geist;\n';
   await writeFile(
-    join(dirname(layout), layoutFile.endsWith(".js") ? "fonts.js" : "fonts.ts"),
-    layoutFile.endsWith(".js")
+    join(project, appDir, script === "js" ? "fonts.js" : "fonts.ts"),
+    script === "js"
       ? standIn.replace("options: FontOptions", "options")
       : `type FontOptions = { variable: string; subsets: string[] };\n${standIn}`,
   );
 }
 
 /**
- * Puts this repository's better-sqlite3, compiled by its own install, into the project's node_modules
- * before the project installs: npm keeps a package already there that satisfies the range, so the
- * native module is not compiled again from source (no prebuilt binary can be downloaded here). When the
- * versions disagree npm replaces it and compiles, which is slower but the same. The packages it loads
- * its binary with come along: npm leaves out the dependencies of a package it found in place.
+ * better-sqlite3 has no prebuilt binary to download here, so each install would compile it from source
+ * (minutes). prebuild-install's documented local prebuilds (`npm_config_better_sqlite3_local_prebuilds`)
+ * serve it the binary this repository's own install compiled, packed as a prebuilt one; when the project
+ * gets another version, the name does not match and it compiles, which is slower but the same.
  */
-function seedCompiledSqlite(project: string): void {
-  run(project, "mkdir", ["-p", "node_modules"]);
-  const seeds = ["better-sqlite3", "bindings", "file-uri-to-path"].map((name) => join(REPOSITORY_MODULES, name));
-  run(project, "cp", ["-a", ...seeds, join(project, "node_modules/")]);
+function localSqlitePrebuilds(folder: string): string {
+  const module = join(REPOSITORY_MODULES, "better-sqlite3");
+  const { version } = JSON.parse(readFileSync(join(module, "package.json"), "utf8")) as { version: string };
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  run(module, "tar", ["czf", join(folder, name), "build/Release/better_sqlite3.node"]);
+  return folder;
 }
 
 function freePort(): Promise<number> {
@@ -87,6 +90,22 @@ function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * The status of `url`, retrying while the connection fails: `next dev` restarts itself when it first
+ * writes the project's tsconfig.json, dropping the requests it was compiling for.
+ */
+async function statusOnceServing(url: string, output: () => string): Promise<number> {
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    try {
+      return (await fetch(url, { signal: AbortSignal.timeout(120_000) })).status;
+    } catch (error) {
+      if (Date.now() > deadline) throw new Error(`${url} never answered (${String(error)}):\n${output()}`);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+  }
 }
 
 /** Runs `npm run dev` until its pages answer; returns what they answered, then stops it. */
@@ -113,8 +132,7 @@ async function devServerAnswers(project: string, paths: readonly string[]): Prom
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     const statuses: Record<string, number> = {};
-    for (const path of paths)
-      statuses[path] = (await fetch(`http://127.0.0.1:${port}${path}`, { signal: AbortSignal.timeout(120_000) })).status;
+    for (const path of paths) statuses[path] = await statusOnceServing(`http://127.0.0.1:${port}${path}`, () => output);
     return { statuses, output };
   } finally {
     if (child.pid) process.kill(-child.pid, "SIGTERM");
@@ -122,19 +140,23 @@ async function devServerAnswers(project: string, paths: readonly string[]): Prom
 }
 
 /** The errors and warnings the project's own ESLint reports, by file. */
-function lintProblems(project: string): { file: string; rule: string | null; severity: number }[] {
+function lintProblems(project: string): { file: string; rule: string | null; severity: number; message: string }[] {
   const result = spawnSync("npx", ["eslint", "--format", "json", "."], {
     cwd: project,
     env,
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,
   });
-  const reports = JSON.parse(result.stdout) as { filePath: string; messages: { ruleId: string | null; severity: number }[] }[];
+  const reports = JSON.parse(result.stdout) as {
+    filePath: string;
+    messages: { ruleId: string | null; severity: number; message: string }[];
+  }[];
   return reports.flatMap((report) =>
     report.messages.map((message) => ({
       file: report.filePath.slice(project.length + 1),
       rule: message.ruleId,
       severity: message.severity,
+      message: message.message,
     })),
   );
 }
@@ -142,124 +164,196 @@ function lintProblems(project: string): { file: string; rule: string | null; sev
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "domain-auth-scaffold-"));
   packed = packPackages(work);
+  env.npm_config_better_sqlite3_local_prebuilds = localSqlitePrebuilds(await mkdtemp(join(work, "prebuilds-")));
   browser = await launchBrowser();
 }, 120_000);
 
 afterAll(async () => {
   for (const server of running) {
     if ("stop" in server) await server.stop();
-    else if (server.exitCode === null && server.pid) process.kill(-server.pid, "SIGKILL");
+    else if (server.exitCode === null && server.pid) {
+      try {
+        process.kill(-server.pid, "SIGKILL");
+      } catch {
+        // already gone with its group
+      }
+    }
   }
   await browser?.close();
   for (const dir of [work, ...made]) await rm(dir, { recursive: true, force: true });
 });
 
-describe("npx create-domain-auth in a project create-next-app made (cacheComponents on, Tailwind, ESLint)", () => {
+/** A copy of a create-next-app project, fonts made local, the user's files as they were. */
+async function userProject(shape: "default" | "src" | "js"): Promise<{ project: string; mine: Record<string, string> }> {
+  const project = await copyOfNextProject(shape);
+  made.push(dirname(project));
+  const appDir = shape === "src" ? "src/app" : "app";
+  const script = shape === "js" ? "js" : "tsx";
+  await withoutGoogleFonts(project, appDir, script);
+  const mine: Record<string, string> = {};
+  for (const file of [`layout.${script}`, `page.${script}`, "globals.css"])
+    mine[`${appDir}/${file}`] = await readFile(join(project, appDir, file), "utf8");
+  for (const file of ["jsconfig.json", "eslint.config.mjs"].filter(() => shape === "js"))
+    mine[file] = await readFile(join(project, file), "utf8");
+  return { project, mine };
+}
+
+/**
+ * Installs the project's dependencies and the packed core (its version is not in the registry: it is
+ * installed the way an unpublished package is). Later projects start from the first one's modules.
+ */
+async function install(project: string): Promise<void> {
+  if (installedModules) await cp(installedModules, join(project, "node_modules"), { recursive: true, verbatimSymlinks: true });
+  run(project, "npm", ["install", packed.core], 900_000);
+  installedModules ??= join(project, "node_modules");
+}
+
+async function expectUnchanged(project: string, mine: Record<string, string>): Promise<void> {
+  for (const [file, content] of Object.entries(mine)) expect(await readFile(join(project, file), "utf8"), file).toBe(content);
+}
+
+/** ESLint as the project configures it: no error anywhere, no warning in a scaffolded file. */
+function expectLintClean(project: string): void {
+  const problems = lintProblems(project);
+  expect(problems.filter((problem) => problem.severity === 2)).toEqual([]);
+  expect(problems.filter((problem) => /domain-auth|server\.mjs|proxy\.ts|app\/api\//.test(problem.file))).toEqual([]);
+}
+
+/**
+ * `npm run build`, then the production server `npm start` runs: setup → sign-out → sign-in on /login →
+ * profile in Chromium, then login → me over the API; the auth pages carry their nonce policy, nothing
+ * is loaded from another origin and no script fails.
+ */
+async function expectBuildAndFirstRun(project: string, screenshot: string): Promise<RunningApp> {
+  run(project, "npm", ["run", "build"], 600_000);
+  const app = await startApp({ app: project, domain: await readFile(join(project, "domain.yaml"), "utf8") });
+  running.push(app);
+  const page = await openTab(browser, app.url);
+  const foreign: string[] = [];
+  page.on("request", (request) => {
+    if (!request.url().startsWith(app.url)) foreign.push(request.url());
+  });
+  const scriptErrors: string[] = [];
+  page.on("pageerror", (error) => scriptErrors.push(error.message));
+  const setup = await page.goto("/setup");
+  expect(setup?.headers()["content-security-policy"]).toContain("'nonce-");
+  await fillAccountForm(page, ADMIN);
+  await page.getByRole("button", { name: "Create administrator" }).click();
+  await page.waitForURL("**/profile");
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.waitForURL("**/login*");
+  await fillAccountForm(page, { email: ADMIN.email, password: ADMIN.password });
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL("**/profile");
+  expect(await profileValue(page, "Email")).toBe(ADMIN.email);
+  await saveScreenshot(page, screenshot);
+  expect(scriptErrors).toEqual([]);
+  expect(foreign).toEqual([]);
+  await page.context().close();
+
+  const signedIn = await api(app.url, "/user/login", { method: "POST", body: { email: ADMIN.email, password: ADMIN.password } });
+  expect(signedIn.status).toBe(200);
+  expect((await api(app.url, "/user/me", { token: signedIn.body.token as string })).body).toMatchObject({ user: { email: ADMIN.email } });
+  return app;
+}
+
+describe("npx create-domain-auth in a project create-next-app made with its defaults (cacheComponents on)", () => {
   let project: string;
   let mine: Record<string, string>;
 
   beforeAll(async () => {
-    project = await copyOfNextProject("default");
-    made.push(dirname(project));
-    await withoutGoogleFonts(project);
-    mine = {};
-    for (const file of ["app/layout.tsx", "app/page.tsx", "app/globals.css", "next.config.ts"]) {
-      mine[file] = await readFile(join(project, file), "utf8");
-    }
+    ({ project, mine } = await userProject("default"));
     wizard(project, "--yes", "--no-install");
-    seedCompiledSqlite(project);
-    // The version in the tarball is not in the registry: install it the way an unpublished package is.
-    run(project, "npm", ["install", packed.core], 900_000);
-    installedModules = join(project, "node_modules");
-  }, 600_000);
+    await install(project);
+  }, 900_000);
 
-  it("keeps the user's files, and a rerun writes nothing", { timeout: 120_000 }, async () => {
-    for (const file of ["app/layout.tsx", "app/page.tsx", "app/globals.css"]) {
-      expect(await readFile(join(project, file), "utf8"), file).toBe(mine[file]);
-    }
+  it("keeps the user's files, edits next.config, and a rerun writes nothing", { timeout: 120_000 }, async () => {
+    await expectUnchanged(project, mine);
     const config = await readFile(join(project, "next.config.ts"), "utf8");
     expect(config).toContain("cacheComponents: true");
     expect(config).toContain('serverExternalPackages: ["@domain-auth/core"]');
+    expect(JSON.parse(await readFile(join(project, "package.json"), "utf8")).scripts.start).toBe("node server.mjs");
     expect(wizard(project, "--yes", "--no-install")).toContain("nothing to write");
   });
 
-  it("passes the project's own ESLint and tsc --noEmit", { timeout: 300_000 }, () => {
-    const problems = lintProblems(project);
-    expect(problems.filter((problem) => problem.severity === 2)).toEqual([]);
-    expect(problems.filter((problem) => /domain-auth|server\.mjs|proxy\.ts|app\/api\//.test(problem.file))).toEqual([]);
-    run(project, "npx", ["tsc", "--noEmit"]);
+  it("passes the project's own ESLint", { timeout: 300_000 }, () => {
+    expectLintClean(project);
   });
 
   it("serves the auth pages and the API under npm run dev", { timeout: 300_000 }, async () => {
-    const { statuses, output } = await devServerAnswers(project, ["/setup", "/login", "/api/user/setup", "/"]);
-    expect(statuses, output).toEqual({ "/setup": 200, "/login": 200, "/api/user/setup": 200, "/": 200 });
+    const { statuses, output } = await devServerAnswers(project, ["/setup", "/api/user/setup", "/"]);
+    expect(statuses, output).toEqual({ "/setup": 200, "/api/user/setup": 200, "/": 200 });
     expect(output).not.toMatch(/Error:|not compatible with nextConfig/);
   });
 
-  it("builds (with Next.js's type check) and runs the first-run flow on npm start's server in Chromium", { timeout: 600_000 }, async () => {
-    run(project, "npm", ["run", "build"]);
-    expect(JSON.parse(await readFile(join(project, "package.json"), "utf8")).scripts.start).toBe("node server.mjs");
-    const app = await startApp({ app: project, domain: await readFile(join(project, "domain.yaml"), "utf8") });
-    running.push(app);
-
+  it("builds, and npm start serves the first run in Chromium, the user's home page keeping its own styles", {
+    timeout: 900_000,
+  }, async () => {
+    const app = await expectBuildAndFirstRun(project, "scaffold-create-next-app-profile");
     const home = await fetch(`${app.url}/`);
-    expect(home.status).toBe(200);
     expect(home.headers.get("content-security-policy")).toBeNull();
     expect(await home.text()).toContain("To get started, edit the");
-
     const page = await openTab(browser, app.url);
-    const foreign: string[] = [];
-    page.on("request", (request) => {
-      if (!request.url().startsWith(app.url)) foreign.push(request.url());
-    });
-    const scriptErrors: string[] = [];
-    page.on("pageerror", (error) => scriptErrors.push(error.message));
-    const setup = await page.goto("/setup");
-    expect(setup?.headers()["content-security-policy"]).toContain("'nonce-");
-    await fillAccountForm(page, ADMIN);
-    await page.getByRole("button", { name: "Create administrator" }).click();
-    await page.waitForURL("**/profile");
-    expect(await profileValue(page, "Email")).toBe(ADMIN.email);
+    await page.goto("/");
+    // Tailwind's classes on the user's body still apply; the auth pages' stylesheet does not reach them.
+    expect(await page.evaluate(() => getComputedStyle(document.body).display)).toBe("flex");
+    await page.goto("/login");
     // The auth pages' own styles hold under Tailwind's reset: the button keeps its colour and padding.
-    const button = page.getByRole("button", { name: "Sign out" });
-    const style = await button.evaluate((element) => {
+    const style = await page.getByRole("button", { name: "Sign in" }).evaluate((element) => {
       const computed = getComputedStyle(element);
       return { background: computed.backgroundColor, padding: computed.paddingLeft };
     });
     expect(style.background).not.toBe("rgba(0, 0, 0, 0)");
     expect(style.padding).not.toBe("0px");
-    await saveScreenshot(page, "scaffold-create-next-app-profile");
-    // The user's home page keeps Tailwind's styles: the auth pages' stylesheet does not leak into it.
-    await page.goto("/");
-    expect(await page.evaluate(() => getComputedStyle(document.body).display)).toBe("flex");
-    expect(scriptErrors).toEqual([]);
-    expect(foreign).toEqual([]);
+    await page.context().close();
+  });
+});
 
-    const signedIn = await api(app.url, "/user/login", { method: "POST", body: { email: ADMIN.email, password: ADMIN.password } });
-    expect(signedIn.status).toBe(200);
+describe("npx create-domain-auth in the same project with cacheComponents off", () => {
+  let project: string;
+
+  beforeAll(async () => {
+    ({ project } = await userProject("default"));
+    const config = join(project, "next.config.ts");
+    const text = await readFile(config, "utf8");
+    expect(text).toMatch(/^ {2}cacheComponents: true,\n/m);
+    await writeFile(config, text.replace(/^ {2}cacheComponents: true,\n/m, ""));
+    wizard(project, "--yes", "--no-install");
+    await install(project);
+  }, 900_000);
+
+  it("gets the plain auth layout, serves under npm run dev, builds, and npm start serves the first run", { timeout: 900_000 }, async () => {
+    expect(await readFile(join(project, "app/(domain-auth)/layout.tsx"), "utf8")).not.toContain("instant");
+    const { statuses, output } = await devServerAnswers(project, ["/setup", "/api/user/setup"]);
+    expect(statuses, output).toEqual({ "/setup": 200, "/api/user/setup": 200 });
+    await expectBuildAndFirstRun(project, "scaffold-cache-components-off-profile");
+  });
+});
+
+describe("npx create-domain-auth in a create-next-app --src-dir project", () => {
+  it("scaffolds under src/, passes ESLint, builds, and npm start serves the first run", { timeout: 900_000 }, async () => {
+    const { project, mine } = await userProject("src");
+    wizard(project, "--yes", "--no-install");
+    await expectUnchanged(project, mine);
+    expect(await readFile(join(project, "src/app/(domain-auth)/layout.tsx"), "utf8")).toContain("instant = false");
+    await install(project);
+    expectLintClean(project);
+    await expectBuildAndFirstRun(project, "scaffold-src-dir-profile");
   });
 });
 
 describe("npx create-domain-auth in a JavaScript project create-next-app made (--js)", () => {
-  it("adds TypeScript: the project's ESLint passes, it builds and its production server serves the pages and the API", {
-    timeout: 600_000,
+  it("adds TypeScript: the project's ESLint passes, it builds and npm start serves the pages and the API", {
+    timeout: 900_000,
   }, async () => {
-    const project = await copyOfNextProject("js");
-    made.push(dirname(project));
-    await withoutGoogleFonts(project, "app/layout.js");
-    const userFiles = ["jsconfig.json", "app/layout.js", "app/page.js", "app/globals.css", "eslint.config.mjs"];
-    const mine = await Promise.all(userFiles.map((file) => readFile(join(project, file), "utf8")));
+    const { project, mine } = await userProject("js");
     wizard(project, "--yes", "--no-install");
-    expect(await Promise.all(userFiles.map((file) => readFile(join(project, file), "utf8")))).toEqual(mine);
+    await expectUnchanged(project, mine);
     const tsconfig = await readFile(join(project, "tsconfig.json"), "utf8");
     expect(JSON.parse(tsconfig).extends).toBe("./jsconfig.json");
-    // The TypeScript project above installed the same packages: npm keeps them and adds what is missing.
-    if (installedModules) await cp(installedModules, join(project, "node_modules"), { recursive: true, verbatimSymlinks: true });
-    else seedCompiledSqlite(project);
-    run(project, "npm", ["install", packed.core], 900_000);
-
-    expect(lintProblems(project).filter((problem) => problem.severity === 2)).toEqual([]);
-    run(project, "npm", ["run", "build"]);
+    await install(project);
+    expectLintClean(project);
+    run(project, "npm", ["run", "build"], 600_000);
     // Next.js leaves a tsconfig.json that extends another as it is: a rerun of the wizard finds it unchanged.
     expect(await readFile(join(project, "tsconfig.json"), "utf8")).toBe(tsconfig);
 
@@ -276,26 +370,16 @@ describe("npx create-domain-auth in a JavaScript project create-next-app made (-
 });
 
 describe("npx create-domain-auth my-app in an empty folder", () => {
-  it("creates an app that builds and runs: home page, first-run page and the API", { timeout: 600_000 }, async () => {
+  it("creates an app that builds and whose npm start serves its home page and the first run", { timeout: 900_000 }, async () => {
     const parent = await mkdtemp(join(work, "empty-"));
     wizard(parent, "my-app", "--yes", "--no-install");
     const project = join(parent, "my-app");
     const manifest = JSON.parse(await readFile(join(project, "package.json"), "utf8"));
     expect(manifest.scripts).toMatchObject({ dev: "next dev", build: "next build", start: "node server.mjs" });
-    // Starting from the modules installed above, npm keeps what matches (better-sqlite3 compiles once).
-    if (installedModules) await cp(installedModules, join(project, "node_modules"), { recursive: true, verbatimSymlinks: true });
-    else seedCompiledSqlite(project);
-    run(project, "npm", ["install", packed.core], 900_000);
-    run(project, "npm", ["run", "build"]);
-
-    const app = await startApp({ app: project, domain: await readFile(join(project, "domain.yaml"), "utf8") });
-    running.push(app);
+    await install(project);
+    const app = await expectBuildAndFirstRun(project, "scaffold-new-app-profile");
     const home = await fetch(`${app.url}/`);
     expect(home.status).toBe(200);
     expect(await home.text()).toContain("My app");
-    expect((await fetch(`${app.url}/setup`)).status).toBe(200);
-    const setup = await api(app.url, "/user/setup", { method: "POST", body: { email: ADMIN.email, password: ADMIN.password } });
-    expect(setup.status).toBe(201);
-    expect((await api(app.url, "/user/me", { token: setup.body.token as string })).body).toMatchObject({ user: { email: ADMIN.email } });
   });
 });

@@ -7,9 +7,10 @@ export const ADMIN: Account = { ...ADMIN_ACCOUNT, name: "Ada Admin" };
 
 /** Fills the email, password and (when given) name inputs of a setup, register or sign-in form. */
 export async function fillAccountForm(page: Page, account: Account): Promise<void> {
-  await page.getByLabel("Email").fill(account.email);
-  await page.getByLabel("Password", { exact: true }).fill(account.password);
-  if (account.name !== undefined) await page.getByLabel("Name").fill(account.name);
+  // Visible ones only: Next.js may keep the page navigated away from in the DOM, hidden.
+  await page.getByLabel("Email").filter({ visible: true }).fill(account.email);
+  await page.getByLabel("Password", { exact: true }).filter({ visible: true }).fill(account.password);
+  if (account.name !== undefined) await page.getByLabel("Name").filter({ visible: true }).fill(account.name);
 }
 
 /** Signs in through `/login` and waits for the profile page. */
@@ -40,4 +41,21 @@ export async function api(
 ): Promise<{ status: number; body: Record<string, unknown> }> {
   const { status, body } = await call(baseURL, { ...init, path: `/api${path}` });
   return { status, body: body as Record<string, unknown> };
+}
+
+/** The tokens the tab keeps in its sessionStorage. */
+export async function storedTokens(page: Page): Promise<{ token: string | null; refreshToken: string | null }> {
+  return page.evaluate(() => ({
+    token: sessionStorage.getItem("domain-auth.token"),
+    refreshToken: sessionStorage.getItem("domain-auth.refresh-token"),
+  }));
+}
+
+/** Counts the tab's `POST /api/<auth>/refresh` requests from now on. */
+export function countRefreshes(page: Page): { readonly count: () => number } {
+  let count = 0;
+  page.on("request", (request) => {
+    if (request.method() === "POST" && new URL(request.url()).pathname.endsWith("/refresh")) count++;
+  });
+  return { count: () => count };
 }

@@ -63,17 +63,22 @@ describe("bridge manifest", () => {
 });
 
 describe("a project with cacheComponents on", () => {
-  it("gets the auth pages' layout that opts out of the prerendered shell, and every other file as without", async () => {
+  it("gets the auth pages' layout and pages opting out of the prerendered shell, and every other file as without", async () => {
     const manifest = await loadManifest();
     const model = modelOf(await webDomainText());
     const plain = await renderTemplates(manifest, model);
     const cached = await renderTemplates(manifest, model, { cacheComponents: true });
-    const layout = "app/(domain-auth)/layout.tsx";
-    const layoutOf = (files: typeof plain) => files.find((file) => file.to === layout)?.content ?? "";
-    expect(layoutOf(plain)).not.toContain("instant");
-    expect(layoutOf(cached)).toBe(await readFile(join(TEMPLATES_DIR, CACHE_COMPONENTS_VARIANT, layout), "utf8"));
-    expect(layoutOf(cached)).toContain("export const instant = false;");
-    expect(cached.filter((file) => file.to !== layout)).toEqual(plain.filter((file) => file.to !== layout));
+    const segment = (to: string) => /^app\/\(domain-auth\)\/(?:.+\/)?(?:layout|page)\.tsx$/.test(to);
+    const segments = cached.filter((file) => segment(file.to));
+    expect(segments.map((file) => file.to)).toEqual(
+      expect.arrayContaining(["app/(domain-auth)/layout.tsx", "app/(domain-auth)/login/page.tsx"]),
+    );
+    for (const file of segments) {
+      expect(file.content, file.to).toBe(await readFile(join(TEMPLATES_DIR, CACHE_COMPONENTS_VARIANT, file.to), "utf8"));
+      expect(file.content, file.to).toContain("export const instant = false;");
+      expect(plain.find((other) => other.to === file.to)?.content, file.to).not.toContain("instant");
+    }
+    expect(cached.filter((file) => !segment(file.to))).toEqual(plain.filter((file) => !segment(file.to)));
   });
 });
 

@@ -1,4 +1,4 @@
-import type { DomainModel, EntityModel, FieldModel, PermissionMap } from "@domain-auth/core/config";
+import type { DomainModel, Endpoint, EntityModel, FieldModel, PermissionMap } from "@domain-auth/core/config";
 
 /** A field as the browser needs it to render an input and a table cell. */
 export interface FieldView {
@@ -36,7 +36,8 @@ export interface AuthView {
   readonly roles: readonly string[];
   readonly setupRole: string;
   readonly defaultRole: string | null;
-  readonly endpoints: Readonly<{ login: boolean; register: boolean; me: boolean; setup: boolean }>;
+  /** Which auth endpoints exist (`login`, …, `logout`, `refresh`, `sessions`): the pages call and show only those. */
+  readonly endpoints: Readonly<Record<Endpoint, boolean>>;
   /** Fields of the auth entity besides `email`, `password` and `role` (asked at setup and register). */
   readonly profileFields: readonly FieldView[];
 }
