@@ -52,14 +52,18 @@ function wizard(cwd: string, ...args: string[]): string {
  * create-next-app's root layout loads Geist from Google Fonts, which cannot be downloaded here: its
  * import is pointed at a local stand-in with the same shape; the rest of the file stays the user's.
  */
-async function withoutGoogleFonts(project: string, appDir = "app"): Promise<void> {
-  const layout = join(project, appDir, "layout.tsx");
+async function withoutGoogleFonts(project: string, appDir = "app", script: "tsx" | "js" = "tsx"): Promise<void> {
+  const layout = join(project, appDir, `layout.${script}`);
   const text = await readFile(layout, "utf8");
   expect(text).toContain('from "next/font/google";');
   await writeFile(layout, text.replace('from "next/font/google";', 'from "./fonts";'));
+  const standIn =
+    'export const Geist = (options: FontOptions) => ({ variable: options.variable, className: "" });\nexport const Geist_Mono = Geist;\n';
   await writeFile(
-    join(project, appDir, "fonts.ts"),
-    'type FontOptions = { variable: string; subsets: string[] };\nexport const Geist = (options: FontOptions) => ({ variable: options.variable, className: "" });\nexport const Geist_Mono = Geist;\n',
+    join(project, appDir, script === "js" ? "fonts.js" : "fonts.ts"),
+    script === "js"
+      ? standIn.replace("options: FontOptions", "options")
+      : `type FontOptions = { variable: string; subsets: string[] };\n${standIn}`,
   );
 }
 
@@ -180,14 +184,17 @@ afterAll(async () => {
 });
 
 /** A copy of a create-next-app project, fonts made local, the user's files as they were. */
-async function userProject(shape: "default" | "src"): Promise<{ project: string; mine: Record<string, string> }> {
+async function userProject(shape: "default" | "src" | "js"): Promise<{ project: string; mine: Record<string, string> }> {
   const project = await copyOfNextProject(shape);
   made.push(dirname(project));
   const appDir = shape === "src" ? "src/app" : "app";
-  await withoutGoogleFonts(project, appDir);
+  const script = shape === "js" ? "js" : "tsx";
+  await withoutGoogleFonts(project, appDir, script);
   const mine: Record<string, string> = {};
-  for (const file of ["layout.tsx", "page.tsx", "globals.css"])
+  for (const file of [`layout.${script}`, `page.${script}`, "globals.css"])
     mine[`${appDir}/${file}`] = await readFile(join(project, appDir, file), "utf8");
+  for (const file of ["jsconfig.json", "eslint.config.mjs"].filter(() => shape === "js"))
+    mine[file] = await readFile(join(project, file), "utf8");
   return { project, mine };
 }
 
@@ -332,6 +339,33 @@ describe("npx create-domain-auth in a create-next-app --src-dir project", () => 
     await install(project);
     expectLintClean(project);
     await expectBuildAndFirstRun(project, "scaffold-src-dir-profile");
+  });
+});
+
+describe("npx create-domain-auth in a JavaScript project create-next-app made (--js)", () => {
+  it("adds TypeScript: the project's ESLint passes, it builds and npm start serves the pages and the API", {
+    timeout: 900_000,
+  }, async () => {
+    const { project, mine } = await userProject("js");
+    wizard(project, "--yes", "--no-install");
+    await expectUnchanged(project, mine);
+    const tsconfig = await readFile(join(project, "tsconfig.json"), "utf8");
+    expect(JSON.parse(tsconfig).extends).toBe("./jsconfig.json");
+    await install(project);
+    expectLintClean(project);
+    run(project, "npm", ["run", "build"], 600_000);
+    // Next.js leaves a tsconfig.json that extends another as it is: a rerun of the wizard finds it unchanged.
+    expect(await readFile(join(project, "tsconfig.json"), "utf8")).toBe(tsconfig);
+
+    const app = await startApp({ app: project, domain: await readFile(join(project, "domain.yaml"), "utf8") });
+    running.push(app);
+    expect((await fetch(`${app.url}/`)).status).toBe(200);
+    const login = await fetch(`${app.url}/login`);
+    expect(login.status).toBe(200);
+    expect(login.headers.get("content-security-policy")).toContain("'nonce-");
+    const setup = await api(app.url, "/user/setup", { method: "POST", body: { email: ADMIN.email, password: ADMIN.password } });
+    expect(setup.status).toBe(201);
+    expect((await api(app.url, "/user/me", { token: setup.body.token as string })).body).toMatchObject({ user: { email: ADMIN.email } });
   });
 });
 

@@ -2,37 +2,11 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { newNextConfig } from "./next-config.js";
 import { newPackageJson } from "./package-json.js";
-import { TEMPLATES_DIR } from "./templates.js";
+import { builtVersions, TEMPLATES_DIR } from "./templates-dir.js";
+import { newTsconfig } from "./tsconfig.js";
 
 /** The `.gitignore` of a new app, before the wizard's own entries. */
 export const NEW_APP_IGNORES = "node_modules/\n.next/\nnext-env.d.ts\n*.tsbuildinfo\n";
-
-/** create-next-app's TypeScript settings, with its `@/*` alias. */
-const TSCONFIG = `${JSON.stringify(
-  {
-    compilerOptions: {
-      target: "ES2017",
-      lib: ["dom", "dom.iterable", "esnext"],
-      allowJs: true,
-      skipLibCheck: true,
-      strict: true,
-      noEmit: true,
-      esModuleInterop: true,
-      module: "esnext",
-      moduleResolution: "bundler",
-      resolveJsonModule: true,
-      isolatedModules: true,
-      jsx: "react-jsx",
-      incremental: true,
-      plugins: [{ name: "next" }],
-      paths: { "@/*": ["./*"] },
-    },
-    include: ["next-env.d.ts", "**/*.ts", "**/*.tsx", ".next/types/**/*.ts", ".next/dev/types/**/*.ts", "**/*.mts"],
-    exclude: ["node_modules"],
-  },
-  null,
-  2,
-)}\n`;
 
 /** The root files of a new app (`templates/next-root/`): its root layout, a home page linking to the auth pages, an icon. */
 async function rootFiles(templatesDir: string, options: { hasAuth: boolean }): Promise<{ to: string; content: string }[]> {
@@ -42,11 +16,6 @@ async function rootFiles(templatesDir: string, options: { hasAuth: boolean }): P
     { to: "app/page.tsx", content: await read(options.hasAuth ? "page.tsx" : "page.no-auth.tsx") },
     { to: "app/icon.svg", content: await read("icon.svg") },
   ];
-}
-
-/** The package versions the wizard was built against (written by scripts/sync-templates.mjs). */
-async function builtVersions(templatesDir: string): Promise<Record<string, string>> {
-  return JSON.parse(await readFile(join(templatesDir, "next", "versions.json"), "utf8")) as Record<string, string>;
 }
 
 /**
@@ -66,7 +35,7 @@ export async function newAppFiles(options: {
   const brought = new Set(options.templates.map((template) => template.to));
   const files = [
     { to: "package.json", content: newPackageJson({ name: options.name, coreVersion: options.coreVersion, versions }) },
-    { to: "tsconfig.json", content: TSCONFIG },
+    { to: "tsconfig.json", content: newTsconfig("") },
     { to: "next.config.ts", content: newNextConfig() },
     ...(await rootFiles(templatesDir, options)),
   ];

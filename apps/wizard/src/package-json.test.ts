@@ -36,6 +36,7 @@ describe("withDomainAuth", () => {
     expect(withDomainAuth(edit.content as string, { version: "^0.1.0", keepStart: false })).toEqual({
       content: null,
       addedDependencies: [],
+      addedDevDependencies: [],
       changedStart: false,
     });
   });
@@ -62,6 +63,23 @@ describe("withDomainAuth", () => {
     expect(withDomainAuth(text, { version: "^0.1.0", keepStart: false }).content).toBe(
       '{\n\t"name": "x",\n\t"dependencies": {\n\t\t"@domain-auth/core": "^0.1.0",\n\t\t"@next/env": "16",\n\t\t"swagger-ui-dist": "^5.35.0"\n\t},\n\t"devDependencies": {\n\t\t"next": "16"\n\t}\n}',
     );
+  });
+
+  it("adds dev dependencies in order unless listed in either list, creating devDependencies when there is none", () => {
+    const typescript = { "@types/node": "^20.19.0", "@types/react": "^19.2.0", typescript: "~5.9.3" };
+    const edit = withDomainAuth(CREATE_NEXT_APP, { version: "^0.1.0", keepStart: true, devDependencies: typescript });
+    expect(edit).toMatchObject({ addedDevDependencies: ["@types/node", "@types/react"] });
+    expect(edit.content).toContain(
+      '"devDependencies": {\n    "@types/node": "^20.19.0",\n    "@types/react": "^19.2.0",\n    "typescript": "^5"\n  }\n}\n',
+    );
+    expect(withDomainAuth(edit.content as string, { version: "^0.1.0", keepStart: true, devDependencies: typescript })).toMatchObject({
+      content: null,
+      addedDevDependencies: [],
+    });
+    const none = '{ "dependencies": { "next": "16", "@domain-auth/core": "1", "@next/env": "16", "swagger-ui-dist": "5", "@types/node": "20" } }\n';
+    const created = withDomainAuth(none, { version: "1", keepStart: true, devDependencies: typescript });
+    expect(created.addedDependencies).toEqual([]);
+    expect(JSON.parse(created.content as string).devDependencies).toEqual({ "@types/react": "^19.2.0", typescript: "~5.9.3" });
   });
 
   it("appends to unsorted dependencies", () => {

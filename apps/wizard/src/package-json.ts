@@ -16,6 +16,8 @@ export interface PackageJsonEdit {
   readonly content: string | null;
   /** The packages added to `dependencies`, in order. */
   readonly addedDependencies: readonly string[];
+  /** The packages added to `devDependencies`, in order. */
+  readonly addedDevDependencies: readonly string[];
   readonly changedStart: boolean;
 }
 
@@ -42,12 +44,17 @@ function withKey(record: Record<string, unknown>, key: string, value: unknown): 
  * `package.json` with what the scaffold imports in `dependencies` (unless already listed in either
  * list): `@domain-auth/core` at `version`, `@next/env` at the project's own `next` range (the
  * production server loads `.env` files with it; a strict package manager such as pnpm does not let a
- * project import what it does not list), and the API reference's renderer (`/docs`). `scripts.start` is pointed at `server.mjs` when it is the
- * stock `next start` and `keepStart` is not set. Key order, indentation and the final newline are kept.
+ * project import what it does not list), and the API reference's renderer (`/docs`). `scripts.start` is
+ * pointed at `server.mjs` when it is the stock `next start` and `keepStart` is not set.
+ * `devDependencies` (TypeScript, for a JavaScript project) join that list unless listed in either. Key
+ * order, indentation and the final newline are kept.
  *
  * @param version the range to depend on, e.g. `^0.1.0`.
  */
-export function withDomainAuth(text: string, options: { version: string; keepStart: boolean }): PackageJsonEdit {
+export function withDomainAuth(
+  text: string,
+  options: { version: string; keepStart: boolean; devDependencies?: Readonly<Record<string, string>> },
+): PackageJsonEdit {
   const manifest = JSON.parse(text) as Manifest;
   const dependencies = (manifest.dependencies ?? {}) as Record<string, unknown>;
   const devDependencies = (manifest.devDependencies ?? {}) as Record<string, unknown>;
@@ -58,9 +65,13 @@ export function withDomainAuth(text: string, options: { version: string; keepSta
   if (typeof nextRange === "string") wanted.push([NEXT_ENV_PACKAGE, nextRange]);
   wanted.push([API_REFERENCE_PACKAGE, API_REFERENCE_RANGE]);
   const added = wanted.filter(([name]) => !listed(name));
+  const addedDev = Object.entries(options.devDependencies ?? {}).filter(([name]) => !listed(name));
   const changedStart = !options.keepStart && scripts.start === STOCK_START;
   const addedDependencies = added.map(([name]) => name);
-  if (added.length === 0 && !changedStart) return { content: null, addedDependencies, changedStart };
+  const addedDevDependencies = addedDev.map(([name]) => name);
+  if (added.length === 0 && addedDev.length === 0 && !changedStart) {
+    return { content: null, addedDependencies, addedDevDependencies, changedStart };
+  }
 
   let edited: Manifest = { ...manifest };
   if (changedStart) edited.scripts = { ...scripts, start: SERVER_START };
@@ -75,8 +86,14 @@ export function withDomainAuth(text: string, options: { version: string; keepSta
       edited.dependencies = added.reduce((record, [name, range]) => withKey(record, name, range), dependencies);
     }
   }
-  return { content: serialize(edited, text), addedDependencies, changedStart };
+  if (addedDev.length > 0) {
+    edited.devDependencies = addedDev.reduce((record, [name, range]) => withKey(record, name, range), devDependencies);
+  }
+  return { content: serialize(edited, text), addedDependencies, addedDevDependencies, changedStart };
 }
+
+/** The packages Next.js needs to compile and type-check TypeScript, which a JavaScript project lacks. */
+export const TYPESCRIPT_PACKAGES = ["@types/node", "@types/react", "@types/react-dom", "typescript"] as const;
 
 function serialize(manifest: Manifest, original: string): string {
   const newline = original.includes("\r\n") ? "\r\n" : "\n";
@@ -100,12 +117,7 @@ export function newPackageJson(options: { name: string; coreVersion: string; ver
       "react-dom": version("react-dom"),
       [API_REFERENCE_PACKAGE]: API_REFERENCE_RANGE,
     },
-    devDependencies: {
-      "@types/node": version("@types/node"),
-      "@types/react": version("@types/react"),
-      "@types/react-dom": version("@types/react-dom"),
-      typescript: version("typescript"),
-    },
+    devDependencies: Object.fromEntries(TYPESCRIPT_PACKAGES.map((name) => [name, version(name)])),
   };
   return `${JSON.stringify(manifest, null, 2)}\n`;
 }

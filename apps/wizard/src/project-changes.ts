@@ -2,8 +2,10 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FileChange } from "./file-changes.js";
 import { CORE_PACKAGE, editNextConfig, MANUAL_CHANGE, newNextConfig, turnsOnCacheComponents } from "./next-config.js";
-import { SERVER_START, withDomainAuth } from "./package-json.js";
+import { SERVER_START, TYPESCRIPT_PACKAGES, withDomainAuth } from "./package-json.js";
 import type { Project } from "./project.js";
+import { builtVersions } from "./templates-dir.js";
+import { newTsconfig, tsconfigExtending } from "./tsconfig.js";
 
 /** An edit of one of the user's files, shown as a diff in the summary. */
 export interface EditedFile {
@@ -62,8 +64,27 @@ async function planNextConfig(dir: string, file: string | undefined): Promise<Ed
 }
 
 /**
- * The edits an existing Next.js project gets: `next.config` (created when absent) and
- * `package.json` (the core as a dependency, and `start` on the production server).
+ * The `tsconfig.json` a JavaScript project gets, the scaffolded files being TypeScript: one that extends
+ * its `jsconfig.json` (keeping its settings and `@/*` alias), or create-next-app's when it has none.
+ */
+function planTsconfig(project: Extract<Project, { kind: "next" }>): EditedFile {
+  const fromJsconfig = project.compilerConfig === "jsconfig.json";
+  return {
+    change: {
+      path: "tsconfig.json",
+      content: fromJsconfig ? tsconfigExtending(project.compilerConfig) : newTsconfig(project.sourceDir),
+      action: "create",
+      note: fromJsconfig ? "TypeScript; extends jsconfig.json" : "TypeScript, with the @/* alias",
+    },
+    before: "",
+  };
+}
+
+/**
+ * The edits an existing Next.js project gets: `next.config` (created when absent), `package.json`
+ * (the core as a dependency, and `start` on the production server) and, in a JavaScript project,
+ * TypeScript: a `tsconfig.json` and the packages Next.js compiles and type-checks it with, at the
+ * versions the wizard was built against.
  */
 export async function planProjectEdits(
   dir: string,
@@ -72,12 +93,17 @@ export async function planProjectEdits(
 ): Promise<ProjectPlan> {
   const config = await planNextConfig(dir, project.nextConfig);
   if (!("change" in config)) return { kind: "refused", ...config };
-  const packageEdit = withDomainAuth(project.packageJson, { version: options.coreVersion, keepStart: options.keepStart });
+  const addsTypeScript = project.compilerConfig !== "tsconfig.json";
+  const versions = addsTypeScript ? await builtVersions() : undefined;
+  const packageEdit = withDomainAuth(project.packageJson, {
+    version: options.coreVersion,
+    keepStart: options.keepStart,
+    ...(versions && { devDependencies: Object.fromEntries(TYPESCRIPT_PACKAGES.map((name) => [name, versions[name] ?? "latest"])) }),
+  });
+  const added = [...packageEdit.addedDependencies, ...packageEdit.addedDevDependencies];
   const notes = [
     // The diff above the file list names them; the line stays short enough for a narrow terminal.
-    ...(packageEdit.addedDependencies.length > 0
-      ? [`adds ${packageEdit.addedDependencies.length === 1 ? packageEdit.addedDependencies[0] : "dependencies"}`]
-      : []),
+    ...(added.length > 0 ? [`adds ${added.length === 1 ? added[0] : "dependencies"}`] : []),
     ...(packageEdit.changedStart ? [`start: ${SERVER_START}`] : []),
   ];
   const packageChange: FileChange =
@@ -87,7 +113,7 @@ export async function planProjectEdits(
   const manifest = JSON.parse(packageChange.content) as { scripts?: Record<string, string> };
   return {
     kind: "planned",
-    edits: [config, { change: packageChange, before: project.packageJson }],
+    edits: [config, { change: packageChange, before: project.packageJson }, ...(addsTypeScript ? [planTsconfig(project)] : [])],
     startsServer: manifest.scripts?.start === SERVER_START,
     addsDependency: packageEdit.addedDependencies.length > 0,
     cacheComponents: await turnsOnCacheComponents(config.before),

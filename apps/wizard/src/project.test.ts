@@ -69,6 +69,7 @@ describe("detectProject", () => {
       packageManager: "npm",
       nextConfig: "next.config.mjs",
       packageJson: '{"dependencies":{"next":"16.4.3"}}',
+      compilerConfig: "tsconfig.json",
     });
   });
 
@@ -84,14 +85,27 @@ describe("detectProject", () => {
     expect(await detectProject(dir)).toMatchObject({ kind: "unsupported", message: expect.stringContaining("No app/ or src/app/") });
   });
 
-  it("refuses a JavaScript project, naming what to add", async () => {
+  it("finds a JavaScript project, with its jsconfig.json or without one", async () => {
     await nextProject({ tsconfig: null, files: { "jsconfig.json": '{ "compilerOptions": { "paths": { "@/*": ["./*"] } } }' } });
-    expect(await detectProject(dir)).toMatchObject({
+    expect(await detectProject(dir)).toMatchObject({ kind: "next", sourceDir: "", compilerConfig: "jsconfig.json" });
+    await rm(join(dir, "jsconfig.json"));
+    expect(await detectProject(dir)).toMatchObject({ kind: "next", sourceDir: "", compilerConfig: undefined });
+    // A tsconfig.json, as Next.js reads it, wins over jsconfig.json.
+    await nextProject({ files: { "jsconfig.json": "{}" } });
+    expect(await detectProject(dir)).toMatchObject({ kind: "next", compilerConfig: "tsconfig.json" });
+  });
+
+  it("refuses a jsconfig.json whose @/* alias is missing or points elsewhere, as it does a tsconfig.json's", async () => {
+    await nextProject({ appDir: "src/app", tsconfig: null, files: { "jsconfig.json": "{}\n" } });
+    expect(await detectProject(dir)).toEqual({
       kind: "unsupported",
-      message: expect.stringContaining(
-        'install typescript, @types/react and @types/node as dev dependencies and create a tsconfig.json whose "paths" map "@/*" to "./*"',
-      ),
+      message:
+        'jsconfig.json must map "@/*" to the src folder, as create-next-app does: in "compilerOptions", add "paths": { "@/*": ["./src/*"] }.',
     });
+    await writeFile(join(dir, "jsconfig.json"), TSCONFIG("./*"));
+    expect(await detectProject(dir)).toMatchObject({ kind: "unsupported", message: expect.stringContaining("jsconfig.json must map") });
+    await writeFile(join(dir, "jsconfig.json"), TSCONFIG("./src/*"));
+    expect(await detectProject(dir)).toMatchObject({ kind: "next", sourceDir: "src/", compilerConfig: "jsconfig.json" });
   });
 
   it("refuses a tsconfig.json whose @/* alias points elsewhere", async () => {

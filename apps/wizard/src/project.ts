@@ -30,6 +30,12 @@ export type Project =
       readonly nextConfig: string | undefined;
       /** The text of `package.json`. */
       readonly packageJson: string;
+      /**
+       * The file holding the project's compiler settings and its `@/*` alias: `tsconfig.json` in a
+       * TypeScript project; in a JavaScript one its `jsconfig.json`, or `undefined` when it has none
+       * (the wizard then adds TypeScript, which the scaffolded files are written in).
+       */
+      readonly compilerConfig: "tsconfig.json" | "jsconfig.json" | undefined;
     }
   /** Something the wizard cannot add domain-auth to; `message` says what is missing. */
   | { readonly kind: "unsupported"; readonly message: string };
@@ -69,13 +75,14 @@ function stripJsonComments(text: string): string {
 }
 
 /**
- * Why `tsconfig.json` does not map `@/*` to the source folder, the way the scaffolded files import
- * each other; `undefined` when it does, or when it cannot tell (a config that extends another).
+ * Why `file` (`tsconfig.json` or `jsconfig.json`) does not map `@/*` to the source folder, the way the
+ * scaffolded files import each other; `undefined` when it does, or when it cannot tell (a config that
+ * extends another).
  */
-function aliasProblem(tsconfigText: string, sourceDir: "" | "src/"): string | undefined {
+function aliasProblem(file: string, text: string, sourceDir: "" | "src/"): string | undefined {
   let config: Loose;
   try {
-    config = JSON.parse(stripJsonComments(tsconfigText)) as Loose;
+    config = JSON.parse(stripJsonComments(text)) as Loose;
   } catch {
     return undefined;
   }
@@ -88,12 +95,12 @@ function aliasProblem(tsconfigText: string, sourceDir: "" | "src/"): string | un
     Array.isArray(targets) &&
     targets.some((target) => typeof target === "string" && resolve("/", base, target.replace(/\*$/, "")) === wanted);
   if (matches) return undefined;
-  return `tsconfig.json must map "@/*" to the ${sourceDir === "" ? "project" : "src"} folder, as create-next-app does: in "compilerOptions", add "paths": { "@/*": ["./${sourceDir}*"] }.`;
+  return `${file} must map "@/*" to the ${sourceDir === "" ? "project" : "src"} folder, as create-next-app does: in "compilerOptions", add "paths": { "@/*": ["./${sourceDir}*"] }.`;
 }
 
 /**
  * Finds out what `dir` holds: nothing yet (no `package.json`), a Next.js App Router project in
- * TypeScript, or something the wizard cannot work with.
+ * TypeScript or JavaScript, or something the wizard cannot work with.
  */
 export async function detectProject(dir: string, options: { userAgent?: string | undefined } = {}): Promise<Project> {
   const fallback = packageManagerFromAgent(options.userAgent);
@@ -125,21 +132,18 @@ export async function detectProject(dir: string, options: { userAgent?: string |
       message: "No app/ or src/app/ folder: domain-auth needs the Next.js App Router (a root layout in app/layout.tsx).",
     };
   }
-  const tsconfig = await readFile(join(dir, "tsconfig.json"), "utf8").catch(() => null);
-  if (tsconfig === null) {
-    return {
-      kind: "unsupported",
-      message: `This project has no tsconfig.json, and domain-auth's pages are TypeScript. Add TypeScript first: install typescript, @types/react and @types/node as dev dependencies and create a tsconfig.json whose "paths" map "@/*" to "./${sourceDir}*" (the one create-next-app writes with --typescript), then run the wizard again.`,
-    };
+  const compilerConfig = (["tsconfig.json", "jsconfig.json"] as const).find((file) => existsSync(join(dir, file)));
+  if (compilerConfig !== undefined) {
+    const problem = aliasProblem(compilerConfig, await readFile(join(dir, compilerConfig), "utf8"), sourceDir);
+    if (problem) return { kind: "unsupported", message: problem };
   }
-  const problem = aliasProblem(tsconfig, sourceDir);
-  if (problem) return { kind: "unsupported", message: problem };
   return {
     kind: "next",
     sourceDir,
     packageManager: packageManagerFromField(manifest) ?? packageManagerFromLockfile(dir) ?? fallback,
     nextConfig: NEXT_CONFIG_FILES.find((file) => existsSync(join(dir, file))),
     packageJson,
+    compilerConfig,
   };
 }
 

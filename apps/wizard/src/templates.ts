@@ -1,10 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { type BridgeManifest, type DomainModel, formatDiagnostic, selectTemplates, validateManifestText } from "@domain-auth/core/config";
+import { TEMPLATES_DIR } from "./templates-dir.js";
 
-/** The folder holding `manifest.yaml` and the template files, shipped with the package. */
-export const TEMPLATES_DIR = fileURLToPath(new URL("../templates/", import.meta.url));
+export { TEMPLATES_DIR };
 
 /**
  * Reads and validates the bridge manifest.

@@ -478,14 +478,81 @@ describe("in an existing Next.js project", () => {
     expect(await snapshot(dir)).toEqual(before);
   });
 
-  it("refuses a JavaScript project, writing nothing", async () => {
-    await nextProject();
-    await rm(join(dir, "tsconfig.json"));
-    const before = await snapshot(dir);
-    const { code, out } = await unattended(["--yes"]);
-    expect(code).toBe(1);
-    expect(out).toContain("no tsconfig.json");
-    expect(await snapshot(dir)).toEqual(before);
+  describe("in JavaScript", () => {
+    const JS_LAYOUT =
+      'import "./globals.css";\n\nexport default function RootLayout({ children }) {\n  return <html lang="en"><body>{children}</body></html>;\n}\n';
+
+    /** A project shaped like `create-next-app --js`: jsconfig.json with the alias, next.config.mjs, app/layout.js. */
+    async function javaScriptProject(options: { appDir?: string; jsconfig?: string | null } = {}): Promise<Record<string, string>> {
+      const appDir = options.appDir ?? "app";
+      const files: Record<string, string> = {
+        "package.json": `${JSON.stringify({ name: "mine", scripts: { start: "next start" }, dependencies: { next: "16.4.3" }, devDependencies: { eslint: "^9" } }, null, 2)}\n`,
+        "next.config.mjs": "const nextConfig = {\n  /* config options here */\n};\n\nexport default nextConfig;\n",
+        [`${appDir}/layout.js`]: JS_LAYOUT,
+        [`${appDir}/page.js`]: "export default function Home() {\n  return <main>mine</main>;\n}\n",
+        "eslint.config.mjs": 'import nextVitals from "eslint-config-next/core-web-vitals";\n\nexport default [...nextVitals];\n',
+      };
+      if (options.jsconfig !== null) {
+        files["jsconfig.json"] =
+          options.jsconfig ??
+          `{\n  "compilerOptions": {\n    "paths": {\n      "@/*": ["./${appDir === "app" ? "" : "src/"}*"]\n    }\n  }\n}\n`;
+      }
+      for (const [path, content] of Object.entries(files)) {
+        await mkdir(join(dir, path, ".."), { recursive: true });
+        await writeFile(join(dir, path), content);
+      }
+      return files;
+    }
+
+    it("adds TypeScript beside jsconfig.json, keeping the user's files, and a rerun changes nothing", async () => {
+      const mine = await javaScriptProject();
+      const { code, out } = await unattended(["--yes"]);
+      expect(code).toBe(0);
+      for (const path of ["jsconfig.json", "app/layout.js", "app/page.js", "eslint.config.mjs"])
+        expect(await read(path), path).toBe(mine[path]);
+      const tsconfig = JSON.parse(await read("tsconfig.json"));
+      expect(tsconfig).toMatchObject({ extends: "./jsconfig.json", compilerOptions: { allowJs: true, strict: true, jsx: "react-jsx" } });
+      expect(tsconfig.compilerOptions.paths).toBeUndefined();
+      const versions = JSON.parse(await readFile(new URL("../templates/next/versions.json", import.meta.url), "utf8"));
+      const manifest = JSON.parse(await read("package.json"));
+      expect(manifest.devDependencies).toEqual({
+        "@types/node": versions["@types/node"],
+        "@types/react": versions["@types/react"],
+        "@types/react-dom": versions["@types/react-dom"],
+        eslint: "^9",
+        typescript: versions.typescript,
+      });
+      expect(manifest.dependencies["@domain-auth/core"]).toMatch(/^\^\d+\.\d+\.\d+$/);
+      expect(out).toContain(`+     "typescript": "${versions.typescript}"`);
+      expect(out).toContain("update     package.json  (adds dependencies; start: node server.mjs)");
+      expect(out).toContain("create     tsconfig.json  (TypeScript; extends jsconfig.json)");
+      expect(await read("next.config.mjs")).toContain('serverExternalPackages: ["@domain-auth/core"]');
+      expect(await read(ROUTE)).toContain("authFromEnv");
+      expect(await read("proxy.ts")).toContain("withSecurityHeaders");
+
+      const first = await snapshot(dir);
+      const again = await unattended(["--yes"]);
+      expect(again).toMatchObject({ code: 0, out: expect.stringContaining("nothing to write") });
+      expect(await snapshot(dir)).toEqual(first);
+    });
+
+    it("writes create-next-app's tsconfig.json, with the alias, in a src/ project without jsconfig.json", async () => {
+      await javaScriptProject({ appDir: "src/app", jsconfig: null });
+      expect((await unattended(["--yes"])).code).toBe(0);
+      expect(JSON.parse(await read("tsconfig.json")).compilerOptions).toMatchObject({ allowJs: true, paths: { "@/*": ["./src/*"] } });
+      expect(await read(`src/${ROUTE}`)).toContain("authFromEnv");
+      expect((await unattended(["--yes"])).out).toContain("nothing to write");
+    });
+
+    it("refuses a jsconfig.json without the @/* alias, writing nothing", async () => {
+      await javaScriptProject({ jsconfig: '{ "compilerOptions": { "checkJs": true } }\n' });
+      const before = await snapshot(dir);
+      const { code, out } = await unattended(["--yes"]);
+      expect(code).toBe(1);
+      expect(out).toContain('jsconfig.json must map "@/*" to the project folder, as create-next-app does');
+      expect(out).toContain('"paths": { "@/*": ["./*"] }');
+      expect(await snapshot(dir)).toEqual(before);
+    });
   });
 });
 

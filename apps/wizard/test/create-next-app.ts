@@ -17,6 +17,10 @@ export const PROJECT_SHAPES = {
   default: [],
   /** The same with its code in `src/`. */
   src: ["--src-dir"],
+  /** JavaScript: `npx create-next-app@latest my-app --js --yes` (jsconfig.json, next.config.mjs, app/layout.js). */
+  js: ["--js"],
+  /** JavaScript with its code in `src/`. */
+  "js-src": ["--js", "--src-dir"],
 } as const satisfies Record<string, readonly string[]>;
 
 const CACHE = join(tmpdir(), "create-domain-auth-projects", CREATE_NEXT_APP.replace("@", "-"));

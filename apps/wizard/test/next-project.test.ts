@@ -3,7 +3,7 @@ import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BIN, buildCli, WIZARD_DIR } from "./built-cli.js";
-import { copyOfNextProject } from "./create-next-app.js";
+import { copyOfNextProject, type PROJECT_SHAPES } from "./create-next-app.js";
 
 // The built wizard, run the way a user runs it, in projects create-next-app has just made.
 const made: string[] = [];
@@ -25,7 +25,7 @@ async function snapshot(root: string): Promise<Record<string, string>> {
   return files;
 }
 
-async function project(shape: "default" | "src"): Promise<string> {
+async function project(shape: keyof typeof PROJECT_SHAPES): Promise<string> {
   const dir = await copyOfNextProject(shape);
   made.push(dirname(dir));
   return dir;
@@ -79,6 +79,49 @@ describe("create-domain-auth in a project create-next-app made", () => {
     expect(await readFile(join(dir, "src/app/layout.tsx"), "utf8")).toBe(mine["src/app/layout.tsx"]);
     expect(Object.keys(await snapshot(dir)).filter((path) => path.startsWith("app/") || path.startsWith("lib/"))).toEqual([]);
   });
+
+  it.each([
+    ["js", ""],
+    ["js-src", "src/"],
+  ] as const)(
+    "adds TypeScript to a --js project (%s), keeping its files, and a rerun changes nothing",
+    { timeout: 240_000 },
+    async (shape, src) => {
+      const dir = await project(shape);
+      const mine = await snapshot(dir);
+      const run = wizard(dir, "--yes", "--no-install");
+      expect(run.stderr).toBe("");
+      expect(run.code).toBe(0);
+
+      const after = await snapshot(dir);
+      for (const path of Object.keys(mine).filter((file) => !["package.json", "next.config.mjs", ".gitignore"].includes(file))) {
+        expect(after[path], path).toBe(mine[path]);
+      }
+      expect(mine["jsconfig.json"]).toContain(`"@/*": ["./${src}*"]`);
+      expect(JSON.parse(after["tsconfig.json"] as string)).toMatchObject({
+        extends: "./jsconfig.json",
+        compilerOptions: { allowJs: true },
+      });
+      const versions = JSON.parse(await readFile(join(WIZARD_DIR, "templates/next/versions.json"), "utf8"));
+      const manifest = JSON.parse(after["package.json"] as string);
+      for (const name of ["typescript", "@types/react", "@types/react-dom", "@types/node"]) {
+        expect(manifest.devDependencies[name], name).toBe(versions[name]);
+      }
+      expect(manifest.devDependencies["eslint-config-next"]).toBe(
+        JSON.parse(mine["package.json"] as string).devDependencies["eslint-config-next"],
+      );
+      expect(after["next.config.mjs"]).toContain('serverExternalPackages: ["@domain-auth/core"]');
+      expect(after[`${src}app/api/[...path]/route.ts`]).toContain("@domain-auth/core");
+      expect(after[`${src}proxy.ts`]).toContain("withSecurityHeaders");
+      expect(after[`${src}app/layout.js`]).toBe(mine[`${src}app/layout.js`]);
+      expect(run.stdout).toContain("create     tsconfig.json  (TypeScript; extends jsconfig.json)");
+
+      const again = wizard(dir, "--yes", "--no-install");
+      expect(again.code).toBe(0);
+      expect(again.stdout).toContain("nothing to write");
+      expect(await snapshot(dir)).toEqual(after);
+    },
+  );
 
   it("writes nothing and names the change when next.config wraps its config", { timeout: 240_000 }, async () => {
     const dir = await project("default");
