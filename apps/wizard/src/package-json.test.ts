@@ -76,7 +76,8 @@ describe("withDomainAuth", () => {
       content: null,
       addedDevDependencies: [],
     });
-    const none = '{ "dependencies": { "next": "16", "@domain-auth/core": "1", "@next/env": "16", "swagger-ui-dist": "5", "@types/node": "20" } }\n';
+    const none =
+      '{ "dependencies": { "next": "16", "@domain-auth/core": "1", "@next/env": "16", "swagger-ui-dist": "5", "@types/node": "20" } }\n';
     const created = withDomainAuth(none, { version: "1", keepStart: true, devDependencies: typescript });
     expect(created.addedDependencies).toEqual([]);
     expect(JSON.parse(created.content as string).devDependencies).toEqual({ "@types/react": "^19.2.0", typescript: "~5.9.3" });
