@@ -1,8 +1,10 @@
 import { clientAddressOf, PEER_ADDRESS_HEADER, UNKNOWN_ADDRESS } from "./client-address.js";
-import type { DomainModel } from "./config/index.js";
+import { type DomainModel, ENDPOINTS, type Endpoint, MAIL_ENDPOINTS } from "./config/index.js";
 import type { AuthServices, RouteContext } from "./context.js";
 import { ApiError } from "./http/errors.js";
 import { errorResponse } from "./http/responses.js";
+import { AccountTokenStore } from "./mail/account-tokens.js";
+import { type MailOptions, MailService } from "./mail/mail-service.js";
 import { createPasswordHasher, HashQueueFullError, type PasswordHasher } from "./password/hasher.js";
 import { createRouter } from "./router.js";
 import { SessionStore } from "./sessions/session-store.js";
@@ -12,6 +14,7 @@ import { isUnavailableError } from "./store/errors.js";
 import { migrate } from "./store/migrate.js";
 import { RecordStore } from "./store/record-store.js";
 import { createLoginThrottle } from "./throttle/login-throttle.js";
+import { createMailThrottle } from "./throttle/mail-throttle.js";
 import { createRegisterThrottle, DEFAULT_REGISTER_LIMIT } from "./throttle/register-throttle.js";
 import { createSetupTokenCheck } from "./tokens/setup-token.js";
 import { createTokenService, MIN_SECRET_BYTES } from "./tokens/tokens.js";
@@ -29,6 +32,10 @@ function addressFinder(trustProxy: number): (request: Request) => string {
     }
     return address;
   };
+}
+
+function isMailEndpoint(endpoint: Endpoint): boolean {
+  return (MAIL_ENDPOINTS as readonly Endpoint[]).includes(endpoint);
 }
 
 /** Options of {@link createAuth}. */
@@ -77,6 +84,13 @@ export interface CreateAuthOptions {
   setupToken?: string;
   /** Receives unexpected errors (answered with 500). @default console.error */
   onError?: (error: unknown) => void;
+  /**
+   * E-mail (CONTRACT 11): the mailer and the web app's public origin its links point at. Without
+   * it no e-mail is sent: forgot and reset password and the verification endpoints are 404,
+   * invitations need a password, and `auth.verifyEmail: true` is refused.
+   * @default undefined
+   */
+  mail?: MailOptions;
 }
 
 /** A running domain-auth instance. */
@@ -94,6 +108,13 @@ export interface Auth {
   readonly hasher: PasswordHasher | null;
   /** The sessions of this instance, for tools such as the `admin` command (`null` under `auth.type: none`). */
   readonly sessions: SessionService | null;
+  /**
+   * The auth endpoints that exist (`null` under `auth.type: none`): the model's flags, and the
+   * e-mail ones (`passwordReset`, `verifyEmail`) only when this instance sends e-mail. Pages ask
+   * this, not the model.
+   */
+  readonly endpoints: Readonly<Record<Endpoint, boolean>> | null;
+  /** Waits for the e-mails under way (at most 5 seconds), then closes the database. */
   close(): Promise<void>;
 }
 
@@ -124,7 +145,14 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
 
   const now = options.now ?? Date.now;
   let services: AuthServices | null = null;
+  if (model.auth?.verifyEmail && !options.mail)
+    throw new Error("auth.verifyEmail is true but no e-mail is configured: users could never confirm their address");
   if (model.auth) {
+    const auth = model.auth;
+    const accountTokens = new AccountTokenStore(database);
+    const endpoints = Object.fromEntries(
+      ENDPOINTS.map((endpoint) => [endpoint, auth.endpoints[endpoint] && (options.mail !== undefined || !isMailEndpoint(endpoint))]),
+    ) as Record<Endpoint, boolean>;
     services = {
       auth: model.auth,
       hasher: createPasswordHasher({
@@ -149,6 +177,11 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
         },
         now,
       ),
+      endpoints,
+      accountTokens,
+      mail: options.mail ? new MailService(options.mail, accountTokens, model.name, now) : null,
+      forgotPasswordThrottle: createMailThrottle(database, "forgot-password"),
+      resendVerificationThrottle: createMailThrottle(database, "resend-verification"),
     };
   }
   const store = new RecordStore(database);
@@ -182,6 +215,7 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
     store,
     hasher: services?.hasher ?? null,
     sessions: services?.sessions ?? null,
+    endpoints: services?.endpoints ?? null,
     setupTokenRequired: services?.setupToken != null,
     async handle(request) {
       if (request.method.toUpperCase() !== "HEAD") return answer(request);
@@ -193,6 +227,7 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
       return !(await store.isSetupComplete());
     },
     async close() {
+      await services?.mail?.close();
       await services?.hasher.close();
       if (typeof options.database === "string") await database.close();
     },

@@ -25,6 +25,16 @@ export {
   type SecurityHeadersOptions,
   securityHeaders,
 } from "./http/security-headers.js";
+export { ACCOUNT_TOKEN_LIFETIMES, type AccountTokenKind } from "./mail/account-tokens.js";
+export type { MailOptions } from "./mail/mail-service.js";
+export {
+  createConsoleMailer,
+  createSmtpMailer,
+  DEFAULT_SMTP_TIMEOUT_MS,
+  type Mailer,
+  type MailMessage,
+  type SmtpMailerOptions,
+} from "./mail/mailer.js";
 export { createNodeListener } from "./node-listener.js";
 export {
   createPasswordHasher,

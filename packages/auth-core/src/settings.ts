@@ -19,6 +19,13 @@ export interface AuthEnvironment {
   AUTH_REGISTER_LIMIT?: string;
   AUTH_REFRESH_TTL?: string;
   AUTH_SESSION_MAX_AGE?: string;
+  /** The public origin of the web app, used in the links of e-mails. */
+  APP_URL?: string;
+  /** Where e-mail is sent: `smtp://user:pass@host:587` or `smtps://…`. */
+  SMTP_URL?: string;
+  /** The sender of e-mails. */
+  MAIL_FROM?: string;
+  PORT?: string;
   NODE_ENV?: string;
 }
 
@@ -51,6 +58,17 @@ export interface AuthSettings {
   readonly registerLimit: number;
   /** `SETUP_TOKEN` (at least 16 bytes), `undefined` when unset or empty. */
   readonly setupToken: string | undefined;
+  /**
+   * `APP_URL`: the web app's public origin, links in e-mails point only here; `undefined` when
+   * unset (outside production `http://localhost:$PORT` is used).
+   */
+  readonly appUrl: string | undefined;
+  /** `SMTP_URL`; `undefined` when unset: outside production messages are printed instead. */
+  readonly smtpUrl: string | undefined;
+  /** `MAIL_FROM`; `undefined` when unset (`no-reply@<host of APP_URL>`). */
+  readonly mailFrom: string | undefined;
+  /** `PORT`. @default 3000 */
+  readonly port: number;
 }
 
 function integer(env: AuthEnvironment, name: keyof AuthEnvironment, fallback: number, min: number, max: number): number {
@@ -60,6 +78,32 @@ function integer(env: AuthEnvironment, name: keyof AuthEnvironment, fallback: nu
   if (!Number.isInteger(value) || value < min || value > max)
     throw new EnvironmentError(`${name} must be a whole number from ${min} to ${max}, got '${raw}'`);
   return value;
+}
+
+/** An origin as `APP_URL` must be: http(s), no credentials, query or fragment; returned without a trailing slash. */
+function appUrlOf(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new EnvironmentError(`APP_URL must be an absolute http(s) URL such as https://app.example.com, got '${raw}'`);
+  }
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || url.username || url.password || url.search || url.hash)
+    throw new EnvironmentError(`APP_URL must be an http(s) URL with no credentials, query or fragment, got '${raw}'`);
+  return url.href.replace(/\/+$/, "");
+}
+
+/** `SMTP_URL` must be an smtp:// or smtps:// URL; its password is never repeated in the message. */
+function smtpUrlOf(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(raw).protocol;
+  } catch {}
+  if (protocol !== "smtp:" && protocol !== "smtps:")
+    throw new EnvironmentError("SMTP_URL must be an smtp:// or smtps:// URL such as smtp://user:pass@mail.example.com:587");
+  return raw;
 }
 
 function byteLength(value: string): number {
@@ -91,5 +135,9 @@ export function readSettings(env: AuthEnvironment = process.env): AuthSettings {
     trustProxy: integer(env, "TRUST_PROXY", 0, 0, 32),
     registerLimit: integer(env, "AUTH_REGISTER_LIMIT", DEFAULT_REGISTER_LIMIT, 1, 1_000_000),
     setupToken,
+    appUrl: appUrlOf(env.APP_URL),
+    smtpUrl: smtpUrlOf(env.SMTP_URL),
+    mailFrom: env.MAIL_FROM || undefined,
+    port: integer(env, "PORT", 3000, 1, 65535),
   };
 }

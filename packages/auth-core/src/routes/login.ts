@@ -19,7 +19,9 @@ const loginBodySchema = z.object({
 
 /**
  * `POST /api/<auth>/login`: email and password in, a token out. A full hash queue is 503 before
- * the body is read, and again if it filled by the time the password is compared.
+ * the body is read, and again if it filled by the time the password is compared. Under
+ * `auth.verifyEmail`, a user who never confirmed an address is 403 `EMAIL_NOT_VERIFIED`, after the
+ * password was found right.
  */
 export async function login(context: RouteContext, services: AuthServices, request: Request): Promise<Response> {
   await authenticate(context, request);
@@ -34,5 +36,7 @@ export async function login(context: RouteContext, services: AuthServices, reque
   const user = await context.store.findByEmail(services.auth.entity, email);
   const valid = await checkPassword(context, services, request, { email, password: parsed.data.password, user });
   if (!user || !valid) throw new ApiError("INVALID_CREDENTIALS");
+  // Only after the password: without it, the answer says nothing about the account.
+  if (services.auth.verifyEmail && !user.everVerified) throw new ApiError("EMAIL_NOT_VERIFIED");
   return jsonWithToken(200, await signedInBody(context, services, user, request));
 }

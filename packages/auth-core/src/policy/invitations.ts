@@ -1,0 +1,19 @@
+import { holdsSetupRole } from "./setup-role.js";
+import type { Caller, PolicyAuth, PolicyRecord } from "./subjects.js";
+
+/**
+ * An invitation (CONTRACT 11): a setup-role caller creates a user without a `password`, where
+ * e-mail can be sent; the user then chooses one through the link they are sent.
+ */
+export function isInvitation(auth: PolicyAuth, caller: Caller, body: PolicyRecord, options: { readonly mailAvailable: boolean }): boolean {
+  return options.mailAvailable && holdsSetupRole(auth, caller?.role) && !Object.hasOwn(body, "password");
+}
+
+/**
+ * Whether a new user's email counts as confirmed when created by `caller` (CONTRACT 11): a
+ * setup-role caller vouches for the address of a user it gives a password; everyone else, the
+ * invited included, confirms it with a link.
+ */
+export function vouchesForEmail(auth: PolicyAuth, caller: Caller, options: { readonly invitation: boolean }): boolean {
+  return !options.invitation && holdsSetupRole(auth, caller?.role);
+}

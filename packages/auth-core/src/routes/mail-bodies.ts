@@ -1,0 +1,38 @@
+import { z } from "zod";
+import { passwordProblem } from "../password/rules.js";
+import { emailProblem, normalizeEmail } from "../records/email.js";
+
+const required = (what: string) => (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : `must be ${what}`);
+
+/** An email as register takes it: normalized, then checked (CONTRACT 3.1). */
+const emailSchema = z
+  .string({ error: required("a string") })
+  .max(1024, "is too long")
+  .transform((value, context) => {
+    const email = normalizeEmail(value);
+    const problem = email.includes("\u0000") ? "must not contain U+0000" : emailProblem(email);
+    if (problem) context.addIssue({ code: "custom", message: problem });
+    return email;
+  });
+
+/** A token from a link: a non-empty string (an unknown one is answered by the route, not here). */
+const tokenSchema = z
+  .string({ error: required("a string") })
+  .min(1, "must not be empty")
+  .max(1024, "is too long")
+  .refine((token) => !token.includes("\u0000"), "must not contain U+0000");
+
+/** `POST forgot-password` and `POST resend-verification`: `{ email }`. */
+export const emailRequestBodySchema = z.object({ email: emailSchema });
+
+/** `POST reset-password`: `{ token, password }`, the password under the rules of CONTRACT 3.1. */
+export const resetPasswordBodySchema = z.object({
+  token: tokenSchema,
+  password: z.string({ error: required("a string") }).superRefine((password, context) => {
+    const problem = passwordProblem(password);
+    if (problem) context.addIssue({ code: "custom", message: problem });
+  }),
+});
+
+/** `POST verify-email`: `{ token }`. */
+export const verifyEmailBodySchema = z.object({ token: tokenSchema });
