@@ -102,7 +102,11 @@ describe.each(BACKENDS)("email verification on $name", (backend) => {
     await test.api.post("/api/user/verify-email", { token: await register(email) });
     const user = (await login(email)).body;
     const moved = freshEmail("moved");
-    const changed = await test.api.patch(`/api/user/${user.user.id}`, { email: moved, currentPassword: TEST_PASSWORD }, { token: user.token });
+    const changed = await test.api.patch(
+      `/api/user/${user.user.id}`,
+      { email: moved, currentPassword: TEST_PASSWORD },
+      { token: user.token },
+    );
     expect(changed.status).toBe(200);
     expect(changed.body.item).toMatchObject({ email: moved, emailVerified: false });
     const token = tokenOf(await test.mail.waitFor(moved));

@@ -54,9 +54,7 @@ describe.each(BACKENDS)("invitations on $name", (backend) => {
     await test.api.post("/api/user", { email: late }, { token: await adminToken() });
     const lateToken = tokenOf(await test.mail.waitFor(late));
     test.advance(7 * 24 * 3600 + 1);
-    expect((await test.api.post("/api/user/reset-password", { token: lateToken, password: CHOSEN })).body.code).toBe(
-      "INVALID_RESET_TOKEN",
-    );
+    expect((await test.api.post("/api/user/reset-password", { token: lateToken, password: CHOSEN })).body.code).toBe("INVALID_RESET_TOKEN");
     const inTime = freshEmail("in-time");
     await test.api.post("/api/user", { email: inTime }, { token: await adminToken() });
     const inTimeToken = tokenOf(await test.mail.waitFor(inTime));

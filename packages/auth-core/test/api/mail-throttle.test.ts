@@ -26,17 +26,20 @@ describe.each(BACKENDS)("mail throttles on $name", (backend) => {
     await signUp(test.api, { email: "known@example.com" });
   });
 
-  it.each(["known@example.com", "unknown@example.com"])("allows 5 requests for %s within an hour, then 429 with Retry-After", async (email) => {
-    for (let request = 0; request < 5; request++) expect((await ask("forgot-password", { email }, freshAddress())).status).toBe(202);
-    const refused = await ask("forgot-password", { email: email.toUpperCase() }, freshAddress());
-    expect(refused.status).toBe(429);
-    expect(refused.body.code).toBe("TOO_MANY_ATTEMPTS");
-    const wait = Number(refused.headers.get("retry-after"));
-    expect(wait).toBeGreaterThan(3000);
-    expect(wait).toBeLessThanOrEqual(3600);
-    // Counted apart: the other endpoint still answers for this email.
-    expect((await ask("resend-verification", { email }, freshAddress())).status).toBe(202);
-  });
+  it.each(["known@example.com", "unknown@example.com"])(
+    "allows 5 requests for %s within an hour, then 429 with Retry-After",
+    async (email) => {
+      for (let request = 0; request < 5; request++) expect((await ask("forgot-password", { email }, freshAddress())).status).toBe(202);
+      const refused = await ask("forgot-password", { email: email.toUpperCase() }, freshAddress());
+      expect(refused.status).toBe(429);
+      expect(refused.body.code).toBe("TOO_MANY_ATTEMPTS");
+      const wait = Number(refused.headers.get("retry-after"));
+      expect(wait).toBeGreaterThan(3000);
+      expect(wait).toBeLessThanOrEqual(3600);
+      // Counted apart: the other endpoint still answers for this email.
+      expect((await ask("resend-verification", { email }, freshAddress())).status).toBe(202);
+    },
+  );
 
   it("allows 20 requests from one address within an hour, whatever the emails, and does not count malformed ones", async () => {
     const address = freshAddress();
