@@ -25,7 +25,7 @@ export {
   type SecurityHeadersOptions,
   securityHeaders,
 } from "./http/security-headers.js";
-export { ACCOUNT_TOKEN_LIFETIMES, type AccountTokenKind } from "./mail/account-tokens.js";
+export { ACCOUNT_TOKEN_LIFETIMES, type AccountTokenKind } from "./mail/lifetimes.js";
 export type { MailOptions } from "./mail/mail-service.js";
 export {
   createConsoleMailer,

@@ -67,7 +67,7 @@ export interface AuthSettings {
   readonly smtpUrl: string | undefined;
   /** `MAIL_FROM`; `undefined` when unset (`no-reply@<host of APP_URL>`). */
   readonly mailFrom: string | undefined;
-  /** `PORT`. @default 3000 */
+  /** `PORT` (0: any free port). @default 3000 */
   readonly port: number;
 }
 
@@ -138,6 +138,6 @@ export function readSettings(env: AuthEnvironment = process.env): AuthSettings {
     appUrl: appUrlOf(env.APP_URL),
     smtpUrl: smtpUrlOf(env.SMTP_URL),
     mailFrom: env.MAIL_FROM || undefined,
-    port: integer(env, "PORT", 3000, 1, 65535),
+    port: integer(env, "PORT", 3000, 0, 65535),
   };
 }

@@ -1,4 +1,4 @@
-import type { DomainModel, EntityModel, FieldModel, PermissionMap } from "@domain-auth/core/config";
+import type { DomainModel, Endpoint, EntityModel, FieldModel, PermissionMap } from "@domain-auth/core/config";
 
 /** A field as the browser needs it to render an input and a table cell. */
 export interface FieldView {
@@ -36,7 +36,8 @@ export interface AuthView {
   readonly roles: readonly string[];
   readonly setupRole: string;
   readonly defaultRole: string | null;
-  readonly endpoints: Readonly<{ login: boolean; register: boolean; me: boolean; setup: boolean }>;
+  /** The endpoints that exist on this server (the e-mail ones only where it can send e-mail). */
+  readonly endpoints: Readonly<Record<Endpoint, boolean>>;
   /** Fields of the auth entity besides `email`, `password` and `role` (asked at setup and register). */
   readonly profileFields: readonly FieldView[];
 }
@@ -77,8 +78,11 @@ function toEntityView(entity: EntityModel): EntityView {
   };
 }
 
-/** Projects the resolved model onto what the pages need, dropping storage details. */
-export function toDomainView(model: DomainModel): DomainView {
+/**
+ * Projects the resolved model onto what the pages need, dropping storage details. `endpoints` are
+ * the ones the running server has (`Auth.endpoints`); the model's flags when not given.
+ */
+export function toDomainView(model: DomainModel, endpoints?: Readonly<Record<Endpoint, boolean>> | null): DomainView {
   const auth = model.auth;
   return {
     name: model.name,
@@ -88,7 +92,7 @@ export function toDomainView(model: DomainModel): DomainView {
       roles: auth.roles,
       setupRole: auth.setupRole,
       defaultRole: auth.defaultRole,
-      endpoints: auth.endpoints,
+      endpoints: endpoints ?? auth.endpoints,
       profileFields: auth.entity.fields.filter((field) => !CREDENTIAL_FIELDS.has(field.name)).map(toFieldView),
     },
     entities: model.entities.filter((entity) => !entity.isAuthEntity).map(toEntityView),

@@ -4,15 +4,9 @@ import type { AnyDB, Database } from "../store/database.js";
 import { TABLES } from "../store/migrate.js";
 import { writeTransaction } from "../store/transaction.js";
 
-/** What a link in an e-mail is for. */
-export type AccountTokenKind = "reset" | "verify" | "invite";
+import { ACCOUNT_TOKEN_LIFETIMES, type AccountTokenKind } from "./lifetimes.js";
 
-/** How long each kind of link works, in seconds (CONTRACT 11). */
-export const ACCOUNT_TOKEN_LIFETIMES: Readonly<Record<AccountTokenKind, number>> = {
-  reset: 30 * 60,
-  verify: 24 * 3600,
-  invite: 7 * 24 * 3600,
-};
+export type { AccountTokenKind } from "./lifetimes.js";
 
 /** Random bytes in a token: 256 bits. */
 const TOKEN_BYTES = 32;

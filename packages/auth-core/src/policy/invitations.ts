@@ -3,7 +3,8 @@ import type { Caller, PolicyAuth, PolicyRecord } from "./subjects.js";
 
 /**
  * An invitation (CONTRACT 11): a setup-role caller creates a user without a `password`, where
- * e-mail can be sent; the user then chooses one through the link they are sent.
+ * e-mail can be sent and `reset-password` exists; the user then chooses one through the link
+ * they are sent.
  */
 export function isInvitation(auth: PolicyAuth, caller: Caller, body: PolicyRecord, options: { readonly mailAvailable: boolean }): boolean {
   return options.mailAvailable && holdsSetupRole(auth, caller?.role) && !Object.hasOwn(body, "password");

@@ -54,7 +54,9 @@ export async function createRecord(context: RouteContext, request: Request, enti
   const body = await readJsonObject(request);
   const services = context.services;
   const invitation =
-    entity.isAuthEntity && services !== null && isInvitation(services.auth, caller, body, { mailAvailable: services.mail !== null });
+    entity.isAuthEntity &&
+    services !== null &&
+    isInvitation(services.auth, caller, body, { mailAvailable: services.mail !== null && services.endpoints.passwordReset });
   const values = parseRecordBody(entity, body, "create", invitation ? { omit: ["password"] } : {});
   checkRoleValue(context, entity, values);
   await checkRefs(context, entity, values);
