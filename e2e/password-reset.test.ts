@@ -42,6 +42,16 @@ describe("account recovery by e-mail", () => {
     await mail?.close();
   });
 
+  test("the e-mail pages carry the security headers: a nonce policy, and no referrer, as their links hold tokens", async () => {
+    for (const path of ["/forgot-password", "/reset-password?token=t", "/verify-email?token=t"]) {
+      const response = await fetch(`${app.url}${path}`);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get("content-security-policy"), path).toMatch(/script-src 'self' 'nonce-[^']+' 'strict-dynamic'/);
+      expect(response.headers.get("referrer-policy"), path).toBe("no-referrer");
+      await response.body?.cancel();
+    }
+  });
+
   test("from “Forgot password?” on the sign-in page to signed in with the new password", async () => {
     const user = { email: "forgetful@example.com", password: "the password I forgot" };
     await signUp(app.url, user);

@@ -10,7 +10,7 @@ export const config = {
   // The auth pages only (`DOMAIN_AUTH_PAGES`); prefetches render no page.
   matcher: [
     {
-      source: "/(setup|login|register|profile|admin)",
+      source: "/(setup|login|register|profile|admin|forgot-password|reset-password|verify-email)",
       missing: [
         { type: "header", key: "next-router-prefetch" },
         { type: "header", key: "purpose", value: "prefetch" },

@@ -5,7 +5,16 @@ import { type NextRequest, NextResponse } from "next/server";
  * The paths of the auth pages (`app/(domain-auth)`). The nonce-based policy is theirs: a page of the
  * project that Next.js prerenders could not carry a per-request nonce, so it would lose its scripts.
  */
-export const DOMAIN_AUTH_PAGES: readonly string[] = ["/setup", "/login", "/register", "/profile", "/admin"];
+export const DOMAIN_AUTH_PAGES: readonly string[] = [
+  "/setup",
+  "/login",
+  "/register",
+  "/profile",
+  "/admin",
+  "/forgot-password",
+  "/reset-password",
+  "/verify-email",
+];
 
 /** `true` for an auth page's path, for a proxy that also serves the project's own pages. */
 export function isDomainAuthPage(pathname: string): boolean {
