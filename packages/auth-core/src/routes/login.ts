@@ -6,7 +6,9 @@ import type { AuthServices, RouteContext } from "../context.js";
 import { readJsonObject } from "../http/body.js";
 import { ApiError } from "../http/errors.js";
 import { jsonWithToken } from "../http/responses.js";
+import { checkEmailConfirmed } from "../policy/email-verification.js";
 import { normalizeEmail } from "../records/email.js";
+import { enforce } from "./access.js";
 
 const loginBodySchema = z.object({
   email: z
@@ -37,6 +39,6 @@ export async function login(context: RouteContext, services: AuthServices, reque
   const valid = await checkPassword(context, services, request, { email, password: parsed.data.password, user });
   if (!user || !valid) throw new ApiError("INVALID_CREDENTIALS");
   // Only after the password: without it, the answer says nothing about the account.
-  if (services.auth.verifyEmail && !user.everVerified) throw new ApiError("EMAIL_NOT_VERIFIED");
+  enforce(checkEmailConfirmed(services.auth, user));
   return jsonWithToken(200, await signedInBody(context, services, user, request));
 }

@@ -1,5 +1,7 @@
+import { ERROR_CODES } from "../http/errors.js";
 import { holdsSetupRole } from "./setup-role.js";
 import type { Caller, PolicyAuth, PolicyRecord } from "./subjects.js";
+import { ALLOWED, type Verdict } from "./verdict.js";
 
 /**
  * An invitation (CONTRACT 11): a setup-role caller creates a user without a `password`, where
@@ -17,4 +19,19 @@ export function isInvitation(auth: PolicyAuth, caller: Caller, body: PolicyRecor
  */
 export function vouchesForEmail(auth: PolicyAuth, caller: Caller, options: { readonly invitation: boolean }): boolean {
   return !options.invitation && holdsSetupRole(auth, caller?.role);
+}
+
+/**
+ * Sign-in under `auth.verifyEmail` (CONTRACT 11): a user who has never confirmed an address is
+ * refused with 403 `EMAIL_NOT_VERIFIED`; one who confirmed an earlier address is not. Asked only
+ * after the password was found right.
+ */
+export function checkEmailConfirmed(auth: { readonly verifyEmail: boolean }, user: { readonly everVerified: boolean }): Verdict {
+  if (!auth.verifyEmail || user.everVerified) return ALLOWED;
+  return {
+    allowed: false,
+    status: 403,
+    code: "EMAIL_NOT_VERIFIED",
+    message: ERROR_CODES.EMAIL_NOT_VERIFIED.message,
+  };
 }
