@@ -37,7 +37,8 @@ export class AccountTokenStore {
 
   /**
    * A new token of `kind` for a user, sent to `email`; earlier ones of that kind for the user stop
-   * working. Issued for one user one at a time (PostgreSQL advisory lock; SQLite write lock).
+   * working; expired and spent tokens of anyone are deleted. Issued for one user one at a time
+   * (PostgreSQL advisory lock; SQLite write lock).
    *
    * @returns the token, to put in a link; only its hash is stored.
    */
@@ -46,10 +47,12 @@ export class AccountTokenStore {
     await writeTransaction(this.database, async (trx) => {
       if (this.database.dialect === "postgres")
         await sql`select pg_advisory_xact_lock(hashtext(${`domain_auth_tokens:${userId}`}))`.execute(trx);
+      // The user's earlier tokens of this kind are superseded; anyone's expired or spent ones go too.
       await trx
         .deleteFrom(TABLES.tokens)
-        .where("userId", "=", userId)
-        .where((eb) => eb.or([eb("kind", "=", kind), eb("expiresAt", "<=", now)]))
+        .where((eb) =>
+          eb.or([eb.and([eb("userId", "=", userId), eb("kind", "=", kind)]), eb("expiresAt", "<=", now), eb("usedAt", "is not", null)]),
+        )
         .execute();
       await trx
         .insertInto(TABLES.tokens)
