@@ -147,7 +147,15 @@ try {
   };
   const verifyMs = median(floorRuns.map((run) => run.verifyMs));
   const readMs = median(floorRuns.map((run) => run.readMs));
-  results.floor = { verifyMs, readMs, floorMs: verifyMs + readMs, floorPerSecond: 1000 / (verifyMs + readMs) };
+  const sessionReadMs = median(floorRuns.map((run) => run.sessionReadMs));
+  results.floor = {
+    verifyMs,
+    readMs,
+    sessionReadMs,
+    floorMs: verifyMs + sessionReadMs,
+    floorPerSecond: 1000 / (verifyMs + sessionReadMs),
+    floorBeforeMs: verifyMs + readMs,
+  };
   await ours.close();
   await theirs.close();
 
@@ -194,6 +202,28 @@ try {
     results.http[name].p99 = median(runs.map((run) => run.p99));
     results.http[name].cpuMsPerRequest = median(runs.map((run) => run.serverCpuMsPerRequest));
     results.http[name].failures = runs.reduce((sum, run) => sum + run.other, 0);
+  }
+
+  log("Over HTTP: refresh and me on the bare server, taking turns…", "refresh");
+  const refreshRuns = {};
+  results.refresh = await alternate(
+    [
+      { name: "refresh", run: () => http.hitRefresh(bare, { connections, seconds }) },
+      { name: "me", run: () => http.hitMe(bare, { connections, seconds }) },
+    ].map(({ name, run }) => ({
+      name,
+      measure: async () => {
+        const result = await run();
+        collect(refreshRuns, name, result);
+        return result.requestsPerSecond;
+      },
+    })),
+    SETTINGS.http.rounds,
+  );
+  for (const [name, runs] of Object.entries(refreshRuns)) {
+    results.refresh[name].p99 = median(runs.map((run) => run.p99));
+    results.refresh[name].cpuMsPerRequest = median(runs.map((run) => run.serverCpuMsPerRequest));
+    results.refresh[name].failures = runs.reduce((sum, run) => sum + run.other, 0);
   }
 
   log("Over HTTP: me latency idle, during login and register storms and a register flood…", "latency");

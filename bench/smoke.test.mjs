@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hitRefresh, prepareCore, startCoreServer } from "./lib/http.mjs";
 import { BCRYPT_COST, createOurs, createTheirs } from "./lib/in-process.mjs";
 import { hashCapacityNow, hashLimits, loginLimitNow, meFloor } from "./lib/limits.mjs";
 import { alternate, closedLoop } from "./lib/load.mjs";
@@ -42,5 +43,21 @@ describe("benchmarks, briefly", () => {
     const floor = await meFloor(contenders[0], { batches: 1, size: 50 });
     expect(floor.verifyMs).toBeGreaterThan(0);
     expect(floor.readMs).toBeGreaterThan(0);
+    expect(floor.sessionReadMs).toBeGreaterThan(0);
+  });
+
+  it("measures refresh over HTTP on the bare server, each connection spending its own chain of refresh tokens", async () => {
+    const server = await startCoreServer(dir);
+    try {
+      const prepared = await prepareCore(server, 2);
+      const first = await hitRefresh(prepared, { connections: 3, seconds: 1 });
+      const second = await hitRefresh(prepared, { connections: 3, seconds: 1 });
+      for (const run of [first, second]) {
+        expect(run.ok).toBeGreaterThan(3);
+        expect(run.other).toBe(0);
+      }
+    } finally {
+      await server.stop();
+    }
   });
 });

@@ -51,14 +51,17 @@ describe("first run", () => {
     expect(await profileValue(page, "Role")).toBe("Admin");
     expect(await profileValue(page, "Email")).toBe(ADMIN.email);
     expect(await profileValue(page, "Name")).toBe(ADMIN.name);
+    // The header, hidden while setup was pending, now shows the signed-in links.
+    const nav = page.getByRole("navigation", { name: "Main" });
+    await nav.getByRole("link", { name: "Admin" }).waitFor({ timeout: 5_000 });
     await saveScreenshot(page, "profile-admin");
 
     const stored = await page.evaluate(() => ({
-      session: Object.keys(sessionStorage),
+      session: Object.keys(sessionStorage).sort(),
       local: localStorage.length,
       cookies: document.cookie,
     }));
-    expect(stored).toEqual({ session: ["domain-auth.token"], local: 0, cookies: "" });
+    expect(stored).toEqual({ session: ["domain-auth.refresh-token", "domain-auth.token"], local: 0, cookies: "" });
     await page.context().close();
   });
 

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { setUpAdmin } from "../test/support/accounts.js";
 import { type RunningApp, startApp } from "../test/support/app-server.js";
 import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
-import { ADMIN, profileValue, signIn } from "./support/flows.js";
+import { ADMIN, api, profileValue, signIn, storedTokens } from "./support/flows.js";
 
 const BLOG = readFileSync(new URL("../apps/web/domain.yaml", import.meta.url), "utf8");
 
@@ -62,6 +62,33 @@ describe("pages follow the domain's auth block", () => {
     expect(await profileValue(page, "Role")).toBe("Admin");
     await page.getByText("Shown from your sign-in token.").waitFor();
     await saveScreenshot(page, "profile-from-token");
+  });
+
+  test("logout, refresh and sessions disabled: the pages neither call nor show them", async () => {
+    app = await startApp({ domain: blogWithEndpoints("logout: false, refresh: false, sessions: false") });
+    await setUpAdmin(app.url, ADMIN);
+    const page = await openTab(browser, app.url);
+    const calls: string[] = [];
+    page.on("request", (request) => {
+      const { pathname } = new URL(request.url());
+      if (pathname.startsWith("/api/")) calls.push(`${request.method()} ${pathname}`);
+    });
+    await signIn(page, ADMIN);
+    expect(await profileValue(page, "Email")).toBe(ADMIN.email);
+    const { token, refreshToken } = await storedTokens(page);
+    expect(refreshToken).toBeNull();
+    expect(await page.evaluate(() => Object.keys(sessionStorage))).toEqual(["domain-auth.token"]);
+    expect(await page.getByRole("region", { name: "Signed-in devices" }).count()).toBe(0);
+
+    await page.goto("/admin");
+    await page.getByLabel(`Role of ${ADMIN.email}`, { exact: true }).waitFor();
+    expect(await page.getByRole("button", { name: /everywhere/ }).count()).toBe(0);
+    await page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Sign out" }).click();
+    await page.waitForURL("**/login");
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(calls.filter((call) => /\/(logout|refresh|sessions)\b/.test(call))).toEqual([]);
+    // Without logout the tab can only forget its token: the server still accepts it until it expires.
+    expect((await api(app.url, "/user/me", { token: String(token) })).status).toBe(200);
   });
 
   test("setup disabled: /setup is 404 and no page leads there, even with no user", async () => {

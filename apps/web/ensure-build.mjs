@@ -102,8 +102,8 @@ export function ensureCacheComponentsBuilt() {
   );
   if (changed === config) throw new Error("apps/web/next.config.ts has no `reactStrictMode: true,` line to add cacheComponents after");
   writeFileSync(join(CACHE_COMPONENTS_APP, "next.config.ts"), changed);
-  const layout = "app/(domain-auth)/layout.tsx";
-  cpSync(join(root, "apps/wizard/templates/next-cache-components", layout), join(CACHE_COMPONENTS_APP, layout));
+  // The auth pages' layout and pages as the wizard scaffolds them into such a project.
+  cpSync(join(root, "apps/wizard/templates/next-cache-components"), CACHE_COMPONENTS_APP, { recursive: true });
   const result = spawnSync("npx", ["next", "build"], {
     cwd: CACHE_COMPONENTS_APP,
     stdio: "inherit",

@@ -1,16 +1,17 @@
-import type { NextRequest, NextResponse } from "next/server";
-import { withSecurityHeaders } from "@/lib/domain-auth/security-headers";
+import { type NextRequest, NextResponse } from "next/server";
+import { isAuthPage, withSecurityHeaders } from "@/lib/domain-auth/security-headers";
 
-/** The auth pages' security headers; a project with a proxy of its own calls `withSecurityHeaders` from it instead. */
+/** Gives the auth pages their security headers; every other page passes through untouched. */
 export function proxy(request: NextRequest): NextResponse {
-  return withSecurityHeaders(request);
+  if (isAuthPage(request.nextUrl.pathname)) return withSecurityHeaders(request);
+  return NextResponse.next();
 }
 
 export const config = {
-  // The auth pages only (`DOMAIN_AUTH_PAGES`); prefetches render no page.
+  // Pages only (the API sets its own headers; assets need none); prefetches render no page.
   matcher: [
     {
-      source: "/(setup|login|register|profile|admin|forgot-password|reset-password|verify-email)",
+      source: "/((?!api/|_next/|favicon\\.ico).*)",
       missing: [
         { type: "header", key: "next-router-prefetch" },
         { type: "header", key: "purpose", value: "prefetch" },

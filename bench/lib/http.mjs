@@ -151,7 +151,66 @@ export async function prepareCore(server, users) {
     ...server,
     me: { path: "/api/user/me", headers: { authorization: `Bearer ${token}` } },
     login: { path: "/api/user/login", emails },
+    refresh: { path: "/api/user/refresh" },
     register: { path: "/api/user/register", body: (email) => ({ email, password: PASSWORD }) },
+  };
+}
+
+/**
+ * `POST refresh` from `connections` callers for `seconds`, as fast as the server answers. A refresh
+ * token works once, so each connection signs one of the prepared users in first (before the clock
+ * starts: those logins hash) and then carries its own chain, each request spending the refresh
+ * token the previous answer gave it (autocannon's per-request context does not outlive a request,
+ * hence one autocannon of one connection per chain). No request hashes a password.
+ */
+export async function hitRefresh(server, { connections = 10, seconds = 3 } = {}) {
+  const { emails } = server.login;
+  if (emails.length === 0) throw new Error("refresh needs prepared users to sign in");
+  const chains = [];
+  for (let index = 0; index < connections; index += 4) {
+    const batch = Array.from({ length: Math.min(4, connections - index) }, async (_, offset) => {
+      const email = emails[(index + offset) % emails.length];
+      const response = await post(`${server.url}/api/user/login`, { email, password: PASSWORD });
+      chains[index + offset] = (await response.json()).refreshToken;
+    });
+    await Promise.all(batch);
+  }
+  // One autocannon per chain, all at once: each request is built from the chain's newest token.
+  const cpuBefore = cpuTimeMs(server.pid);
+  const runs = await Promise.all(
+    chains.map((_, chain) =>
+      cannon({
+        url: server.url,
+        connections: 1,
+        duration: seconds,
+        requests: [
+          {
+            method: "POST",
+            path: server.refresh.path,
+            headers: jsonHeaders,
+            setupRequest: (request) => ({ ...request, body: JSON.stringify({ refreshToken: chains[chain] }) }),
+            onResponse: (status, body) => {
+              if (status === 200) chains[chain] = JSON.parse(body).refreshToken;
+            },
+          },
+        ],
+      }),
+    ),
+  );
+  const latencies = runs.flatMap((run) => run.latencies);
+  const statuses = {};
+  for (const run of runs) for (const [status, count] of Object.entries(run.statuses)) statuses[status] = (statuses[status] ?? 0) + count;
+  const ok = runs.reduce((sum, run) => sum + run.ok, 0);
+  const duration = Math.max(...runs.map((run) => run.seconds));
+  return {
+    requestsPerSecond: ok / duration,
+    seconds: duration,
+    ok,
+    statuses,
+    other: runs.reduce((sum, run) => sum + run.other, 0),
+    p50: latencies.length ? quantile(latencies, 0.5) : Number.POSITIVE_INFINITY,
+    p99: latencies.length ? quantile(latencies, 0.99) : Number.POSITIVE_INFINITY,
+    serverCpuMsPerRequest: (cpuTimeMs(server.pid) - cpuBefore) / ok,
   };
 }
 
@@ -203,6 +262,7 @@ async function cannon(options) {
     p50: latencies.length ? quantile(latencies, 0.5) : Number.POSITIVE_INFINITY,
     p99: latencies.length ? quantile(latencies, 0.99) : Number.POSITIVE_INFINITY,
     max: latencies.length ? quantile(latencies, 1) : Number.POSITIVE_INFINITY,
+    latencies,
   };
 }
 

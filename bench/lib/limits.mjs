@@ -1,5 +1,5 @@
 // The physical limits: what one password hash costs on this machine, and the two pieces of work
-// a `me` request cannot avoid (one HMAC verify, one indexed read).
+// a `me` request cannot avoid (one HMAC verify, one read by primary key of the session and its user).
 import { scryptSync } from "node:crypto";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
@@ -84,20 +84,22 @@ export async function hashCapacityNow({ cost, durationMs = 2000 }) {
 
 /**
  * The floor of `me` on an instance from {@link createOurs}: one HS256 verify with auth-core's
- * token service and one read of the user by id with its record store, each timed alone.
+ * token service and one read of the token's session with its user (what `me` reads since sessions,
+ * CONTRACT 4), each timed alone in the same batches as the read `me` made before sessions: the user
+ * alone, by id. The two reads side by side are the before-and-after of the token check in one run.
  */
 export async function meFloor(ours, { batches = 5, size = 500 } = {}) {
   const { auth, secret } = ours;
   const tokens = createTokenService({ secret, issuer: auth.model.name });
   const entity = auth.model.auth.entity;
   const user = (await auth.store.list(entity, { limit: 1, offset: 0 })).rows[0];
+  const { sessionId } = await auth.sessions.start(user.id, { userAgent: "bench floor", address: null });
   const { token } = await tokens.issue({
     id: user.id,
     email: user.email,
     role: user.role ?? null,
     tokenVersion: Number(user.tokenVersion),
-    // Verifying needs a session id in the token; the floor times the signature check alone.
-    sessionId: "bench-floor",
+    sessionId,
   });
   const verifyMs = await timeBatches(
     async () => {
@@ -111,5 +113,12 @@ export async function meFloor(ours, { batches = 5, size = 500 } = {}) {
     },
     { batches, size },
   );
-  return { verifyMs, readMs, floorMs: verifyMs + readMs, floorPerSecond: 1000 / (verifyMs + readMs) };
+  const sessionReadMs = await timeBatches(
+    async () => {
+      if (!(await auth.sessions.findLive(entity, sessionId))) throw new Error("the session was not found");
+    },
+    { batches, size },
+  );
+  const floorMs = verifyMs + sessionReadMs;
+  return { verifyMs, readMs, sessionReadMs, floorMs, floorPerSecond: 1000 / floorMs, floorBeforeMs: verifyMs + readMs };
 }

@@ -22,9 +22,15 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
+/** Options of {@link openTab}. */
+export interface TabOptions {
+  /** The `User-Agent` the tab sends (a device of its own). @default Chromium's */
+  readonly userAgent?: string;
+}
+
 /** A fresh tab in its own context (its own sessionStorage), at `baseURL`. */
-export async function openTab(browser: Browser, baseURL: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL, viewport: { width: 1100, height: 760 } });
+export async function openTab(browser: Browser, baseURL: string, options: TabOptions = {}): Promise<Page> {
+  const context = await browser.newContext({ baseURL, viewport: { width: 1100, height: 760 }, ...options });
   context.setDefaultTimeout(15_000);
   return context.newPage();
 }

@@ -41,3 +41,20 @@ export async function api(
   const { status, body } = await call(baseURL, { ...init, path: `/api${path}` });
   return { status, body: body as Record<string, unknown> };
 }
+
+/** The tokens the tab keeps in its sessionStorage. */
+export async function storedTokens(page: Page): Promise<{ token: string | null; refreshToken: string | null }> {
+  return page.evaluate(() => ({
+    token: sessionStorage.getItem("domain-auth.token"),
+    refreshToken: sessionStorage.getItem("domain-auth.refresh-token"),
+  }));
+}
+
+/** Counts the tab's `POST /api/<auth>/refresh` requests from now on. */
+export function countRefreshes(page: Page): { readonly count: () => number } {
+  let count = 0;
+  page.on("request", (request) => {
+    if (request.method() === "POST" && new URL(request.url()).pathname.endsWith("/refresh")) count++;
+  });
+  return { count: () => count };
+}

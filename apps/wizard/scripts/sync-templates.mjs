@@ -43,17 +43,25 @@ for (const { from, to } of templates) {
     console.error(`cannot copy apps/web/${to}: ${error.message}`);
   }
 }
-const LAYOUT = "app/(domain-auth)/layout.tsx";
-const CACHE_COMPONENTS_LAYOUT = join(wizard, "templates", "next-cache-components", LAYOUT);
-await rm(join(wizard, "templates", "next-cache-components"), { recursive: true, force: true });
-await mkdir(dirname(CACHE_COMPONENTS_LAYOUT), { recursive: true });
-await writeFile(
-  CACHE_COMPONENTS_LAYOUT,
-  `${await readFile(join(web, LAYOUT), "utf8")}
-// With cacheComponents: no prerendered shell, whose scripts could not carry the request's nonce.
+// With cacheComponents, Next.js validates every page and layout for an instant, prerendered shell (in
+// development) and prerenders what it can; the auth pages read the request (their nonce, the domain, the
+// session's state) and decide 404s and redirects before anything is sent, so each of their segments
+// opts out with `instant = false`: a page that blocks, rendered entirely per request.
+const VARIANT_DIR = join(wizard, "templates", "next-cache-components");
+await rm(VARIANT_DIR, { recursive: true, force: true });
+const SEGMENT_FILE = /^app\/\(domain-auth\)\/(?:.+\/)?(?:layout|page)\.tsx$/;
+for (const { from, to } of templates.filter((template) => SEGMENT_FILE.test(template.to))) {
+  const target = join(VARIANT_DIR, from.replace(/^next\//, ""));
+  await mkdir(dirname(target), { recursive: true });
+  await writeFile(
+    target,
+    `${await readFile(join(web, to), "utf8")}
+// With cacheComponents: rendered per request, never from a prerendered shell, whose scripts could not
+// carry the request's nonce.
 export const instant = false;
 `,
-);
+  );
+}
 const readJson = async (path) => JSON.parse(await readFile(path, "utf8"));
 const webManifest = await readJson(join(web, "package.json"));
 const rootManifest = await readJson(join(wizard, "..", "..", "package.json"));

@@ -34,36 +34,14 @@ const TSCONFIG = `${JSON.stringify(
   2,
 )}\n`;
 
-const ROOT_LAYOUT = `import type { Metadata } from "next";
-import type { ReactNode } from "react";
-
-export const metadata: Metadata = { title: "App" };
-
-export default function RootLayout({ children }: { children: ReactNode }) {
-  return (
-    <html lang="en">
-      <body>{children}</body>
-    </html>
-  );
-}
-`;
-
-function homePage(options: { hasAuth: boolean }): string {
-  const links = options.hasAuth
-    ? `
-      <p>
-        <a href="/setup">Set up the first administrator</a> · <a href="/login">Sign in</a>
-      </p>`
-    : "";
-  return `export default function Home() {
-  return (
-    <main>
-      <h1>It works</h1>
-      <p>The API of domain.yaml is served under /api.</p>${links}
-    </main>
-  );
-}
-`;
+/** The root files of a new app (`templates/next-root/`): its root layout, a home page linking to the auth pages, an icon. */
+async function rootFiles(templatesDir: string, options: { hasAuth: boolean }): Promise<{ to: string; content: string }[]> {
+  const read = (file: string) => readFile(join(templatesDir, "next-root", "app", file), "utf8");
+  return [
+    { to: "app/layout.tsx", content: await read("layout.tsx") },
+    { to: "app/page.tsx", content: await read(options.hasAuth ? "page.tsx" : "page.no-auth.tsx") },
+    { to: "app/icon.svg", content: await read("icon.svg") },
+  ];
 }
 
 /** The package versions the wizard was built against (written by scripts/sync-templates.mjs). */
@@ -83,14 +61,14 @@ export async function newAppFiles(options: {
   templates: readonly { to: string }[];
   templatesDir?: string;
 }): Promise<{ to: string; content: string }[]> {
-  const versions = await builtVersions(options.templatesDir ?? TEMPLATES_DIR);
+  const templatesDir = options.templatesDir ?? TEMPLATES_DIR;
+  const versions = await builtVersions(templatesDir);
   const brought = new Set(options.templates.map((template) => template.to));
   const files = [
     { to: "package.json", content: newPackageJson({ name: options.name, coreVersion: options.coreVersion, versions }) },
     { to: "tsconfig.json", content: TSCONFIG },
     { to: "next.config.ts", content: newNextConfig() },
-    { to: "app/layout.tsx", content: ROOT_LAYOUT },
-    { to: "app/page.tsx", content: homePage(options) },
+    ...(await rootFiles(templatesDir, options)),
   ];
   return files.filter((file) => !brought.has(file.to));
 }

@@ -194,6 +194,25 @@ function appendItems(text: string, container: Node, items: readonly Node[], adde
 }
 
 /**
+ * Whether a `next.config` text turns on `cacheComponents` (`cacheComponents: true` on the exported
+ * config object, as create-next-app writes it). A config the wizard cannot read counts as off.
+ */
+export async function turnsOnCacheComponents(text: string): Promise<boolean> {
+  const { parseModule } = await import("magicast");
+  let body: readonly Node[];
+  try {
+    body = (parseModule(text).$ast as unknown as { body: Node[] }).body;
+  } catch {
+    return false;
+  }
+  const object = findConfigObject(body);
+  if (typeof object === "string") return false;
+  const option = object.properties.find((property) => keyName(property) === "cacheComponents");
+  const value = option ? unwrap(option.value as Node) : undefined;
+  return value?.type === "BooleanLiteral" && value.value === true;
+}
+
+/**
  * Adds `"@domain-auth/core"` to `serverExternalPackages` (creating the array when missing) and
  * `poweredByHeader: false` when absent, in a `next.config` of the shapes create-next-app writes: an
  * object literal exported directly or through a top-level variable (`satisfies`/`as` allowed), ESM

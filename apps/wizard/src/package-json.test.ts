@@ -24,18 +24,18 @@ const CREATE_NEXT_APP = `{
 `;
 
 describe("withDomainAuth", () => {
-  it("adds the core in order and points start at the production server", () => {
+  it("adds the core and @next/env at the project's Next.js version, in order, and points start at the production server", () => {
     const edit = withDomainAuth(CREATE_NEXT_APP, { version: "^0.1.0", keepStart: false });
-    expect(edit).toMatchObject({ addedDependency: true, changedStart: true });
+    expect(edit).toMatchObject({ addedDependencies: ["@domain-auth/core", "@next/env"], changedStart: true });
     expect(edit.content).toBe(
       CREATE_NEXT_APP.replace('"start": "next start"', '"start": "node server.mjs"').replace(
         '"dependencies": {\n',
-        '"dependencies": {\n    "@domain-auth/core": "^0.1.0",\n',
+        '"dependencies": {\n    "@domain-auth/core": "^0.1.0",\n    "@next/env": "16.4.3",\n',
       ),
     );
     expect(withDomainAuth(edit.content as string, { version: "^0.1.0", keepStart: false })).toEqual({
       content: null,
-      addedDependency: false,
+      addedDependencies: [],
       changedStart: false,
     });
   });
@@ -49,13 +49,15 @@ describe("withDomainAuth", () => {
 
   it("keeps an existing core dependency, in either list, at its version", () => {
     const listed = CREATE_NEXT_APP.replace('"typescript": "^5"', '"@domain-auth/core": "file:../core.tgz",\n    "typescript": "^5"');
-    expect(withDomainAuth(listed, { version: "^0.1.0", keepStart: true })).toMatchObject({ content: null, addedDependency: false });
+    expect(withDomainAuth(listed, { version: "^0.1.0", keepStart: true })).toMatchObject({ addedDependencies: ["@next/env"] });
+    const both = listed.replace('"typescript"', '"@next/env": "16.4.3",\n    "typescript"');
+    expect(withDomainAuth(both, { version: "^0.1.0", keepStart: true })).toMatchObject({ content: null, addedDependencies: [] });
   });
 
   it("creates dependencies before devDependencies, keeping tabs and a missing final newline", () => {
     const text = '{\n\t"name": "x",\n\t"devDependencies": {\n\t\t"next": "16"\n\t}\n}';
     expect(withDomainAuth(text, { version: "^0.1.0", keepStart: false }).content).toBe(
-      '{\n\t"name": "x",\n\t"dependencies": {\n\t\t"@domain-auth/core": "^0.1.0"\n\t},\n\t"devDependencies": {\n\t\t"next": "16"\n\t}\n}',
+      '{\n\t"name": "x",\n\t"dependencies": {\n\t\t"@domain-auth/core": "^0.1.0",\n\t\t"@next/env": "16"\n\t},\n\t"devDependencies": {\n\t\t"next": "16"\n\t}\n}',
     );
   });
 
@@ -65,6 +67,7 @@ describe("withDomainAuth", () => {
       "react",
       "next",
       "@domain-auth/core",
+      "@next/env",
     ]);
   });
 });

@@ -9,9 +9,13 @@ export const SERVER_START = "node server.mjs";
 export interface PackageJsonEdit {
   /** The text to write, or `null` when nothing changes. */
   readonly content: string | null;
-  readonly addedDependency: boolean;
+  /** The packages added to `dependencies`, in order. */
+  readonly addedDependencies: readonly string[];
   readonly changedStart: boolean;
 }
+
+/** The package the scaffolded `server.mjs` loads `.env` files with; Next.js's own, at Next.js's version. */
+export const NEXT_ENV_PACKAGE = "@next/env";
 
 type Manifest = Record<string, unknown>;
 
@@ -30,9 +34,11 @@ function withKey(record: Record<string, unknown>, key: string, value: unknown): 
 }
 
 /**
- * `package.json` with `@domain-auth/core` in `dependencies` (unless already listed in either list),
- * and `scripts.start` pointed at `server.mjs` when it is the stock `next start` and `keepStart` is not
- * set. Key order, indentation and the final newline are kept.
+ * `package.json` with what the scaffold imports in `dependencies` (unless already listed in either
+ * list): `@domain-auth/core` at `version`, and `@next/env` at the project's own `next` range (the
+ * production server loads `.env` files with it; a strict package manager such as pnpm does not let a
+ * project import what it does not list). `scripts.start` is pointed at `server.mjs` when it is the
+ * stock `next start` and `keepStart` is not set. Key order, indentation and the final newline are kept.
  *
  * @param version the range to depend on, e.g. `^0.1.0`.
  */
@@ -41,23 +47,29 @@ export function withDomainAuth(text: string, options: { version: string; keepSta
   const dependencies = (manifest.dependencies ?? {}) as Record<string, unknown>;
   const devDependencies = (manifest.devDependencies ?? {}) as Record<string, unknown>;
   const scripts = (manifest.scripts ?? {}) as Record<string, unknown>;
-  const addedDependency = !(CORE_PACKAGE in dependencies) && !(CORE_PACKAGE in devDependencies);
+  const listed = (name: string) => name in dependencies || name in devDependencies;
+  const nextRange = dependencies.next ?? devDependencies.next;
+  const wanted: [string, string][] = [[CORE_PACKAGE, options.version]];
+  if (typeof nextRange === "string") wanted.push([NEXT_ENV_PACKAGE, nextRange]);
+  const added = wanted.filter(([name]) => !listed(name));
   const changedStart = !options.keepStart && scripts.start === STOCK_START;
-  if (!addedDependency && !changedStart) return { content: null, addedDependency, changedStart };
+  const addedDependencies = added.map(([name]) => name);
+  if (added.length === 0 && !changedStart) return { content: null, addedDependencies, changedStart };
 
-  const edited: Manifest = { ...manifest };
+  let edited: Manifest = { ...manifest };
   if (changedStart) edited.scripts = { ...scripts, start: SERVER_START };
-  if (addedDependency) {
+  if (added.length > 0) {
     if (manifest.dependencies === undefined) {
       // A new `dependencies` goes where npm would put it: before devDependencies, else at the end.
       const entries = Object.entries(edited);
       const at = entries.findIndex(([key]) => key === "devDependencies");
-      entries.splice(at < 0 ? entries.length : at, 0, ["dependencies", { [CORE_PACKAGE]: options.version }]);
-      return { content: serialize(Object.fromEntries(entries), text), addedDependency, changedStart };
+      entries.splice(at < 0 ? entries.length : at, 0, ["dependencies", Object.fromEntries(added)]);
+      edited = Object.fromEntries(entries);
+    } else {
+      edited.dependencies = added.reduce((record, [name, range]) => withKey(record, name, range), dependencies);
     }
-    edited.dependencies = withKey(dependencies, CORE_PACKAGE, options.version);
   }
-  return { content: serialize(edited, text), addedDependency, changedStart };
+  return { content: serialize(edited, text), addedDependencies, changedStart };
 }
 
 function serialize(manifest: Manifest, original: string): string {
@@ -76,7 +88,7 @@ export function newPackageJson(options: { name: string; coreVersion: string; ver
     scripts: { dev: "next dev", build: "next build", start: SERVER_START },
     dependencies: {
       [CORE_PACKAGE]: options.coreVersion,
-      "@next/env": version("@next/env"),
+      [NEXT_ENV_PACKAGE]: version(NEXT_ENV_PACKAGE),
       next: version("next"),
       react: version("react"),
       "react-dom": version("react-dom"),

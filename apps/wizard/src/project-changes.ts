@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FileChange } from "./file-changes.js";
-import { CORE_PACKAGE, editNextConfig, MANUAL_CHANGE, newNextConfig } from "./next-config.js";
+import { CORE_PACKAGE, editNextConfig, MANUAL_CHANGE, newNextConfig, turnsOnCacheComponents } from "./next-config.js";
 import { SERVER_START, withDomainAuth } from "./package-json.js";
 import type { Project } from "./project.js";
 
@@ -14,7 +14,14 @@ export interface EditedFile {
 
 /** What an existing Next.js project needs in `next.config` and `package.json`, or why it cannot be edited. */
 export type ProjectPlan =
-  | { readonly kind: "planned"; readonly edits: readonly EditedFile[]; readonly startsServer: boolean; readonly addsDependency: boolean }
+  | {
+      readonly kind: "planned";
+      readonly edits: readonly EditedFile[];
+      readonly startsServer: boolean;
+      readonly addsDependency: boolean;
+      /** `next.config` turns on `cacheComponents`: the auth pages' layout must opt out of the prerendered shell. */
+      readonly cacheComponents: boolean;
+    }
   | { readonly kind: "refused"; readonly file: string; readonly reason: string };
 
 /** The lines that tell the user which change to make by hand in a config the wizard will not edit. */
@@ -67,7 +74,10 @@ export async function planProjectEdits(
   if (!("change" in config)) return { kind: "refused", ...config };
   const packageEdit = withDomainAuth(project.packageJson, { version: options.coreVersion, keepStart: options.keepStart });
   const notes = [
-    ...(packageEdit.addedDependency ? [`adds ${CORE_PACKAGE}`] : []),
+    // The diff above the file list names them; the line stays short enough for a narrow terminal.
+    ...(packageEdit.addedDependencies.length > 0
+      ? [`adds ${packageEdit.addedDependencies.length === 1 ? packageEdit.addedDependencies[0] : "dependencies"}`]
+      : []),
     ...(packageEdit.changedStart ? [`start: ${SERVER_START}`] : []),
   ];
   const packageChange: FileChange =
@@ -79,6 +89,7 @@ export async function planProjectEdits(
     kind: "planned",
     edits: [config, { change: packageChange, before: project.packageJson }],
     startsServer: manifest.scripts?.start === SERVER_START,
-    addsDependency: packageEdit.addedDependency,
+    addsDependency: packageEdit.addedDependencies.length > 0,
+    cacheComponents: await turnsOnCacheComponents(config.before),
   };
 }

@@ -152,10 +152,12 @@ export function projectPath(path: string, sourceDir: "" | "src/"): string {
 }
 
 /**
- * The user's own middleware (`middleware.ts`, or a JavaScript `proxy`), which the scaffolded
- * `proxy.ts` must not sit beside: Next.js runs one per app.
+ * The project's proxy or middleware file (`proxy.ts`, `middleware.js`, …), if it has one: Next.js runs
+ * one per app, so the scaffolded `proxy.ts` is written only when there is none (or it is the scaffold's).
  */
 export function findMiddleware(dir: string, sourceDir: "" | "src/"): string | undefined {
-  const candidates = ["middleware.ts", "middleware.js", "middleware.mjs", "proxy.js", "proxy.mjs"].map((file) => `${sourceDir}${file}`);
+  const candidates = ["proxy.ts", "proxy.js", "proxy.mjs", "middleware.ts", "middleware.js", "middleware.mjs"].map(
+    (file) => `${sourceDir}${file}`,
+  );
   return candidates.find((file) => existsSync(join(dir, file)));
 }

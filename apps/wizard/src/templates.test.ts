@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { validateDomainText } from "@domain-auth/core/config";
 import { describe, expect, it } from "vitest";
-import { loadManifest, renderTemplates, TEMPLATES_DIR } from "./templates.js";
+import { CACHE_COMPONENTS_VARIANT, loadManifest, renderTemplates, TEMPLATES_DIR } from "./templates.js";
 
 const WEB = fileURLToPath(new URL("../../web/", import.meta.url));
 
@@ -59,6 +59,26 @@ describe("bridge manifest", () => {
     const authOnly = manifest.templates.filter((template) => template.when === "hasAuth").map((template) => template.to);
     expect(nonePaths.filter((path) => authOnly.includes(path))).toEqual([]);
     expect(jwtPaths).toEqual(manifest.templates.map((template) => template.to));
+  });
+});
+
+describe("a project with cacheComponents on", () => {
+  it("gets the auth pages' layout and pages opting out of the prerendered shell, and every other file as without", async () => {
+    const manifest = await loadManifest();
+    const model = modelOf(await webDomainText());
+    const plain = await renderTemplates(manifest, model);
+    const cached = await renderTemplates(manifest, model, { cacheComponents: true });
+    const segment = (to: string) => /^app\/\(domain-auth\)\/(?:.+\/)?(?:layout|page)\.tsx$/.test(to);
+    const segments = cached.filter((file) => segment(file.to));
+    expect(segments.map((file) => file.to)).toEqual(
+      expect.arrayContaining(["app/(domain-auth)/layout.tsx", "app/(domain-auth)/login/page.tsx"]),
+    );
+    for (const file of segments) {
+      expect(file.content, file.to).toBe(await readFile(join(TEMPLATES_DIR, CACHE_COMPONENTS_VARIANT, file.to), "utf8"));
+      expect(file.content, file.to).toContain("export const instant = false;");
+      expect(plain.find((other) => other.to === file.to)?.content, file.to).not.toContain("instant");
+    }
+    expect(cached.filter((file) => !segment(file.to))).toEqual(plain.filter((file) => !segment(file.to)));
   });
 });
 

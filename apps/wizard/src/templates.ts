@@ -18,16 +18,41 @@ export async function loadManifest(templatesDir: string = TEMPLATES_DIR): Promis
   return manifest;
 }
 
+/** The folder of files that replace their `next/` namesakes in a project with `cacheComponents` on. */
+export const CACHE_COMPONENTS_VARIANT = "next-cache-components";
+
+/** What about the project changes which file a template gives. */
+export interface RenderOptions {
+  /** `next.config` turns on `cacheComponents`: files of `next-cache-components/` replace their `next/` namesakes. */
+  readonly cacheComponents?: boolean;
+  readonly templatesDir?: string;
+}
+
+async function readIfExists(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
 /** The files the manifest gives for a domain: each selected template's content and where it goes. */
 export async function renderTemplates(
   manifest: BridgeManifest,
   model: DomainModel,
-  templatesDir: string = TEMPLATES_DIR,
+  options: RenderOptions = {},
 ): Promise<{ to: string; content: string }[]> {
+  const templatesDir = options.templatesDir ?? TEMPLATES_DIR;
+  const variantOf = (from: string) =>
+    options.cacheComponents && from.startsWith("next/")
+      ? join(templatesDir, CACHE_COMPONENTS_VARIANT, from.slice("next/".length))
+      : undefined;
   return Promise.all(
-    selectTemplates(manifest, model).map(async (template) => ({
-      to: template.to,
-      content: await readFile(join(templatesDir, template.from), "utf8"),
-    })),
+    selectTemplates(manifest, model).map(async (template) => {
+      const variant = variantOf(template.from);
+      const content = (variant && (await readIfExists(variant))) ?? (await readFile(join(templatesDir, template.from), "utf8"));
+      return { to: template.to, content };
+    }),
   );
 }

@@ -461,7 +461,11 @@ describe("in an existing Next.js project", () => {
     expect(manifest.scripts.start).toBe("node server.mjs");
     expect(await read(ROUTE)).toContain("authFromEnv");
     expect(out).toContain('+   serverExternalPackages: ["@domain-auth/core"],');
-    expect(out).toContain("update     package.json  (adds @domain-auth/core; start: node server.mjs)");
+    expect(out).toContain("update     package.json  (adds dependencies; start: node server.mjs)");
+    expect(manifest.dependencies["@next/env"]).toBe("16.4.3");
+    expect(out).toContain('+     "@next/env": "16.4.3",');
+    // cacheComponents is on: the auth pages' layout opts out of the prerendered shell.
+    expect(await read("app/(domain-auth)/layout.tsx")).toContain("export const instant = false;");
     expect(out).toContain("npm install ");
 
     const first = await snapshot(dir);
@@ -476,6 +480,14 @@ describe("in an existing Next.js project", () => {
     expect(await read(`src/${ROUTE}`)).toContain("authFromEnv");
     expect(await read("server.mjs")).toContain("createServer");
     expect(JSON.parse(await read("package.json")).scripts.start).toBe("next start");
+  });
+
+  it("gives the auth pages the plain layout when cacheComponents is off", async () => {
+    await nextProject({ config: CONFIG.replace("cacheComponents: true", "cacheComponents: false") });
+    expect((await unattended(["--yes"])).code).toBe(0);
+    const layout = await read("app/(domain-auth)/layout.tsx");
+    expect(layout).toContain("AuthFrame");
+    expect(layout).not.toContain("instant");
   });
 
   it("writes nothing and names the change when next.config wraps its object", async () => {
@@ -499,15 +511,32 @@ describe("in an existing Next.js project", () => {
   });
 });
 
-describe("beside the user's middleware", () => {
-  it("does not add proxy.ts, and says what to do instead", async () => {
+describe("beside the user's own proxy", () => {
+  async function project(file: string, content: string) {
     await writeFile(join(dir, "package.json"), JSON.stringify({ dependencies: { next: "16" } }));
     await writeFile(join(dir, "tsconfig.json"), '{ "compilerOptions": { "paths": { "@/*": ["./*"] } } }');
     await mkdir(join(dir, "app"));
-    await writeFile(join(dir, "middleware.ts"), "export function middleware() {}\n");
+    await writeFile(join(dir, file), content);
+  }
+
+  it("keeps the project's proxy.ts byte for byte, without asking, and prints the two lines to add", async () => {
+    const mine = 'import { NextResponse } from "next/server";\n\nexport function proxy() {\n  return NextResponse.next();\n}\n';
+    await project("proxy.ts", mine);
+    const { code, out } = await unattended(["--yes"]);
+    expect(code).toBe(0);
+    expect(await read("proxy.ts")).toBe(mine);
+    expect(out).toContain("skip       proxy.ts");
+    expect(out).toContain('import { isAuthPage, withSecurityHeaders } from "@/lib/domain-auth/security-headers";');
+    expect(out).toContain("if (isAuthPage(request.nextUrl.pathname)) return withSecurityHeaders(request);");
+    expect(out).toContain("/setup, /login, /register, /profile, /admin");
+    expect(out).not.toContain("differs from the template");
+  });
+
+  it("does not add proxy.ts beside a middleware.ts", async () => {
+    await project("middleware.ts", "export function middleware() {}\n");
     const { code, out } = await unattended(["--yes"]);
     expect(code).toBe(0);
     expect(await readdir(dir)).not.toContain("proxy.ts");
-    expect(out).toContain("Skipped proxy.ts: Next.js runs one middleware and middleware.ts is yours;");
+    expect(out).toContain("middleware.ts is yours and stays as it is");
   });
 });

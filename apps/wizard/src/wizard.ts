@@ -11,6 +11,7 @@ import { installCommand, runInstall } from "./install.js";
 import { detectProject, findMiddleware, type PackageManager, projectPath } from "./project.js";
 import { manualChangeText, planProjectEdits } from "./project-changes.js";
 import { askAuthChoices, askOverwrite, askStarter, askToWrite, PromptCancelled, type PromptStreams } from "./prompts.js";
+import { ownProxyAdvice } from "./proxy-advice.js";
 import { serviceNameFrom, starterDomainText } from "./starter.js";
 import { formatDomainChange, formatFileChanges, paintFor } from "./summary.js";
 import { validateDefaultRole, validateEntityChoice } from "./validators.js";
@@ -199,7 +200,8 @@ async function runSteps(context: WizardContext, options: RunOptions): Promise<nu
   const { loadManifest, renderTemplates } = await import("./templates.js");
   const { applyFileChanges, generateSecret, planProjectFiles, planTemplateFiles } = await import("./file-changes.js");
   const { NEW_APP_IGNORES, newAppFiles } = await import("./new-app.js");
-  const rendered = (await renderTemplates(await loadManifest(), validation.model)).map((file) => ({
+  const cacheComponents = plan?.kind === "planned" && plan.cacheComponents;
+  const rendered = (await renderTemplates(await loadManifest(), validation.model, { cacheComponents })).map((file) => ({
     ...file,
     to: projectPath(file.to, sourceDir),
   }));
@@ -214,13 +216,13 @@ async function runSteps(context: WizardContext, options: RunOptions): Promise<nu
     ...(await planProjectFiles(dir, { secret: generateSecret(), ...(project.kind === "new" && { ignoreBase: NEW_APP_IGNORES }) })),
   ];
   const middleware = findMiddleware(dir, sourceDir);
+  let ownProxy: string | undefined;
   for (const [index, file] of files.entries()) {
-    if (middleware && file.path === projectPath("proxy.ts", sourceDir) && file.action === "create") {
-      files[index] = {
-        ...file,
-        action: "skip",
-        note: `Next.js runs one middleware and ${middleware} is yours; set the headers of securityHeaders() from @domain-auth/core/security-headers in it`,
-      };
+    // The project's own proxy is never replaced (nor asked about); the user adds two lines to it.
+    if (middleware && file.path === projectPath("proxy.ts", sourceDir) && (file.action === "create" || file.action === "conflict")) {
+      ownProxy = middleware;
+      files[index] = { ...file, action: "skip", note: `${middleware} is yours; see below for the two lines to add` };
+      continue;
     }
     if (file.action !== "conflict") continue;
     const overwrite = interactive && (await askOverwrite(file.path, io));
@@ -242,6 +244,7 @@ async function runSteps(context: WizardContext, options: RunOptions): Promise<nu
     note(formatDomainChange(edit.before, edit.change.content, paint).join("\n"), edit.change.path, { output, format: (line) => line });
   }
   note(formatFileChanges([domainChange, ...files], paint).join("\n"), "Files", { output, format: (line) => line });
+  if (ownProxy) log.warn(ownProxyAdvice(ownProxy, sourceDir), { output });
 
   const changes = [domainChange, ...files].filter(writesFile);
   const outcome: ProjectOutcome = {
@@ -262,7 +265,7 @@ async function runSteps(context: WizardContext, options: RunOptions): Promise<nu
     return EXIT.done;
   }
   await applyFileChanges(dir, changes);
-  for (const skipped of files.filter((file) => file.action === "skip")) {
+  for (const skipped of files.filter((file) => file.action === "skip" && !(ownProxy && file.path === projectPath("proxy.ts", sourceDir)))) {
     const why = skipped.note?.startsWith("differs") ? "it differs from the template." : `${skipped.note}.`;
     log.warn(`Skipped ${skipped.path}: ${why}`, { output });
   }

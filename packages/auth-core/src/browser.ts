@@ -10,7 +10,16 @@
  * @example
  * import { apiPaths, holdsSetupRole, mayPerform } from "@domain-auth/core/policy";
  */
-export { type ApiPaths, apiPaths, collectionPath, itemPath, type ListQuery, type Segmented } from "./http/api-paths.js";
+export {
+  type ApiPaths,
+  apiPaths,
+  collectionPath,
+  itemPath,
+  type ListQuery,
+  type Segmented,
+  sessionPath,
+  userSessionsPath,
+} from "./http/api-paths.js";
 export { ERROR_CODES, type ErrorBody, type ErrorCode, type Issue } from "./http/errors.js";
 export { ACCOUNT_TOKEN_LIFETIMES, type AccountTokenKind } from "./mail/lifetimes.js";
 export { MAX_PASSWORD_BYTES, MIN_PASSWORD_BYTES } from "./password/rules.js";

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { loadPageState } from "@/lib/domain-auth/page-access";
+import { SessionKeeper } from "./session-keeper";
 import { SessionNav } from "./session-nav";
 import "./domain-auth.css";
 
@@ -13,6 +14,7 @@ export async function AuthFrame({ children }: { readonly children: ReactNode }) 
   const { view, setupRequired } = await loadPageState();
   return (
     <div className="da-frame">
+      {view.auth ? <SessionKeeper auth={view.auth} /> : null}
       <a className="da-skip-link" href="#main">
         Skip to content
       </a>

@@ -5,10 +5,14 @@ import type { AuthView } from "@/lib/domain-auth/domain-view";
 import { fieldLabel, formatValue } from "@/lib/domain-auth/format";
 import { FormError } from "./form-error";
 import { ResendVerification } from "./resend-verification";
+import { SessionsList } from "./sessions-list";
 import { SignOutButton } from "./sign-out-button";
 import { SignedOutNotice } from "./signed-out-notice";
 
-/** The signed-in user's profile (from `me`, or from the token when `me` is disabled) and sign-out. */
+/**
+ * The signed-in user's profile (from `me`, or from the token when `me` is disabled), sign-out, and the
+ * signed-in devices where the domain has `sessions`.
+ */
 export function ProfileView({ auth }: { readonly auth: AuthView }) {
   const current = useCurrentUser(auth);
   if (current.status === "loading") return <p aria-busy="true">Loading your profile…</p>;
@@ -25,24 +29,27 @@ export function ProfileView({ auth }: { readonly auth: AuthView }) {
     ...(user.createdAt ? [["Member since", user.createdAt] as [string, unknown]] : []),
   ];
   return (
-    <section aria-labelledby="profile-heading" className="da-card">
-      <h2 id="profile-heading">{user.email}</h2>
-      <dl className="da-details">
-        {rows.map(([label, value]) => (
-          <div key={label}>
-            <dt>{label}</dt>
-            <dd>{formatValue(value)}</dd>
+    <>
+      <section aria-labelledby="profile-heading" className="da-card">
+        <h2 id="profile-heading">{user.email}</h2>
+        <dl className="da-details">
+          {rows.map(([label, value]) => (
+            <div key={label}>
+              <dt>{label}</dt>
+              <dd>{formatValue(value)}</dd>
+            </div>
+          ))}
+        </dl>
+        {current.source === "token" ? <p className="da-field-hint">Shown from your sign-in token.</p> : null}
+        {user.emailVerified === false && auth.endpoints.verifyEmail ? (
+          <div className="da-notice" role="note">
+            <p>Your email address is not confirmed yet: follow the link we sent to {user.email}.</p>
+            <ResendVerification auth={auth} email={user.email} />
           </div>
-        ))}
-      </dl>
-      {current.source === "token" ? <p className="da-field-hint">Shown from your sign-in token.</p> : null}
-      {user.emailVerified === false && auth.endpoints.verifyEmail ? (
-        <div className="da-notice" role="note">
-          <p>Your email address is not confirmed yet: follow the link we sent to {user.email}.</p>
-          <ResendVerification auth={auth} email={user.email} />
-        </div>
-      ) : null}
-      <SignOutButton loginEnabled={auth.endpoints.login} />
-    </section>
+        ) : null}
+        <SignOutButton auth={auth} />
+      </section>
+      {auth.endpoints.sessions ? <SessionsList auth={auth} token={current.token} /> : null}
+    </>
   );
 }

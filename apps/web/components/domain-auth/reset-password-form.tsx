@@ -8,8 +8,7 @@ import { type ApiError, callApi, issuesByField } from "@/lib/domain-auth/api";
 import type { AuthView } from "@/lib/domain-auth/domain-view";
 import { useHydrated } from "@/lib/domain-auth/hydrated";
 import { NEW_PASSWORD_HINT } from "@/lib/domain-auth/password-hint";
-import { storeToken } from "@/lib/domain-auth/session";
-import type { TokenResponse } from "@/lib/domain-auth/sign-in";
+import { keepTokens, type TokenResponse } from "@/lib/domain-auth/sign-in";
 import { FormError } from "./form-error";
 import { TextField } from "./text-field";
 
@@ -35,7 +34,7 @@ export function ResetPasswordForm({ auth, token, invite }: ResetPasswordFormProp
     setPending(true);
     const result = await callApi<TokenResponse>(apiPaths(auth).resetPassword, { method: "POST", body: { token, password } });
     if (result.ok) {
-      storeToken(result.data.token);
+      keepTokens(auth, result.data);
       router.push("/profile");
       return;
     }

@@ -23,7 +23,7 @@ export function SessionNav({ auth }: { readonly auth: AuthView }) {
       <Link href="/profile">Profile</Link>
       {holdsSetupRole(auth, session.claims.role) ? <Link href="/admin">Admin</Link> : null}
       <span className="da-nav-user">{session.claims.email}</span>
-      <SignOutButton loginEnabled={auth.endpoints.login} />
+      <SignOutButton auth={auth} />
     </>
   );
 }

@@ -33,7 +33,11 @@ export function SetupForm({ auth, tokenRequired }: SetupFormProps) {
       onSubmit={async (body) => {
         const error = await requestToken(auth, "setup", body);
         if (error?.code === "SETUP_COMPLETE") router.refresh();
-        else if (!error) router.push("/profile");
+        else if (!error) {
+          router.push("/profile");
+          // The shared layout was rendered while setup was pending, without the header's links: render it anew.
+          router.refresh();
+        }
         return error;
       }}
     />

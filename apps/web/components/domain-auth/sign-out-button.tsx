@@ -1,18 +1,23 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { clearToken } from "@/lib/domain-auth/session";
+import { useState } from "react";
+import type { AuthView } from "@/lib/domain-auth/domain-view";
+import { signOut } from "@/lib/domain-auth/sign-out";
 
-/** Forgets the tab's token and opens the sign-in page (or home when sign-in is disabled). */
-export function SignOutButton({ loginEnabled }: { readonly loginEnabled: boolean }) {
+/** Signs the session out on the server (where `logout` exists), forgets the tab's tokens and opens the sign-in page (or home when sign-in is disabled). */
+export function SignOutButton({ auth }: { readonly auth: Pick<AuthView, "segment" | "endpoints"> }) {
   const router = useRouter();
+  const [pending, setPending] = useState(false);
   return (
     <button
       type="button"
       className="da-button"
-      onClick={() => {
-        clearToken();
-        router.push(loginEnabled ? "/login" : "/");
+      disabled={pending}
+      onClick={async () => {
+        setPending(true);
+        await signOut(auth);
+        router.push(auth.endpoints.login ? "/login" : "/");
       }}
     >
       Sign out

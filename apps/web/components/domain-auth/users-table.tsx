@@ -1,6 +1,6 @@
 "use client";
 
-import { itemPath } from "@domain-auth/core/policy";
+import { itemPath, userSessionsPath } from "@domain-auth/core/policy";
 import { type FormEvent, useState } from "react";
 import { callApi } from "@/lib/domain-auth/api";
 import type { UserProfile } from "@/lib/domain-auth/current-user";
@@ -10,7 +10,7 @@ import { usePagedList } from "@/lib/domain-auth/paged-list";
 import { FormError } from "./form-error";
 import { Pager } from "./pager";
 
-/** Every user with their role, and a form per user to change it. */
+/** Every user with their role, a form per user to change it and, where the domain has `sessions`, "sign out everywhere". */
 export function UsersTable({ auth, token }: { readonly auth: AuthView; readonly token: string }) {
   const list = usePagedList<UserProfile>(auth.segment, token);
   const [status, setStatus] = useState("");
@@ -25,6 +25,12 @@ export function UsersTable({ auth, token }: { readonly auth: AuthView; readonly 
     setFailure(result.ok ? null : result.error.message);
     setStatus(result.ok ? `${user.email} now has the role ${role ?? "none"}.` : "");
     list.reload();
+  }
+
+  async function signOutEverywhere(user: UserProfile) {
+    const result = await callApi(userSessionsPath(auth, user.id), { method: "DELETE", token });
+    setFailure(result.ok ? null : result.error.message);
+    setStatus(result.ok ? `${user.email} has been signed out everywhere.` : "");
   }
 
   return (
@@ -46,6 +52,7 @@ export function UsersTable({ auth, token }: { readonly auth: AuthView; readonly 
                 </th>
               ))}
               <th scope="col">Role</th>
+              {auth.endpoints.sessions ? <th scope="col">Sessions</th> : null}
             </tr>
           </thead>
           <tbody>
@@ -70,6 +77,18 @@ export function UsersTable({ auth, token }: { readonly auth: AuthView; readonly 
                     </button>
                   </form>
                 </td>
+                {auth.endpoints.sessions ? (
+                  <td>
+                    <button
+                      type="button"
+                      className="da-button"
+                      aria-label={`Sign out ${user.email} everywhere`}
+                      onClick={() => signOutEverywhere(user)}
+                    >
+                      Sign out everywhere
+                    </button>
+                  </td>
+                ) : null}
               </tr>
             ))}
           </tbody>

@@ -26,11 +26,18 @@ function isApiError(value: unknown): value is ApiError {
   return typeof value === "object" && value !== null && typeof (value as ApiError).code === "string";
 }
 
-/**
- * Calls the domain-auth API at `path`, one of the core's API paths.
- * @example const result = await callApi<{ user: User }>(apiPaths(auth).me, { token });
- */
-export async function callApi<T>(path: string, options: CallOptions = {}): Promise<ApiResult<T>> {
+/** Renews a token the API refused: resolves to the token to try again with, or `null`. */
+export type TokenRenewer = (rejected: string) => Promise<string | null>;
+
+let tokenRenewer: TokenRenewer | null = null;
+
+/** Installs the tab's token renewer (the session refresher) that {@link callApi} asks after a 401; `null` removes it. */
+export function installTokenRenewer(renewer: TokenRenewer | null): void {
+  tokenRenewer = renewer;
+}
+
+/** One request to the API, as it is: no renewal of a refused token. */
+export async function requestApi<T>(path: string, options: CallOptions = {}): Promise<ApiResult<T>> {
   const headers: Record<string, string> = { accept: "application/json" };
   if (options.body !== undefined) headers["content-type"] = "application/json";
   if (options.token) headers.authorization = `Bearer ${options.token}`;
@@ -50,6 +57,19 @@ export async function callApi<T>(path: string, options: CallOptions = {}): Promi
   const retryAfter = Number(response.headers.get("retry-after") ?? Number.NaN);
   const error: ApiError = isApiError(body) ? body : { code: "HTTP_ERROR", message: `The server answered ${response.status}.` };
   return { ok: false, status: response.status, error: Number.isFinite(retryAfter) ? { ...error, retryAfter } : error };
+}
+
+/**
+ * Calls the domain-auth API at `path`, one of the core's API paths. When a request carrying a token
+ * is answered 401, the tab's session is refreshed once (where the domain allows it) and the request
+ * sent again with the new token; a second 401 is the answer.
+ * @example const result = await callApi<{ user: User }>(apiPaths(auth).me, { token });
+ */
+export async function callApi<T>(path: string, options: CallOptions = {}): Promise<ApiResult<T>> {
+  const result = await requestApi<T>(path, options);
+  if (result.status !== 401 || !options.token || !tokenRenewer) return result;
+  const renewed = await tokenRenewer(options.token);
+  return renewed ? requestApi<T>(path, { ...options, token: renewed }) : result;
 }
 
 /**

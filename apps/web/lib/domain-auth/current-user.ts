@@ -2,7 +2,7 @@ import { apiPaths } from "@domain-auth/core/policy";
 import { useEffect, useState } from "react";
 import { type ApiResult, callApi } from "./api";
 import type { AuthView } from "./domain-view";
-import { clearToken, useSession } from "./session";
+import { clearTokens, readToken, useSession, useSessionRefused } from "./session";
 
 /** A user profile as the API returns it: `id`, `email`, `role`, declared fields and timestamps. */
 export interface UserProfile {
@@ -25,38 +25,37 @@ type MeResult = ApiResult<{ user: UserProfile }>;
 
 /**
  * The signed-in user: from `GET /api/<auth>/me`, or from the token's claims when `me` is disabled.
- * A token the server rejects signs the tab out.
+ * `me` is asked once per session: a refreshed token keeps the profile on show. A token the server
+ * rejects (after one refresh attempt) signs the tab out.
  */
 export function useCurrentUser(auth: AuthView): CurrentUser {
   const session = useSession();
-  const [me, setMe] = useState<{ token: string; result: MeResult } | null>(null);
-  const [expired, setExpired] = useState(false);
+  const [me, setMe] = useState<{ identity: string; result: MeResult } | null>(null);
+  const refused = useSessionRefused();
   const meEnabled = auth.endpoints.me;
   const mePath = apiPaths(auth).me;
+  const identity = session ? `${session.claims.sub}:${session.claims.sid ?? session.token}` : null;
 
   useEffect(() => {
-    if (!session || !meEnabled) return;
+    if (identity === null || !meEnabled) return;
     let current = true;
-    callApi<{ user: UserProfile }>(mePath, { token: session.token }).then((result) => {
+    callApi<{ user: UserProfile }>(mePath, { token: readToken() }).then((result) => {
       if (!current) return;
-      if (result.status === 401) {
-        setExpired(true);
-        clearToken();
-      }
-      setMe({ token: session.token, result });
+      if (result.status === 401) clearTokens("refused");
+      setMe({ identity, result });
     });
     return () => {
       current = false;
     };
-  }, [session, meEnabled, mePath]);
+  }, [identity, meEnabled, mePath]);
 
   if (session === undefined) return { status: "loading" };
-  if (session === null) return { status: "signed-out", expired };
+  if (session === null) return { status: "signed-out", expired: refused };
   if (!meEnabled) {
     const { sub, email, role } = session.claims;
     return { status: "signed-in", token: session.token, user: { id: sub, email, role }, source: "token" };
   }
-  if (me?.token !== session.token) return { status: "loading" };
+  if (me?.identity !== identity) return { status: "loading" };
   if (!me.result.ok) return { status: "failed", message: me.result.error.message };
   return { status: "signed-in", token: session.token, user: me.result.data.user, source: "me" };
 }

@@ -36,7 +36,10 @@ export interface AuthView {
   readonly roles: readonly string[];
   readonly setupRole: string;
   readonly defaultRole: string | null;
-  /** The endpoints that exist on this server (the e-mail ones only where it can send e-mail). */
+  /**
+   * Which auth endpoints exist on this server (`login`, …, `sessions`, and the e-mail ones only where it can
+   * send e-mail): the pages call and show only those.
+   */
   readonly endpoints: Readonly<Record<Endpoint, boolean>>;
   /** Fields of the auth entity besides `email`, `password` and `role` (asked at setup and register). */
   readonly profileFields: readonly FieldView[];

@@ -2,24 +2,10 @@ import { createNonce, securityHeaders } from "@domain-auth/core/security-headers
 import { type NextRequest, NextResponse } from "next/server";
 
 /**
- * The paths of the auth pages (`app/(domain-auth)`). The nonce-based policy is theirs: a page of the
- * project that Next.js prerenders could not carry a per-request nonce, so it would lose its scripts.
+ * `isAuthPage(pathname)`: `true` for an auth page (`app/(domain-auth)`). The nonce-based policy is theirs: a
+ * page of the project that Next.js prerenders could not carry a per-request nonce, so it would lose its scripts.
  */
-export const DOMAIN_AUTH_PAGES: readonly string[] = [
-  "/setup",
-  "/login",
-  "/register",
-  "/profile",
-  "/admin",
-  "/forgot-password",
-  "/reset-password",
-  "/verify-email",
-];
-
-/** `true` for an auth page's path, for a proxy that also serves the project's own pages. */
-export function isDomainAuthPage(pathname: string): boolean {
-  return DOMAIN_AUTH_PAGES.includes(pathname);
-}
+export { isAuthPage } from "@domain-auth/core/security-headers";
 
 /**
  * Gives an auth page its security headers (CONTRACT §13) with a fresh nonce. Next.js reads the nonce from
@@ -31,7 +17,7 @@ export function isDomainAuthPage(pathname: string): boolean {
  *
  * @example
  * export function proxy(request: NextRequest) {
- *   if (isDomainAuthPage(request.nextUrl.pathname)) return withSecurityHeaders(request);
+ *   if (isAuthPage(request.nextUrl.pathname)) return withSecurityHeaders(request);
  *   // … the project's own proxy
  * }
  */

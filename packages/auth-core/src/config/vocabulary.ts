@@ -8,6 +8,20 @@ export const FIELD_TYPES = ["string", "text", "integer", "number", "boolean", "d
 export const OPERATIONS = ["create", "read", "update", "delete"] as const;
 export const ENDPOINTS = ["login", "register", "me", "setup", "logout", "refresh", "sessions", "passwordReset", "verifyEmail"] as const;
 export const AUTH_TYPES = ["jwt", "none"] as const;
+/**
+ * The paths of the web app's auth pages (its `app/(domain-auth)` route group). They render per request
+ * and carry the nonce-based security headers; a project's own pages keep theirs.
+ */
+export const AUTH_PAGES: readonly string[] = Object.freeze([
+  "/setup",
+  "/login",
+  "/register",
+  "/profile",
+  "/admin",
+  "/forgot-password",
+  "/reset-password",
+  "/verify-email",
+]);
 /** Auth types that are announced but not implemented. */
 export const PLANNED_AUTH_TYPES = ["cookie", "oauth2"] as const;
 

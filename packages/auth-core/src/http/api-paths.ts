@@ -50,3 +50,19 @@ export function apiPaths(authEntity: Segmented): ApiPaths {
   const routes = Object.entries(AUTH_ROUTES).map(([name, route]) => [name, `${API_PREFIX}/${authEntity.segment}/${route.path}`]);
   return { ...(Object.fromEntries(routes) as Record<AuthRoute, string>), collection: collectionPath, item: itemPath };
 }
+
+/**
+ * The path of one of the caller's sessions: `DELETE` signs it out (CONTRACT 10).
+ * @example sessionPath(model.auth.entity, "Qm9u") // "/api/user/sessions/Qm9u"
+ */
+export function sessionPath(authEntity: Segmented, id: string): string {
+  return `${apiPaths(authEntity).sessions}/${encodeURIComponent(id)}`;
+}
+
+/**
+ * The path that signs a user out everywhere: `DELETE` revokes every session of `userId` (setup role only).
+ * @example userSessionsPath(model.auth.entity, "u1") // "/api/user/sessions?userId=u1"
+ */
+export function userSessionsPath(authEntity: Segmented, userId: string): string {
+  return `${apiPaths(authEntity).sessions}?${new URLSearchParams({ userId })}`;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contentSecurityPolicy, createNonce, securityHeaders } from "./security-headers.js";
+import { AUTH_PAGES, contentSecurityPolicy, createNonce, isAuthPage, securityHeaders } from "./security-headers.js";
 
 /** The policy as a map from directive to its sources. */
 function directivesOf(policy: string): Map<string, string[]> {
@@ -10,6 +10,17 @@ function directivesOf(policy: string): Map<string, string[]> {
     }),
   );
 }
+
+describe("isAuthPage", () => {
+  it("is true for each auth page, with or without a trailing slash, and for nothing else", () => {
+    for (const page of AUTH_PAGES) {
+      expect(isAuthPage(page), page).toBe(true);
+      expect(isAuthPage(`${page}/`), `${page}/`).toBe(true);
+      expect(isAuthPage(`${page}/x`), `${page}/x`).toBe(false);
+    }
+    for (const other of ["/", "/api/user/me", "/login-help", "/about"]) expect(isAuthPage(other), other).toBe(false);
+  });
+});
 
 describe("createNonce", () => {
   it("gives 128 random bits in base64, different every time", () => {

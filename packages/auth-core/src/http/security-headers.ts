@@ -3,6 +3,15 @@
  * dependencies, so the app's proxy and a scaffolded project's build them the same way.
  */
 
+import { AUTH_PAGES } from "../config/vocabulary.js";
+
+export { AUTH_PAGES };
+
+/** `true` for the path of one of the web app's auth pages (`AUTH_PAGES`), which get {@link securityHeaders}. */
+export function isAuthPage(pathname: string): boolean {
+  return AUTH_PAGES_SET.has(pathname.length > 1 && pathname.endsWith("/") ? pathname.slice(0, -1) : pathname);
+}
+
 /**
  * Headers on every API response: no MIME sniffing, and no cache keeps a copy, since answers depend on the
  * caller's token and hold tokens, users and records.
@@ -25,6 +34,8 @@ export interface SecurityHeadersOptions {
    */
   readonly development?: boolean;
 }
+
+const AUTH_PAGES_SET: ReadonlySet<string> = new Set(AUTH_PAGES);
 
 const NONCE = /^[A-Za-z0-9+/_-]{16,}={0,2}$/;
 

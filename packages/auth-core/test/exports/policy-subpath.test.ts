@@ -61,5 +61,12 @@ describe("@domain-auth/core/policy", () => {
     });
     expect(policy.collectionPath({ segment: "post" }, { limit: 20, offset: 40 })).toBe("/api/post?limit=20&offset=40");
     expect(policy.itemPath({ segment: "post" }, "a/b")).toBe("/api/post/a%2Fb");
+    expect(policy.apiPaths({ segment: "user" })).toMatchObject({
+      logout: "/api/user/logout",
+      refresh: "/api/user/refresh",
+      sessions: "/api/user/sessions",
+    });
+    expect(policy.sessionPath({ segment: "user" }, "a/b")).toBe("/api/user/sessions/a%2Fb");
+    expect(policy.userSessionsPath({ segment: "user" }, "u 1&x")).toBe("/api/user/sessions?userId=u+1%26x");
   });
 });

@@ -4,8 +4,9 @@ export default function HomePage() {
   return (
     <main style={{ fontFamily: "system-ui, sans-serif", maxWidth: "40rem", margin: "0 auto", padding: "2rem 1rem" }}>
       <h1>My app</h1>
+      <p>The API of domain.yaml is served under /api.</p>
       <p>
-        <Link href="/login">Sign in</Link> · <Link href="/profile">Your profile</Link>
+        <Link href="/login">Sign in</Link> · <Link href="/profile">Your profile</Link> · <Link href="/admin">Records</Link>
       </p>
     </main>
   );

@@ -1,0 +1,71 @@
+import { apiPaths } from "@domain-auth/core/policy";
+import { useCallback, useEffect, useState } from "react";
+import { type ApiError, callApi } from "./api";
+import type { AuthView } from "./domain-view";
+
+/** One of the user's signed-in sessions, as `GET /api/<auth>/sessions` lists it. */
+export interface SignedInSession {
+  readonly id: string;
+  readonly createdAt: string;
+  readonly refreshedAt: string;
+  readonly expiresAt: string;
+  readonly userAgent: string | null;
+  /** The session of the token that asked: this device. */
+  readonly current: boolean;
+}
+
+/** The user's signed-in sessions, newest first, with a way to load them again. */
+export interface SignedInSessions {
+  readonly items: readonly SignedInSession[];
+  readonly loading: boolean;
+  readonly error: ApiError | null;
+  readonly reload: () => void;
+}
+
+/** Loads the signed-in sessions of the user whose token is `token`. */
+export function useSignedInSessions(auth: Pick<AuthView, "segment">, token: string): SignedInSessions {
+  const [version, setVersion] = useState(0);
+  const [loaded, setLoaded] = useState<{ request: string; items: readonly SignedInSession[]; error: ApiError | null } | null>(null);
+  const path = apiPaths(auth).sessions;
+  const request = JSON.stringify([path, token, version]);
+
+  useEffect(() => {
+    let current = true;
+    callApi<{ items: SignedInSession[] }>(path, { token }).then((result) => {
+      if (!current) return;
+      setLoaded(result.ok ? { request, items: result.data.items, error: null } : { request, items: [], error: result.error });
+    });
+    return () => {
+      current = false;
+    };
+  }, [request, path, token]);
+
+  const reload = useCallback(() => setVersion((value) => value + 1), []);
+  return { items: loaded?.items ?? [], error: loaded?.error ?? null, loading: loaded?.request !== request, reload };
+}
+
+const BROWSERS: readonly [RegExp, string][] = [
+  [/Edg\//, "Edge"],
+  [/OPR\/|Opera/, "Opera"],
+  [/Firefox\//, "Firefox"],
+  [/Chrome\/|Chromium\//, "Chrome"],
+  [/Safari\//, "Safari"],
+  [/curl\//, "curl"],
+];
+const SYSTEMS: readonly [RegExp, string][] = [
+  [/Android/, "Android"],
+  [/iPhone|iPad|iPod/, "iOS"],
+  [/Windows/, "Windows"],
+  [/Mac OS X|Macintosh/, "macOS"],
+  [/CrOS/, "ChromeOS"],
+  [/Linux/, "Linux"],
+];
+
+/** A short name for the device of a `User-Agent` ("Chrome on Linux"); the header itself is shown beside it. */
+export function describeDevice(userAgent: string | null): string {
+  if (!userAgent) return "Unknown device";
+  const browser = BROWSERS.find(([pattern]) => pattern.test(userAgent))?.[1];
+  const system = SYSTEMS.find(([pattern]) => pattern.test(userAgent))?.[1];
+  if (browser && system) return `${browser} on ${system}`;
+  return browser ?? system ?? "Unknown device";
+}

@@ -1,0 +1,336 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { copyOfNextProject } from "../apps/wizard/test/create-next-app.js";
+import { type RunningApp, startApp } from "../test/support/app-server.js";
+import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
+import { ADMIN, api, fillAccountForm, profileValue } from "./support/flows.js";
+import { type PackedPackages, packPackages } from "./support/packed.js";
+
+// The front door, as a user walks through it: the published wizard (packed, run with npx) adds
+// domain-auth to a project create-next-app has just made, or makes a new app in an empty folder, and
+// the project's own dev server, lint, type check, build and production server work with no hand edit.
+
+let work: string;
+let packed: PackedPackages;
+let browser: Browser;
+const running: (RunningApp | ChildProcess)[] = [];
+const made: string[] = [];
+/** The node_modules the create-next-app project installed, reused by the next install. */
+let installedModules: string | undefined;
+
+const REPOSITORY_MODULES = fileURLToPath(new URL("../node_modules/", import.meta.url));
+const { CI: _ci, ...environment } = process.env;
+const env: NodeJS.ProcessEnv = {
+  ...environment,
+  NEXT_TELEMETRY_DISABLED: "1",
+  npm_config_update_notifier: "false",
+  npm_config_fund: "false",
+  npm_config_audit: "false",
+};
+
+/** Runs a command to its end; throws with its output when it fails. */
+function run(cwd: string, command: string, args: readonly string[], timeout = 300_000): string {
+  const result = spawnSync(command, args, { cwd, env, encoding: "utf8", timeout, maxBuffer: 64 * 1024 * 1024 });
+  const output = `${result.stdout ?? ""}${result.stderr ?? ""}`;
+  if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} exited with ${result.status ?? result.signal}:\n${output}`);
+  return output;
+}
+
+/** The published wizard, as `npx create-domain-auth` runs it. */
+function wizard(cwd: string, ...args: string[]): string {
+  return run(cwd, "npx", ["--yes", `--package=${packed.wizard}`, "create-domain-auth", ...args]);
+}
+
+/**
+ * create-next-app's root layout loads Geist from Google Fonts, which cannot be downloaded here: its
+ * import is pointed at a local stand-in with the same shape; the rest of the file stays the user's.
+ */
+async function withoutGoogleFonts(project: string, appDir = "app"): Promise<void> {
+  const layout = join(project, appDir, "layout.tsx");
+  const text = await readFile(layout, "utf8");
+  expect(text).toContain('from "next/font/google";');
+  await writeFile(layout, text.replace('from "next/font/google";', 'from "./fonts";'));
+  await writeFile(
+    join(project, appDir, "fonts.ts"),
+    'type FontOptions = { variable: string; subsets: string[] };\nexport const Geist = (options: FontOptions) => ({ variable: options.variable, className: "" });\nexport const Geist_Mono = Geist;\n',
+  );
+}
+
+/**
+ * better-sqlite3 has no prebuilt binary to download here, so each install would compile it from source
+ * (minutes). prebuild-install's documented local prebuilds (`npm_config_better_sqlite3_local_prebuilds`)
+ * serve it the binary this repository's own install compiled, packed as a prebuilt one; when the project
+ * gets another version, the name does not match and it compiles, which is slower but the same.
+ */
+function localSqlitePrebuilds(folder: string): string {
+  const module = join(REPOSITORY_MODULES, "better-sqlite3");
+  const { version } = JSON.parse(readFileSync(join(module, "package.json"), "utf8")) as { version: string };
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  run(module, "tar", ["czf", join(folder, name), "build/Release/better_sqlite3.node"]);
+  return folder;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Runs `npm run dev` until its pages answer; returns what they answered, then stops it. */
+async function devServerAnswers(project: string, paths: readonly string[]): Promise<{ statuses: Record<string, number>; output: string }> {
+  const port = await freePort();
+  const child = spawn("npm", ["run", "dev", "--", "--port", String(port), "--hostname", "127.0.0.1"], {
+    cwd: project,
+    env: { ...env, NODE_ENV: "development" },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  running.push(child);
+  let output = "";
+  child.stdout?.on("data", (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on("data", (chunk) => {
+    output += chunk;
+  });
+  try {
+    const deadline = Date.now() + 120_000;
+    while (!/Ready in/.test(output)) {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`next dev did not start:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const statuses: Record<string, number> = {};
+    for (const path of paths)
+      statuses[path] = (await fetch(`http://127.0.0.1:${port}${path}`, { signal: AbortSignal.timeout(120_000) })).status;
+    return { statuses, output };
+  } finally {
+    if (child.pid) process.kill(-child.pid, "SIGTERM");
+  }
+}
+
+/** The errors and warnings the project's own ESLint reports, by file. */
+function lintProblems(project: string): { file: string; rule: string | null; severity: number; message: string }[] {
+  const result = spawnSync("npx", ["eslint", "--format", "json", "."], {
+    cwd: project,
+    env,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const reports = JSON.parse(result.stdout) as {
+    filePath: string;
+    messages: { ruleId: string | null; severity: number; message: string }[];
+  }[];
+  return reports.flatMap((report) =>
+    report.messages.map((message) => ({
+      file: report.filePath.slice(project.length + 1),
+      rule: message.ruleId,
+      severity: message.severity,
+      message: message.message,
+    })),
+  );
+}
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), "domain-auth-scaffold-"));
+  packed = packPackages(work);
+  env.npm_config_better_sqlite3_local_prebuilds = localSqlitePrebuilds(await mkdtemp(join(work, "prebuilds-")));
+  browser = await launchBrowser();
+}, 120_000);
+
+afterAll(async () => {
+  for (const server of running) {
+    if ("stop" in server) await server.stop();
+    else if (server.exitCode === null && server.pid) {
+      try {
+        process.kill(-server.pid, "SIGKILL");
+      } catch {
+        // already gone with its group
+      }
+    }
+  }
+  await browser?.close();
+  for (const dir of [work, ...made]) await rm(dir, { recursive: true, force: true });
+});
+
+/** A copy of a create-next-app project, fonts made local, the user's files as they were. */
+async function userProject(shape: "default" | "src"): Promise<{ project: string; mine: Record<string, string> }> {
+  const project = await copyOfNextProject(shape);
+  made.push(dirname(project));
+  const appDir = shape === "src" ? "src/app" : "app";
+  await withoutGoogleFonts(project, appDir);
+  const mine: Record<string, string> = {};
+  for (const file of ["layout.tsx", "page.tsx", "globals.css"])
+    mine[`${appDir}/${file}`] = await readFile(join(project, appDir, file), "utf8");
+  return { project, mine };
+}
+
+/**
+ * Installs the project's dependencies and the packed core (its version is not in the registry: it is
+ * installed the way an unpublished package is). Later projects start from the first one's modules.
+ */
+async function install(project: string): Promise<void> {
+  if (installedModules) await cp(installedModules, join(project, "node_modules"), { recursive: true, verbatimSymlinks: true });
+  run(project, "npm", ["install", packed.core], 900_000);
+  installedModules ??= join(project, "node_modules");
+}
+
+async function expectUnchanged(project: string, mine: Record<string, string>): Promise<void> {
+  for (const [file, content] of Object.entries(mine)) expect(await readFile(join(project, file), "utf8"), file).toBe(content);
+}
+
+/** ESLint as the project configures it: no error anywhere, no warning in a scaffolded file. */
+function expectLintClean(project: string): void {
+  const problems = lintProblems(project);
+  expect(problems.filter((problem) => problem.severity === 2)).toEqual([]);
+  expect(problems.filter((problem) => /domain-auth|server\.mjs|proxy\.ts|app\/api\//.test(problem.file))).toEqual([]);
+}
+
+/**
+ * `npm run build`, then the production server `npm start` runs: setup → sign-out → sign-in on /login →
+ * profile in Chromium, then login → me over the API; the auth pages carry their nonce policy, nothing
+ * is loaded from another origin and no script fails.
+ */
+async function expectBuildAndFirstRun(project: string, screenshot: string): Promise<RunningApp> {
+  run(project, "npm", ["run", "build"], 600_000);
+  const app = await startApp({ app: project, domain: await readFile(join(project, "domain.yaml"), "utf8") });
+  running.push(app);
+  const page = await openTab(browser, app.url);
+  const foreign: string[] = [];
+  page.on("request", (request) => {
+    if (!request.url().startsWith(app.url)) foreign.push(request.url());
+  });
+  const scriptErrors: string[] = [];
+  page.on("pageerror", (error) => scriptErrors.push(error.message));
+  const setup = await page.goto("/setup");
+  expect(setup?.headers()["content-security-policy"]).toContain("'nonce-");
+  await fillAccountForm(page, ADMIN);
+  await page.getByRole("button", { name: "Create administrator" }).click();
+  await page.waitForURL("**/profile");
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.waitForURL("**/login*");
+  await fillAccountForm(page, { email: ADMIN.email, password: ADMIN.password });
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL("**/profile");
+  expect(await profileValue(page, "Email")).toBe(ADMIN.email);
+  await saveScreenshot(page, screenshot);
+  expect(scriptErrors).toEqual([]);
+  expect(foreign).toEqual([]);
+  await page.context().close();
+
+  const signedIn = await api(app.url, "/user/login", { method: "POST", body: { email: ADMIN.email, password: ADMIN.password } });
+  expect(signedIn.status).toBe(200);
+  expect((await api(app.url, "/user/me", { token: signedIn.body.token as string })).body).toMatchObject({ user: { email: ADMIN.email } });
+  return app;
+}
+
+describe("npx create-domain-auth in a project create-next-app made with its defaults (cacheComponents on)", () => {
+  let project: string;
+  let mine: Record<string, string>;
+
+  beforeAll(async () => {
+    ({ project, mine } = await userProject("default"));
+    wizard(project, "--yes", "--no-install");
+    await install(project);
+  }, 900_000);
+
+  it("keeps the user's files, edits next.config, and a rerun writes nothing", { timeout: 120_000 }, async () => {
+    await expectUnchanged(project, mine);
+    const config = await readFile(join(project, "next.config.ts"), "utf8");
+    expect(config).toContain("cacheComponents: true");
+    expect(config).toContain('serverExternalPackages: ["@domain-auth/core"]');
+    expect(JSON.parse(await readFile(join(project, "package.json"), "utf8")).scripts.start).toBe("node server.mjs");
+    expect(wizard(project, "--yes", "--no-install")).toContain("nothing to write");
+  });
+
+  it("passes the project's own ESLint", { timeout: 300_000 }, () => {
+    expectLintClean(project);
+  });
+
+  it("serves the auth pages and the API under npm run dev", { timeout: 300_000 }, async () => {
+    const { statuses, output } = await devServerAnswers(project, ["/setup", "/api/user/setup", "/"]);
+    expect(statuses, output).toEqual({ "/setup": 200, "/api/user/setup": 200, "/": 200 });
+    expect(output).not.toMatch(/Error:|not compatible with nextConfig/);
+  });
+
+  it("builds, and npm start serves the first run in Chromium, the user's home page keeping its own styles", {
+    timeout: 900_000,
+  }, async () => {
+    const app = await expectBuildAndFirstRun(project, "scaffold-create-next-app-profile");
+    const home = await fetch(`${app.url}/`);
+    expect(home.headers.get("content-security-policy")).toBeNull();
+    expect(await home.text()).toContain("To get started, edit the");
+    const page = await openTab(browser, app.url);
+    await page.goto("/");
+    // Tailwind's classes on the user's body still apply; the auth pages' stylesheet does not reach them.
+    expect(await page.evaluate(() => getComputedStyle(document.body).display)).toBe("flex");
+    await page.goto("/login");
+    // The auth pages' own styles hold under Tailwind's reset: the button keeps its colour and padding.
+    const style = await page.getByRole("button", { name: "Sign in" }).evaluate((element) => {
+      const computed = getComputedStyle(element);
+      return { background: computed.backgroundColor, padding: computed.paddingLeft };
+    });
+    expect(style.background).not.toBe("rgba(0, 0, 0, 0)");
+    expect(style.padding).not.toBe("0px");
+    await page.context().close();
+  });
+});
+
+describe("npx create-domain-auth in the same project with cacheComponents off", () => {
+  let project: string;
+
+  beforeAll(async () => {
+    ({ project } = await userProject("default"));
+    const config = join(project, "next.config.ts");
+    const text = await readFile(config, "utf8");
+    expect(text).toMatch(/^ {2}cacheComponents: true,\n/m);
+    await writeFile(config, text.replace(/^ {2}cacheComponents: true,\n/m, ""));
+    wizard(project, "--yes", "--no-install");
+    await install(project);
+  }, 900_000);
+
+  it("gets the plain auth layout, serves under npm run dev, builds, and npm start serves the first run", { timeout: 900_000 }, async () => {
+    expect(await readFile(join(project, "app/(domain-auth)/layout.tsx"), "utf8")).not.toContain("instant");
+    const { statuses, output } = await devServerAnswers(project, ["/setup", "/api/user/setup"]);
+    expect(statuses, output).toEqual({ "/setup": 200, "/api/user/setup": 200 });
+    await expectBuildAndFirstRun(project, "scaffold-cache-components-off-profile");
+  });
+});
+
+describe("npx create-domain-auth in a create-next-app --src-dir project", () => {
+  it("scaffolds under src/, passes ESLint, builds, and npm start serves the first run", { timeout: 900_000 }, async () => {
+    const { project, mine } = await userProject("src");
+    wizard(project, "--yes", "--no-install");
+    await expectUnchanged(project, mine);
+    expect(await readFile(join(project, "src/app/(domain-auth)/layout.tsx"), "utf8")).toContain("instant = false");
+    await install(project);
+    expectLintClean(project);
+    await expectBuildAndFirstRun(project, "scaffold-src-dir-profile");
+  });
+});
+
+describe("npx create-domain-auth my-app in an empty folder", () => {
+  it("creates an app that builds and whose npm start serves its home page and the first run", { timeout: 900_000 }, async () => {
+    const parent = await mkdtemp(join(work, "empty-"));
+    wizard(parent, "my-app", "--yes", "--no-install");
+    const project = join(parent, "my-app");
+    const manifest = JSON.parse(await readFile(join(project, "package.json"), "utf8"));
+    expect(manifest.scripts).toMatchObject({ dev: "next dev", build: "next build", start: "node server.mjs" });
+    await install(project);
+    const app = await expectBuildAndFirstRun(project, "scaffold-new-app-profile");
+    const home = await fetch(`${app.url}/`);
+    expect(home.status).toBe(200);
+    expect(await home.text()).toContain("My app");
+  });
+});

@@ -1,0 +1,237 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { setUpAdmin } from "../test/support/accounts.js";
+import { type RunningApp, startApp } from "../test/support/app-server.js";
+import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
+import { ADMIN, api, countRefreshes, profileValue, signIn, storedTokens } from "./support/flows.js";
+
+const READER = { email: "rita@example.com", password: "reading all day", name: "Rita Reader" };
+const BOB = { email: "bob@example.com", password: "bob's long password", name: "Bob" };
+const LAPTOP = "Mozilla/5.0 (X11; Linux x86_64; rv:130.0) Gecko/20100101 Firefox/130.0";
+const PHONE =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
+const TABLET = "Mozilla/5.0 (Linux; Android 14; Pixel Tablet) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36";
+
+/** The tab's access token, which must be there. */
+async function accessToken(page: Page): Promise<string> {
+  const { token } = await storedTokens(page);
+  if (!token) throw new Error("the tab keeps no token");
+  return token;
+}
+
+async function meStatus(app: RunningApp, token: string): Promise<number> {
+  return (await api(app.url, "/user/me", { token })).status;
+}
+
+/** The answers of `me` and `refresh` to the tab from now on, in order (`"me 401"`, `"refresh 200"`). */
+function recordAnswers(page: Page): string[] {
+  const answers: string[] = [];
+  page.on("response", (response) => {
+    const { pathname } = new URL(response.url());
+    if (pathname === "/api/user/me" || pathname === "/api/user/refresh")
+      answers.push(`${pathname.slice("/api/user/".length)} ${response.status()}`);
+  });
+  return answers;
+}
+
+/** The answers until `me` first succeeded: the tab goes on renewing its token every few seconds afterwards. */
+function untilSignedIn(answers: readonly string[]): readonly string[] {
+  return answers.slice(0, answers.indexOf("me 200") + 1);
+}
+
+/** When a token expires, in milliseconds since the epoch (its payload read, not verified). */
+function expiryOf(token: string): number {
+  return (JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString()) as { exp: number }).exp * 1000;
+}
+
+/** The item of the signed-in devices list that shows `userAgent`. */
+function sessionRow(page: Page, userAgent: string) {
+  return page.getByRole("region", { name: "Signed-in devices" }).getByRole("listitem").filter({ hasText: userAgent });
+}
+
+describe("sessions: sign-out, signed-in devices, signing a user out everywhere", () => {
+  let app: RunningApp;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+    await setUpAdmin(app.url, ADMIN);
+    for (const account of [READER, BOB]) expect((await api(app.url, "/user/register", { body: account })).status).toBe(201);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  test("signing out ends the session on the server: the old access and refresh tokens are refused", async () => {
+    const page = await openTab(browser, app.url);
+    await signIn(page, READER);
+    const { token, refreshToken } = await storedTokens(page);
+    expect(token && refreshToken).toBeTruthy();
+    expect(await meStatus(app, String(token))).toBe(200);
+
+    await page.getByRole("main").getByRole("button", { name: "Sign out", exact: true }).click();
+    await page.waitForURL("**/login");
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(await meStatus(app, String(token))).toBe(401);
+    const refreshed = await api(app.url, "/user/refresh", { body: { refreshToken } });
+    expect(refreshed.status).toBe(401);
+    expect(refreshed.body.code).toBe("INVALID_REFRESH_TOKEN");
+    await page.context().close();
+  });
+
+  test("/profile lists the signed-in devices and signs out another one, then all others", async () => {
+    const laptop = await openTab(browser, app.url, { userAgent: LAPTOP });
+    const phone = await openTab(browser, app.url, { userAgent: PHONE });
+    await signIn(phone, READER);
+    await signIn(laptop, READER);
+
+    const devices = laptop.getByRole("region", { name: "Signed-in devices" });
+    await sessionRow(laptop, PHONE).waitFor();
+    const laptopRow = sessionRow(laptop, LAPTOP);
+    expect(await laptopRow.textContent()).toContain("Firefox on Linux");
+    expect(await laptopRow.textContent()).toContain("This device");
+    expect(await sessionRow(laptop, PHONE).textContent()).toContain("Safari on iOS");
+    expect(await sessionRow(laptop, PHONE).getByText("This device").count()).toBe(0);
+    for (const label of ["Signed in", "Last refresh"])
+      expect(await laptopRow.locator(`dt:text-is("${label}") + dd`).textContent()).toMatch(/\d/);
+    await saveScreenshot(laptop, "profile-sessions");
+
+    const phoneToken = await accessToken(phone);
+    expect(await meStatus(app, phoneToken)).toBe(200);
+    await sessionRow(laptop, PHONE)
+      .getByRole("button", { name: /^Sign out Safari on iOS/ })
+      .click();
+    await devices.getByText("Safari on iOS has been signed out.").waitFor();
+    await sessionRow(laptop, PHONE).waitFor({ state: "detached" });
+    expect(await meStatus(app, phoneToken)).toBe(401);
+    expect(await meStatus(app, await accessToken(laptop))).toBe(200);
+
+    // The revoked tab tries one refresh, which is refused, and then asks to sign in again.
+    const phoneRefreshes = countRefreshes(phone);
+    await phone.goto("/profile");
+    await phone.getByText("Your session is no longer valid. Please sign in again.").waitFor();
+    expect(phoneRefreshes.count()).toBe(1);
+    expect(await phone.evaluate(() => sessionStorage.length)).toBe(0);
+
+    const tablet = await openTab(browser, app.url, { userAgent: TABLET });
+    await signIn(tablet, READER);
+    const tabletToken = await accessToken(tablet);
+    await laptop.goto("/profile");
+    await sessionRow(laptop, TABLET).waitFor();
+    await devices.getByRole("button", { name: "Sign out all other devices" }).click();
+    await devices.getByText("Every other device has been signed out.").waitFor();
+    await sessionRow(laptop, TABLET).waitFor({ state: "detached" });
+    expect(await devices.getByRole("button", { name: "Sign out all other devices" }).count()).toBe(0);
+    expect(await meStatus(app, tabletToken)).toBe(401);
+    expect(await meStatus(app, await accessToken(laptop))).toBe(200);
+    expect(await profileValue(laptop, "Email")).toBe(READER.email);
+    for (const page of [laptop, phone, tablet]) await page.context().close();
+  });
+
+  test("the administrator signs a user out everywhere from /admin", async () => {
+    const [admin, bob, bobElsewhere] = await Promise.all([
+      openTab(browser, app.url),
+      openTab(browser, app.url, { userAgent: LAPTOP }),
+      openTab(browser, app.url, { userAgent: PHONE }),
+    ]);
+    await signIn(bob, BOB);
+    await signIn(bobElsewhere, BOB);
+    const bobTokens = [await storedTokens(bob), await storedTokens(bobElsewhere)];
+    await signIn(admin, ADMIN);
+    await admin.goto("/admin");
+    const users = admin.getByRole("region", { name: "Users" });
+    await users.getByRole("button", { name: `Sign out ${BOB.email} everywhere` }).click();
+    await users.getByText(`${BOB.email} has been signed out everywhere.`).waitFor();
+    await saveScreenshot(admin, "admin-sign-out-everywhere");
+
+    for (const { token, refreshToken } of bobTokens) {
+      expect(await meStatus(app, String(token))).toBe(401);
+      expect((await api(app.url, "/user/refresh", { body: { refreshToken } })).status).toBe(401);
+    }
+    expect(await meStatus(app, await accessToken(admin))).toBe(200);
+    await bob.goto("/profile");
+    await bob.getByText("Your session is no longer valid. Please sign in again.").waitFor();
+    for (const page of [admin, bob, bobElsewhere]) await page.context().close();
+  });
+});
+
+describe("sessions: the access token is refreshed while the tab is open", () => {
+  const TTL_SECONDS = 4;
+  let app: RunningApp;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    [app, browser] = await Promise.all([startApp({ env: { AUTH_TOKEN_TTL: String(TTL_SECONDS) } }), launchBrowser()]);
+    await setUpAdmin(app.url, ADMIN);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  test("the page keeps working past the first token's expiry without signing in again", async () => {
+    const page = await openTab(browser, app.url);
+    const refreshes = countRefreshes(page);
+    await signIn(page, ADMIN);
+    const first = await accessToken(page);
+    const firstExpiry = expiryOf(first);
+
+    // Past the first token's expiry, with time for one more renewal.
+    await page.waitForTimeout(Math.max(0, firstExpiry - Date.now()) + 1500);
+    expect(refreshes.count()).toBeGreaterThanOrEqual(1);
+    expect(await meStatus(app, first)).toBe(401);
+    // The tab holds a newer token, good past the first one's expiry.
+    expect(expiryOf(await accessToken(page))).toBeGreaterThan(firstExpiry);
+
+    // Still signed in: the admin page loads its users with the renewed token.
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Admin" }).click();
+    await page.waitForURL("**/admin");
+    await page.getByLabel(`Role of ${ADMIN.email}`, { exact: true }).waitFor();
+    await page.goto("/profile");
+    expect(await profileValue(page, "Email")).toBe(ADMIN.email);
+    expect(await page.getByText("Please sign in again.").count()).toBe(0);
+    await page.context().close();
+  });
+
+  test("a tab whose token expired while no auth page was open renews it once on its next page", async () => {
+    const page = await openTab(browser, app.url);
+    await signIn(page, ADMIN);
+    const expired = await accessToken(page);
+    await page.goto("/");
+    // Past the token's expiry on a page that keeps nothing alive (the project's own home page).
+    await page.waitForTimeout((TTL_SECONDS + 1) * 1000);
+    expect(await meStatus(app, expired)).toBe(401);
+
+    const answers = recordAnswers(page);
+    await page.goto("/profile");
+    expect(await profileValue(page, "Email")).toBe(ADMIN.email);
+    expect(untilSignedIn(answers).filter((answer) => answer.startsWith("refresh"))).toEqual(["refresh 200"]);
+    expect(await accessToken(page)).not.toBe(expired);
+    await page.context().close();
+  });
+
+  test("a 401 for a token the tab believed good triggers exactly one refresh, then the request is sent again", async () => {
+    const page = await openTab(browser, app.url);
+    await signIn(page, ADMIN);
+    await page.goto("/");
+    // The tab's token with an expiry an hour away and so a broken signature: the tab has no reason
+    // to renew it, the server refuses it.
+    const [header, payload, signature] = (await accessToken(page)).split(".");
+    const claims = JSON.parse(Buffer.from(payload ?? "", "base64url").toString()) as { exp: number };
+    const forged = `${header}.${Buffer.from(JSON.stringify({ ...claims, exp: claims.exp + 3600 })).toString("base64url")}.${signature}`;
+    await page.evaluate((token) => sessionStorage.setItem("domain-auth.token", token), forged);
+    expect(await meStatus(app, forged)).toBe(401);
+
+    const answers = recordAnswers(page);
+    await page.goto("/profile");
+    expect(await profileValue(page, "Email")).toBe(ADMIN.email);
+    const untilSuccess = untilSignedIn(answers);
+    expect(untilSuccess.filter((answer) => answer.startsWith("refresh"))).toEqual(["refresh 200"]);
+    expect(untilSuccess.filter((answer) => answer.startsWith("me"))).toEqual(["me 401", "me 200"]);
+    expect(await accessToken(page)).not.toBe(forged);
+    await page.context().close();
+  });
+});
