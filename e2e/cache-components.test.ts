@@ -22,7 +22,9 @@ describe("with cacheComponents on", () => {
 
   beforeAll(async () => {
     const folder = ensureCacheComponentsBuilt();
-    [app, browser] = await Promise.all([startApp({ app: folder }), launchBrowser()]);
+    // An SMTP_URL (never reached here) so the e-mail pages exist too.
+    const env = { SMTP_URL: "smtp://127.0.0.1:9", APP_URL: "http://127.0.0.1" };
+    [app, browser] = await Promise.all([startApp({ app: folder, env }), launchBrowser()]);
   }, 300_000);
 
   afterAll(async () => {
@@ -31,7 +33,17 @@ describe("with cacheComponents on", () => {
   });
 
   test("every auth page carries a fresh nonce that all its scripts carry; the project's home page gets no policy", async () => {
-    for (const path of ["/setup", "/login", "/register", "/profile", "/admin", "/docs"]) {
+    for (const path of [
+      "/setup",
+      "/login",
+      "/register",
+      "/profile",
+      "/admin",
+      "/forgot-password",
+      "/reset-password?token=t&invite=1",
+      "/verify-email",
+      "/docs",
+    ]) {
       const response = await fetch(`${app.url}${path}`);
       const nonce = /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1];
       expect(nonce, path).toBeTruthy();

@@ -49,6 +49,16 @@ describe("parseWizardArgs", () => {
     });
   });
 
+  it("reads --verify-email, --no-verify-email and --no-password-reset", () => {
+    expect(parseWizardArgs(["--verify-email"])).toMatchObject({ kind: "run", flags: { verifyEmail: true, disabledEndpoints: [] } });
+    expect(parseWizardArgs(["--no-verify-email", "--no-password-reset"])).toMatchObject({
+      kind: "run",
+      flags: { verifyEmail: false, disabledEndpoints: ["passwordReset"] },
+    });
+    expect(parseWizardArgs([]).kind === "run" && "verifyEmail" in (parseWizardArgs([]) as { flags: object }).flags).toBe(false);
+    expect(parseWizardArgs(["--verify-email", "--no-verify-email"]).kind).toBe("error");
+  });
+
   it("accepts an empty default role and short flags", () => {
     const args = parseWizardArgs(["-y", "--default-role="]);
     expect(args).toMatchObject({ kind: "run", yes: true, flags: { defaultRole: "" } });

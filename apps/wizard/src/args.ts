@@ -28,6 +28,9 @@ Options:
   --no-logout            turn off POST /api/<auth>/logout
   --no-refresh           turn off POST /api/<auth>/refresh
   --no-sessions          turn off /api/<auth>/sessions
+  --no-password-reset    turn off forgot-password and reset-password (e-mail)
+  --verify-email         require a confirmed e-mail address before sign-in (auth.verifyEmail)
+  --no-verify-email      do not require it
   --no-install           do not run the package manager's install
   --keep-start           keep a "next start" start script (default: node server.mjs)
   -y, --yes              ask nothing: flags, else the file's current values
@@ -68,6 +71,9 @@ const OPTIONS = {
   "no-logout": { type: "boolean" },
   "no-refresh": { type: "boolean" },
   "no-sessions": { type: "boolean" },
+  "no-password-reset": { type: "boolean" },
+  "verify-email": { type: "boolean" },
+  "no-verify-email": { type: "boolean" },
   "no-install": { type: "boolean" },
   "keep-start": { type: "boolean" },
   yes: { type: "boolean", short: "y" },
@@ -75,6 +81,11 @@ const OPTIONS = {
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } as const;
+
+/** The `--no-…` option of an endpoint flag: `passwordReset` → `no-password-reset`. */
+function endpointOption(name: Endpoint): `no-${string}` & keyof typeof OPTIONS {
+  return `no-${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}` as `no-${string}` & keyof typeof OPTIONS;
+}
 
 /** Parses the wizard's command line; never throws. */
 export function parseWizardArgs(argv: readonly string[]): WizardArgs {
@@ -94,13 +105,18 @@ export function parseWizardArgs(argv: readonly string[]): WizardArgs {
   const rolesError = values.roles === undefined ? undefined : validateRoleList(values.roles);
   if (rolesError) return { kind: "error", message: `--roles: ${rolesError}` };
 
-  const disabledEndpoints = ENDPOINTS.filter((name) => values[`no-${name}`] === true) as Endpoint[];
+  if (values["verify-email"] && values["no-verify-email"])
+    return { kind: "error", message: "--verify-email and --no-verify-email contradict each other" };
+  // `--no-verify-email` answers the requirement question; the verifyEmail endpoint flag has no option of its own.
+  const disabledEndpoints = ENDPOINTS.filter((name) => name !== "verifyEmail" && values[endpointOption(name)] === true);
+  const verifyEmail = values["verify-email"] ? true : values["no-verify-email"] ? false : undefined;
   const flags: ChoiceFlags = {
     ...(values.type !== undefined && { type: values.type as ChoiceFlags["type"] }),
     ...(values.entity !== undefined && { entity: values.entity }),
     ...(values.roles !== undefined && { roles: parseRoleList(values.roles) }),
     ...(values["default-role"] !== undefined && { defaultRole: values["default-role"] }),
     disabledEndpoints,
+    ...(verifyEmail !== undefined && { verifyEmail }),
   };
   return {
     kind: "run",

@@ -13,6 +13,8 @@ export interface AuthChoices {
   readonly defaultRole: string | null;
   /** Which auth endpoints exist (used with `jwt`). */
   readonly endpoints: Readonly<Record<Endpoint, boolean>>;
+  /** `auth.verifyEmail`: sign-in needs a confirmed e-mail address (used with `jwt`). */
+  readonly verifyEmail: boolean;
 }
 
 /** The answers given as flags; an absent key is a question still open. */
@@ -24,6 +26,8 @@ export interface ChoiceFlags {
   readonly defaultRole?: string;
   /** Endpoints turned off with `--no-<endpoint>`. */
   readonly disabledEndpoints: readonly Endpoint[];
+  /** `--verify-email` / `--no-verify-email`. */
+  readonly verifyEmail?: boolean;
 }
 
 /** The auth type to start from: the flag, else the file's (when it is one the wizard can write), else `jwt`. */
@@ -61,6 +65,11 @@ export function initialEndpoints(state: DomainState, flags: ChoiceFlags): Record
   return endpoints;
 }
 
+/** Whether to require confirmed e-mail addresses: the flag, else the file's `auth.verifyEmail`. */
+export function initialVerifyEmail(state: DomainState, flags: ChoiceFlags): boolean {
+  return flags.verifyEmail ?? state.verifyEmail;
+}
+
 /**
  * The answers of an unattended run (`--yes`): the flags, and for every other question the file's
  * current value (or the starter's for a new file). Missing credential fields are added.
@@ -75,5 +84,6 @@ export function unattendedChoices(state: DomainState, flags: ChoiceFlags, option
     roles,
     defaultRole: initialDefaultRole(state, flags, { entity, roles, isNewFile: options.isNewFile }),
     endpoints: initialEndpoints(state, flags),
+    verifyEmail: initialVerifyEmail(state, flags),
   };
 }

@@ -36,7 +36,17 @@ auth:
 # trailing comment
 `;
 
-const ALL_ON = { login: true, register: true, me: true, setup: true, logout: true, refresh: true, sessions: true };
+const ALL_ON = {
+  login: true,
+  register: true,
+  me: true,
+  setup: true,
+  logout: true,
+  refresh: true,
+  sessions: true,
+  passwordReset: true,
+  verifyEmail: true,
+};
 const BLOG_CHOICES: AuthChoices = {
   type: "jwt",
   entity: "User",
@@ -44,6 +54,7 @@ const BLOG_CHOICES: AuthChoices = {
   roles: ["Admin", "Editor", "Reader"],
   defaultRole: "Reader",
   endpoints: ALL_ON,
+  verifyEmail: false,
 };
 
 function authBlockOf(text: string): string {
@@ -98,6 +109,7 @@ describe("applyAuthChoices", () => {
       roles: ["Admin", "Buyer"],
       defaultRole: "Buyer",
       endpoints: { ...ALL_ON, setup: false },
+      verifyEmail: false,
     });
     expect(result).toBe(
       [
@@ -111,7 +123,7 @@ describe("applyAuthChoices", () => {
         "auth:",
         "  type: jwt",
         "  roles: [Admin, Buyer]",
-        "  endpoints: { login: true, register: true, me: true, setup: false, logout: true, refresh: true, sessions: true }",
+        "  endpoints: { login: true, register: true, me: true, setup: false, logout: true, refresh: true, sessions: true, passwordReset: true, verifyEmail: true }",
         "",
       ].join("\n"),
     );
@@ -165,5 +177,28 @@ describe("applyAuthChoices", () => {
     expect(result).toBe(
       "name: x\nauth:\n  type: jwt\n  roles: [Admin]\nentities:\n  User:\n    fields:\n      email: string\n      password: string\n",
     );
+  });
+});
+
+describe("auth.verifyEmail", () => {
+  const source = "name: x\nentities:\n  User:\n    fields:\n      email: string\n      password: string\nauth:\n  type: jwt\n";
+  const choices = { ...BLOG_CHOICES, roles: [], defaultRole: null };
+
+  it("is written when turned on, and a rerun with the same answer changes nothing", () => {
+    const result = applyAuthChoices(source, { ...choices, verifyEmail: true });
+    expect(result).toContain("auth:\n  type: jwt\n  verifyEmail: true\n");
+    expect(validateDomainText(result).model?.auth?.verifyEmail).toBe(true);
+    expect(applyAuthChoices(result, { ...choices, verifyEmail: true })).toBe(result);
+  });
+
+  it("is not written while off, and is turned off where the file had it on", () => {
+    expect(applyAuthChoices(source, { ...choices, verifyEmail: false })).toBe(source);
+    const on = applyAuthChoices(source, { ...choices, verifyEmail: true });
+    expect(applyAuthChoices(on, { ...choices, verifyEmail: false })).toContain("  verifyEmail: false\n");
+  });
+
+  it("goes into a new auth block when turned on", () => {
+    const bare = "name: x\nentities:\n  User:\n    fields:\n      email: string\n      password: string\n";
+    expect(applyAuthChoices(bare, { ...choices, verifyEmail: true })).toContain("  verifyEmail: true\n");
   });
 });

@@ -23,7 +23,7 @@ export const CREDENTIAL_DECLARATIONS: Readonly<Record<CredentialField, Record<st
 };
 
 /** The order of the keys of the `auth` block, for placing a new key among existing ones. */
-const AUTH_KEY_ORDER = ["type", "entity", "roles", "endpoints"] as const;
+const AUTH_KEY_ORDER = ["type", "entity", "roles", "endpoints", "verifyEmail"] as const;
 
 function pairOf(map: YAMLMap, key: string): Pair | undefined {
   return map.items.find((pair) => isScalar(pair.key) && pair.key.value === key);
@@ -127,6 +127,9 @@ function authBlockEdits(source: string, auth: YAMLMap, choices: AuthChoices): Te
     edits.push(insertPair(source, auth, "roles", renderFlowList(choices.roles), anchorFor(auth, "roles", AUTH_KEY_ORDER)));
   }
   if (jwt) edits.push(...endpointsEdits(source, auth, choices));
+  // Written when turned on, or when the file says it already (false is the default).
+  if (jwt && (choices.verifyEmail || pairOf(auth, "verifyEmail")))
+    edits.push(...setScalarPair(source, auth, "verifyEmail", choices.verifyEmail, AUTH_KEY_ORDER));
   return edits;
 }
 
@@ -136,6 +139,7 @@ function newAuthLines(source: string, choices: AuthChoices): string[] {
   if (jwt && needsExplicitEntity(source, choices)) lines.push(`entity: ${renderScalar(choices.entity)}`);
   if (choices.roles.length > 0) lines.push(`roles: ${renderFlowList(choices.roles)}`);
   if (jwt && !ENDPOINTS.every((name) => choices.endpoints[name])) lines.push(`endpoints: ${renderFlowMap(choices.endpoints)}`);
+  if (jwt && choices.verifyEmail) lines.push("verifyEmail: true");
   return lines;
 }
 

@@ -27,6 +27,8 @@ export interface DomainState {
   readonly entities: readonly EntityState[];
   readonly roles: readonly string[];
   readonly endpoints: Readonly<Record<Endpoint, boolean>>;
+  /** `auth.verifyEmail` is `true`. */
+  readonly verifyEmail: boolean;
   /** Role names used in any `permissions` list (not `*` nor `@` tokens), in order of first use. */
   readonly usedRoles: readonly string[];
 }
@@ -75,6 +77,7 @@ export function readDomainState(text: string): DomainState | null {
     entities: Object.entries(entities).map(([name, declaration]) => entityState(name, declaration)),
     roles: strings(auth.roles),
     endpoints: Object.fromEntries(ENDPOINTS.map((name) => [name, endpoints[name] !== false])) as Record<Endpoint, boolean>,
+    verifyEmail: auth.verifyEmail === true,
     usedRoles: usedRolesOf(entities),
   };
 }

@@ -17,3 +17,22 @@ export function withAuthSecret(existing: string | null, secret: string): string 
   }
   return `${existing}${existing.endsWith("\n") ? "" : "\n"}${line}\n`;
 }
+
+/** The commented e-mail settings `.env.local` gets, so they are found where the secret is. */
+export const MAIL_PLACEHOLDERS = `# E-mail for password reset, verified addresses and invitations (see domain-auth's docs/mail.md).
+# Without SMTP_URL, development prints each e-mail (recipient, subject, link) to the server's output,
+# and production turns those endpoints off. APP_URL is where the links point (required with SMTP_URL in production).
+# SMTP_URL=smtp://user:password@smtp.example.com:587
+# APP_URL=https://app.example.com
+# MAIL_FROM=no-reply@example.com
+`;
+
+/**
+ * `.env.local` with the commented e-mail settings ({@link MAIL_PLACEHOLDERS}) appended, or the same
+ * text when it mentions `SMTP_URL` already (set, or commented out), so a rerun changes nothing.
+ */
+export function withMailPlaceholders(existing: string): string {
+  if (/^[ \t#]*(?:export[ \t]+)?SMTP_URL[ \t]*=/m.test(existing)) return existing;
+  const separator = existing === "" ? "" : existing.endsWith("\n") ? "\n" : "\n\n";
+  return `${existing}${separator}${MAIL_PLACEHOLDERS}`;
+}

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { withAuthSecret } from "./env-file.js";
+import { withAuthSecret, withMailPlaceholders } from "./env-file.js";
 import { missingIgnoreEntries, withIgnoredEntries } from "./gitignore.js";
 import { readTextIfExists, writeFileAtomic } from "./write-files.js";
 
@@ -37,19 +37,28 @@ export async function planTemplateFiles(dir: string, files: readonly { to: strin
 }
 
 /**
- * `.env.local` with an `AUTH_SECRET`, and `.gitignore` with `.env.local` and `.data/`.
+ * `.env.local` with an `AUTH_SECRET` and the e-mail settings commented out, and `.gitignore` with
+ * `.env.local` and `.data/`.
  *
  * @param options.ignoreBase what a new `.gitignore` starts with (a new app's build folders).
  */
 export async function planProjectFiles(dir: string, options: { secret: string; ignoreBase?: string }): Promise<FileChange[]> {
   const env = await readTextIfExists(join(dir, ".env.local"));
-  const envContent = withAuthSecret(env, options.secret);
+  const withSecret = withAuthSecret(env, options.secret);
+  const withMail = withMailPlaceholders(withSecret ?? env ?? "");
+  const envContent = withMail === env ? null : withMail;
+  const envNote = [
+    withSecret === null ? null : "a fresh AUTH_SECRET",
+    withMail === (withSecret ?? env ?? "") ? null : "e-mail settings, commented out",
+  ]
+    .filter(Boolean)
+    .join(" and ");
   const gitignore = await readTextIfExists(join(dir, ".gitignore"));
   const gitignoreContent = gitignore === null ? `${options.ignoreBase ?? ""}${withIgnoredEntries(null)}` : withIgnoredEntries(gitignore);
   return [
     envContent === null
       ? { path: ".env.local", content: env ?? "", action: "unchanged" }
-      : { path: ".env.local", content: envContent, action: env === null ? "create" : "update", note: "a fresh AUTH_SECRET", mode: 0o600 },
+      : { path: ".env.local", content: envContent, action: env === null ? "create" : "update", note: envNote, mode: 0o600 },
     gitignoreContent === null
       ? { path: ".gitignore", content: gitignore ?? "", action: "unchanged" }
       : {

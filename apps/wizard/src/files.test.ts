@@ -1,6 +1,6 @@
 import { validateDomainText } from "@domain-auth/core/config";
 import { describe, expect, it } from "vitest";
-import { withAuthSecret } from "./env-file.js";
+import { MAIL_PLACEHOLDERS, withAuthSecret, withMailPlaceholders } from "./env-file.js";
 import { missingIgnoreEntries, withIgnoredEntries } from "./gitignore.js";
 import { changedHunks, diffLines } from "./line-diff.js";
 import { serviceNameFrom, starterDomainText } from "./starter.js";
@@ -20,6 +20,22 @@ describe("withAuthSecret", () => {
     expect(withAuthSecret("PORT=3001", "new")).toBe("PORT=3001\nAUTH_SECRET=new\n");
     expect(withAuthSecret("AUTH_SECRET=\nPORT=1\n", "new")).toBe("AUTH_SECRET=new\nPORT=1\n");
     expect(withAuthSecret('AUTH_SECRET=""\n', "new")).toBe("AUTH_SECRET=new\n");
+  });
+});
+
+describe("withMailPlaceholders", () => {
+  it("appends the e-mail settings commented out, once", () => {
+    const added = withMailPlaceholders("AUTH_SECRET=s\n");
+    expect(added).toBe(`AUTH_SECRET=s\n\n${MAIL_PLACEHOLDERS}`);
+    expect(added).toMatch(/^# SMTP_URL=smtp:\/\/user:password@smtp\.example\.com:587$/m);
+    expect(added).toMatch(/^# APP_URL=https:\/\/app\.example\.com$/m);
+    expect(withMailPlaceholders(added)).toBe(added);
+  });
+
+  it("leaves a file that sets SMTP_URL, or mentions it commented out, as it is", () => {
+    expect(withMailPlaceholders("SMTP_URL=smtp://mail:25\n")).toBe("SMTP_URL=smtp://mail:25\n");
+    expect(withMailPlaceholders("export SMTP_URL=x")).toBe("export SMTP_URL=x");
+    expect(withMailPlaceholders("#SMTP_URL=\n")).toBe("#SMTP_URL=\n");
   });
 });
 

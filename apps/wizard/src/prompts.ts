@@ -1,7 +1,15 @@
 import type { Readable, Writable } from "node:stream";
 import { confirm, isCancel, log, multiselect, select, text } from "@clack/prompts";
 import { ENDPOINTS } from "@domain-auth/core/vocabulary";
-import { type AuthChoices, type ChoiceFlags, initialDefaultRole, initialEndpoints, initialEntity, initialType } from "./auth-choices.js";
+import {
+  type AuthChoices,
+  type ChoiceFlags,
+  initialDefaultRole,
+  initialEndpoints,
+  initialEntity,
+  initialType,
+  initialVerifyEmail,
+} from "./auth-choices.js";
 import { type DomainState, missingCredentials, registerRoleCandidates, setupRoleOf } from "./domain-state.js";
 import { parseRoleList, validateRoleList, validateRolesCoverPermissions } from "./validators.js";
 
@@ -29,6 +37,8 @@ const ENDPOINT_ROUTES = {
   logout: "POST logout",
   refresh: "POST refresh",
   sessions: "GET/DELETE sessions",
+  passwordReset: "POST forgot-password, reset-password",
+  verifyEmail: "POST verify-email, resend-verification",
 } as const;
 const ENDPOINT_HINTS = {
   login: "email and password → token",
@@ -38,6 +48,8 @@ const ENDPOINT_HINTS = {
   logout: "revokes the caller's session",
   refresh: "refresh token → new token pair",
   sessions: "signed-in devices; sign them out",
+  passwordReset: "a new password through a link by e-mail",
+  verifyEmail: "confirm an e-mail address through a link",
 } as const;
 
 /** Asks whether to start from the starter `domain.yaml` when the folder has none. */
@@ -144,6 +156,17 @@ async function askEndpoints(state: DomainState, flags: ChoiceFlags, entity: stri
   return Object.fromEntries(ENDPOINTS.map((name) => [name, chosen.includes(name)])) as AuthChoices["endpoints"];
 }
 
+async function askVerifyEmail(state: DomainState, flags: ChoiceFlags, io: PromptStreams): Promise<boolean> {
+  if (flags.verifyEmail !== undefined) return flags.verifyEmail;
+  return answered(
+    await confirm({
+      message: "Require users who register to confirm their e-mail address before they can sign in?",
+      initialValue: initialVerifyEmail(state, flags),
+      ...io,
+    }),
+  );
+}
+
 /** Asks every question without a flag, with the file's current values as defaults. */
 export async function askAuthChoices(
   state: DomainState,
@@ -162,13 +185,15 @@ export async function askAuthChoices(
       roles,
       defaultRole: initialDefaultRole(state, flags, { entity, roles, isNewFile: options.isNewFile }),
       endpoints: initialEndpoints(state, flags),
+      verifyEmail: initialVerifyEmail(state, flags),
     };
   }
   const { entity, addFields } = await askEntity(state, flags, io);
   const roles = await askRoles(state, flags, io);
   const defaultRole = await askDefaultRole(state, flags, { entity, roles, isNewFile: options.isNewFile }, io);
   const endpoints = await askEndpoints(state, flags, entity, io);
-  return { type, entity, addFields, roles, defaultRole, endpoints };
+  const verifyEmail = await askVerifyEmail(state, flags, io);
+  return { type, entity, addFields, roles, defaultRole, endpoints, verifyEmail };
 }
 
 /** Asks whether to replace a file that differs from its template. */

@@ -99,6 +99,7 @@ describe("interactive", () => {
     await session.answer("Which roles can users hold?", KEY.enter);
     await session.answer("Which role does register give", KEY.enter);
     await session.answer("Which endpoints should exist?", KEY.enter);
+    await session.answer("Require users who register to confirm", KEY.enter);
     await session.answer("Write these changes?", KEY.enter);
     expect(await session.done).toBe(0);
 
@@ -106,7 +107,9 @@ describe("interactive", () => {
     expect(domain).toBe(starterDomainText(dir.split("/").at(-1)?.toLowerCase() ?? ""));
     expect(validateDomainText(domain).model?.auth?.defaultRole).toBe("Member");
     expect(await read(ROUTE)).toContain('import { authFromEnv } from "@domain-auth/core";');
-    expect(await read(".env.local")).toMatch(/^AUTH_SECRET=[A-Za-z0-9_-]{43}\n$/);
+    expect(await read(".env.local")).toMatch(
+      /^AUTH_SECRET=[A-Za-z0-9_-]{43}\n\n# E-mail for password reset[\s\S]*\n# SMTP_URL=[^\n]*\n# APP_URL=[^\n]*\n# MAIL_FROM=[^\n]*\n$/,
+    );
     expect((await stat(join(dir, ".env.local"))).mode & 0o777).toBe(0o600);
     expect(await read(".gitignore")).toBe("node_modules/\n.next/\nnext-env.d.ts\n*.tsbuildinfo\n.env.local\n.data/\n");
     const manifest = JSON.parse(await read("package.json"));
@@ -127,6 +130,7 @@ describe("interactive", () => {
     await session.answer("Which roles can users hold?", ", Guest", KEY.enter);
     await session.answer("Which role does register give", KEY.enter);
     await session.answer("Which endpoints should exist?", KEY.down, KEY.down, KEY.space, KEY.enter);
+    await session.answer("Require users who register to confirm", KEY.enter);
     await session.waitFor("domain.yaml");
     await session.answer("Write these changes?", KEY.enter);
     expect(await session.done).toBe(0);
@@ -147,6 +151,7 @@ describe("interactive", () => {
     await session.answer("Which roles can users hold?", KEY.enter);
     await session.answer("(Admin, the setup role, is never given)", KEY.up, KEY.enter);
     await session.answer("Which endpoints should exist?", KEY.enter);
+    await session.answer("Require users who register to confirm", KEY.enter);
     await session.answer("Write these changes?", KEY.enter);
     expect(await session.done).toBe(0);
     expect(await read("domain.yaml")).toBe(BLOG.replace("default: Reader }", "default: Editor }"));
@@ -176,6 +181,7 @@ describe("interactive", () => {
     session.type(KEY.ctrlU, "Admin, Editor, Reader", KEY.enter);
     await session.answer("Which role does register give", KEY.enter);
     await session.answer("Which endpoints should exist?", KEY.enter);
+    await session.answer("Require users who register to confirm", KEY.enter);
     await session.answer("unchanged  domain.yaml", KEY.down, KEY.enter);
     await session.waitFor("Nothing written.");
     expect(await session.done).toBe(0);
@@ -194,6 +200,7 @@ describe("interactive", () => {
     await session.answer("Which roles can users hold?", "Admin, Buyer", KEY.enter);
     await session.answer("Which role does register give", KEY.up, KEY.enter);
     await session.answer("Which endpoints should exist?", KEY.enter);
+    await session.answer("Require users who register to confirm", KEY.enter);
     await session.answer("Write these changes?", KEY.enter);
     expect(await session.done).toBe(0);
     expect(await read("domain.yaml")).toBe(
@@ -215,6 +222,7 @@ describe("interactive", () => {
       "--default-role",
       "Reader",
       "--no-me",
+      "--no-verify-email",
     ]);
     await session.answer(`${ROUTE} differs from the template. Overwrite it?`, KEY.down, KEY.enter);
     await session.answer("Write these changes?", KEY.enter);
@@ -240,6 +248,7 @@ describe("interactive", () => {
       "Which roles can users hold?",
       "Which role does register give",
       "Which endpoints should exist?",
+      "Require users who register to confirm",
       "differs from the template. Overwrite it?",
       "Write these changes?",
     ];
@@ -305,8 +314,21 @@ describe("unattended", () => {
       logout: true,
       refresh: true,
       sessions: true,
+      passwordReset: true,
+      verifyEmail: true,
     });
+    expect(model?.auth?.verifyEmail).toBe(false);
     expect(await readFile(join(dir, "app", ROUTE), "utf8")).toContain("authFromEnv");
+  });
+
+  it("writes auth.verifyEmail with --verify-email, and --yes keeps the file's value", async () => {
+    await writeFile(join(dir, "domain.yaml"), BLOG);
+    expect((await unattended(["--yes", "--verify-email", "--no-install"])).code).toBe(0);
+    expect(validateDomainText(await read("domain.yaml")).model?.auth?.verifyEmail).toBe(true);
+    expect((await unattended(["--yes", "--no-install"])).code).toBe(0);
+    expect(validateDomainText(await read("domain.yaml")).model?.auth?.verifyEmail).toBe(true);
+    expect((await unattended(["--yes", "--no-verify-email", "--no-install"])).code).toBe(0);
+    expect(validateDomainText(await read("domain.yaml")).model?.auth?.verifyEmail).toBe(false);
   });
 
   it("picks a default role the new roles allow for a new file", async () => {
@@ -385,7 +407,7 @@ describe("unattended", () => {
     expect((await unattended(["--yes"])).code).toBe(0);
     expect(await read(".gitignore")).toBe("node_modules\n\n# domain-auth\n.env.local\n.data/\n");
     const env = await read(".env.local");
-    expect(env).toMatch(/^PORT=3001\nAUTH_SECRET=[A-Za-z0-9_-]{43}\n$/);
+    expect(env).toMatch(/^PORT=3001\nAUTH_SECRET=[A-Za-z0-9_-]{43}\n\n# E-mail for password reset[\s\S]*# SMTP_URL=/);
     expect((await unattended(["--yes"])).code).toBe(0);
     expect(await read(".env.local")).toBe(env);
   });

@@ -72,11 +72,13 @@ describe("npx <tarball>", () => {
     expect(domain).toContain("  roles: [Admin, Editor, Reader]\n");
     expect(domain).toContain("      role: { type: string, default: Reader }\n");
     expect(domain).toContain(
-      "  endpoints: { login: true, register: false, me: true, setup: true, logout: true, refresh: true, sessions: true }\n",
+      "  endpoints: { login: true, register: false, me: true, setup: true, logout: true, refresh: true, sessions: true, passwordReset: true, verifyEmail: true }\n",
     );
     const route = await readFile(join(project, "app/api/[...path]/route.ts"), "utf8");
     expect(route).toBe(await readFile(join(WIZARD_DIR, "templates/next/app/api/[...path]/route.ts"), "utf8"));
-    expect(await readFile(join(project, ".env.local"), "utf8")).toMatch(/^AUTH_SECRET=[A-Za-z0-9_-]{43}\n$/);
+    expect(await readFile(join(project, ".env.local"), "utf8")).toMatch(
+      /^AUTH_SECRET=[A-Za-z0-9_-]{43}\n\n# E-mail for password reset[\s\S]*\n# SMTP_URL=/,
+    );
     expect(await readFile(join(project, ".gitignore"), "utf8")).toBe(
       "node_modules/\n.next/\nnext-env.d.ts\n*.tsbuildinfo\n.env.local\n.data/\n",
     );

@@ -82,6 +82,8 @@ describe("the built CLI in a real terminal (tmux)", () => {
     await term.waitFor("Which endpoints should exist?");
     expect(term.pane()).toContain("POST /api/user/login");
     term.send("Enter");
+    await term.waitFor("Require users who register to confirm their e-mail address");
+    term.send("Enter");
     await term.waitFor("Write these changes?");
     expect(term.pane()).toContain("create     .env.local");
     term.send("Enter");

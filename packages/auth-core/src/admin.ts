@@ -34,7 +34,7 @@ export async function ensureAdministrator(auth: Auth, credentials: { email: stri
     const user = await auth.store.update(
       model.entity,
       existing.id,
-      { role: model.setupRole, passwordHash },
+      { role: model.setupRole, passwordHash, emailVerified: 1, everVerified: 1 },
       { bumpTokenVersion: true, guard: async (trx) => sessions?.store.revokeAllOf(existing.id, sessions.now(), { trx }) },
     );
     if (!user) throw new Error(`the user ${email} was deleted meanwhile; run the command again`);
@@ -43,7 +43,7 @@ export async function ensureAdministrator(auth: Auth, credentials: { email: stri
   const defaults = defaultsFor(model.entity, {});
   const user = await auth.store.insert(
     model.entity,
-    { ...defaults, email, role: model.setupRole, passwordHash, tokenVersion: 1 },
+    { ...defaults, email, role: model.setupRole, passwordHash, tokenVersion: 1, emailVerified: 1, everVerified: 1 },
     { setup: "mark-complete" },
   );
   return { action: "created", user: serializeRecord(model.entity, user) };

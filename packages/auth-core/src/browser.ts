@@ -22,6 +22,7 @@ export {
   userSessionsPath,
 } from "./http/api-paths.js";
 export { ERROR_CODES, type ErrorBody, type ErrorCode, type Issue } from "./http/errors.js";
+export { ACCOUNT_TOKEN_LIFETIMES, type AccountTokenKind } from "./mail/lifetimes.js";
 export { MAX_PASSWORD_BYTES, MIN_PASSWORD_BYTES } from "./password/rules.js";
 export { type AuthorizeOptions, authorize, type Decision, type MayPerformOptions, mayPerform } from "./policy/authorize.js";
 export {

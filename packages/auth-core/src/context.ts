@@ -1,9 +1,12 @@
-import type { AuthModel, DomainModel } from "./config/index.js";
+import type { AuthModel, DomainModel, Endpoint } from "./config/index.js";
+import type { AccountTokenStore } from "./mail/account-tokens.js";
+import type { MailService } from "./mail/mail-service.js";
 import type { PasswordHasher } from "./password/hasher.js";
 import type { SessionService } from "./sessions/sessions.js";
 import type { Database } from "./store/database.js";
 import type { RecordStore } from "./store/record-store.js";
 import type { LoginThrottle } from "./throttle/login-throttle.js";
+import type { MailThrottle } from "./throttle/mail-throttle.js";
 import type { RegisterThrottle } from "./throttle/register-throttle.js";
 import type { SetupTokenCheck } from "./tokens/setup-token.js";
 import type { TokenService } from "./tokens/tokens.js";
@@ -18,6 +21,16 @@ export interface AuthServices {
   readonly setupToken: SetupTokenCheck | null;
   readonly registerThrottle: RegisterThrottle;
   readonly sessions: SessionService;
+  /**
+   * The endpoints that exist: the model's flags, the e-mail ones (`passwordReset`, `verifyEmail`)
+   * only when e-mail can be sent.
+   */
+  readonly endpoints: Readonly<Record<Endpoint, boolean>>;
+  /** Sends reset, verification and invitation links; `null` when this instance sends no e-mail. */
+  readonly mail: MailService | null;
+  readonly accountTokens: AccountTokenStore;
+  readonly forgotPasswordThrottle: MailThrottle;
+  readonly resendVerificationThrottle: MailThrottle;
 }
 
 /** Everything a route handler works with. */

@@ -1,10 +1,12 @@
 import { clientAddressOf, PEER_ADDRESS_HEADER, UNKNOWN_ADDRESS } from "./client-address.js";
-import type { DomainModel } from "./config/index.js";
+import { type DomainModel, ENDPOINTS, type Endpoint, MAIL_ENDPOINTS } from "./config/index.js";
 import type { AuthServices, RouteContext } from "./context.js";
 import { OPENAPI_PATH } from "./http/api-paths.js";
 import { type CorsOrigins, type CorsPolicy, createCorsPolicy, parseCorsOrigins } from "./http/cors.js";
 import { ApiError } from "./http/errors.js";
 import { errorResponse, RAW_HANDLE, withBody } from "./http/responses.js";
+import { AccountTokenStore } from "./mail/account-tokens.js";
+import { type MailOptions, MailService } from "./mail/mail-service.js";
 import { openApiDocument } from "./openapi/document.js";
 import { createPasswordHasher, HashQueueFullError, type PasswordHasher } from "./password/hasher.js";
 import { allowedMethods, createRouteMatcher, createRouter } from "./router.js";
@@ -16,6 +18,7 @@ import { isUnavailableError } from "./store/errors.js";
 import { migrate } from "./store/migrate.js";
 import { RecordStore } from "./store/record-store.js";
 import { createLoginThrottle } from "./throttle/login-throttle.js";
+import { createMailThrottle } from "./throttle/mail-throttle.js";
 import { createRegisterThrottle, DEFAULT_REGISTER_LIMIT } from "./throttle/register-throttle.js";
 import { createSetupTokenCheck } from "./tokens/setup-token.js";
 import { createTokenService, MIN_SECRET_BYTES } from "./tokens/tokens.js";
@@ -45,6 +48,10 @@ function corsPolicyOf(origins: CorsOrigins | undefined): CorsPolicy | null {
     throw new Error(`corsOrigins: ${(error as Error).message}`);
   }
   return parsed && createCorsPolicy(parsed);
+}
+
+function isMailEndpoint(endpoint: Endpoint): boolean {
+  return (MAIL_ENDPOINTS as readonly Endpoint[]).includes(endpoint);
 }
 
 /** Options of {@link createAuth}. */
@@ -100,6 +107,13 @@ export interface CreateAuthOptions {
   corsOrigins?: CorsOrigins;
   /** Receives unexpected errors (answered with 500). @default console.error */
   onError?: (error: unknown) => void;
+  /**
+   * E-mail (CONTRACT 11): the mailer and the web app's public origin its links point at. Without
+   * it no e-mail is sent: forgot and reset password and the verification endpoints are 404,
+   * invitations need a password, and `auth.verifyEmail: true` is refused.
+   * @default undefined
+   */
+  mail?: MailOptions;
 }
 
 /** A running domain-auth instance. */
@@ -117,6 +131,13 @@ export interface Auth {
   readonly hasher: PasswordHasher | null;
   /** The sessions of this instance, for tools such as the `admin` command (`null` under `auth.type: none`). */
   readonly sessions: SessionService | null;
+  /**
+   * The auth endpoints that exist (`null` under `auth.type: none`): the model's flags, and the
+   * e-mail ones (`passwordReset`, `verifyEmail`) only when this instance sends e-mail. Pages ask
+   * this, not the model.
+   */
+  readonly endpoints: Readonly<Record<Endpoint, boolean>> | null;
+  /** Waits for the e-mails under way (at most 5 seconds), then closes the database. */
   close(): Promise<void>;
 }
 
@@ -148,7 +169,14 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
 
   const now = options.now ?? Date.now;
   let services: AuthServices | null = null;
+  if (model.auth?.verifyEmail && !options.mail)
+    throw new Error("auth.verifyEmail is true but no e-mail is configured: users could never confirm their address");
   if (model.auth) {
+    const auth = model.auth;
+    const accountTokens = new AccountTokenStore(database);
+    const endpoints = Object.fromEntries(
+      ENDPOINTS.map((endpoint) => [endpoint, auth.endpoints[endpoint] && (options.mail !== undefined || !isMailEndpoint(endpoint))]),
+    ) as Record<Endpoint, boolean>;
     services = {
       auth: model.auth,
       hasher: createPasswordHasher({
@@ -173,6 +201,11 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
         },
         now,
       ),
+      endpoints,
+      accountTokens,
+      mail: options.mail ? new MailService(options.mail, accountTokens, model.name, now) : null,
+      forgotPasswordThrottle: createMailThrottle(database, "forgot-password"),
+      resendVerificationThrottle: createMailThrottle(database, "resend-verification"),
     };
   }
   const store = new RecordStore(database);
@@ -184,8 +217,9 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
     services,
     clientAddress: options.clientAddress ?? addressFinder(trustProxy),
   };
-  // The OpenAPI document is built once, from the model alone, and served as it is.
-  const match = createRouteMatcher(context, { [OPENAPI_PATH]: { GET: openApiRoute(openApiDocument(model)) } });
+  // The OpenAPI document is built once, from the model and the endpoints served, and served as it is.
+  const document = openApiDocument(model, { endpoints: services?.endpoints ?? null });
+  const match = createRouteMatcher(context, { [OPENAPI_PATH]: { GET: openApiRoute(document) } });
   const route = createRouter(match);
   const onError = options.onError ?? ((error: unknown) => console.error("domain-auth: unexpected error", error));
 
@@ -225,12 +259,14 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
     store,
     hasher: services?.hasher ?? null,
     sessions: services?.sessions ?? null,
+    endpoints: services?.endpoints ?? null,
     setupTokenRequired: services?.setupToken != null,
     handle,
     async isSetupRequired() {
       return !(await store.isSetupComplete());
     },
     async close() {
+      await services?.mail?.close();
       await services?.hasher.close();
       if (typeof options.database === "string") await database.close();
     },

@@ -54,10 +54,14 @@ describe("createAuthFromEnv", () => {
     const lines: string[] = [];
     const development = await createAuthFromEnv({ AUTH_BCRYPT_COST: "4" }, { warn: (line) => lines.push(line) });
     await development.close();
-    expect(lines).toEqual([expect.stringMatching(/AUTH_BCRYPT_COST=4 is below 10/), expect.stringMatching(/AUTH_SECRET is not set/)]);
+    expect(lines).toEqual([
+      expect.stringMatching(/AUTH_BCRYPT_COST=4 is below 10/),
+      expect.stringMatching(/AUTH_SECRET is not set/),
+      expect.stringMatching(/SMTP_URL is not set; e-mails are printed here/),
+    ]);
     lines.length = 0;
     const production = await createAuthFromEnv(
-      { NODE_ENV: "production", AUTH_SECRET: "p".repeat(32) },
+      { NODE_ENV: "production", AUTH_SECRET: "p".repeat(32), SMTP_URL: "smtp://127.0.0.1:2525", APP_URL: "https://app.example.com" },
       { warn: (line) => lines.push(line) },
     );
     await production.close();
@@ -165,6 +169,66 @@ describe("createAuthFromEnv", () => {
       expect(() => readSettings({ CORS_ORIGINS: value })).toThrow(/^CORS_ORIGINS must be '\*' or comma-separated origins/);
     }
     expect(() => readSettings({ CORS_ORIGINS: "https://app.example.com/" })).toThrow(/write it as https:\/\/app\.example\.com$/);
+  });
+
+  describe("e-mail (APP_URL, SMTP_URL, MAIL_FROM)", () => {
+    const production = { NODE_ENV: "production", AUTH_SECRET: "p".repeat(32) };
+    const post = (path: string, body: unknown) =>
+      new Request(`http://localhost/api/user/${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+
+    it("refuses production with SMTP_URL but no APP_URL, in one line", async () => {
+      workspace();
+      const started = createAuthFromEnv({ ...production, SMTP_URL: "smtp://mail.example.com:587" }, { warn: () => {} });
+      await expect(started).rejects.toThrow(EnvironmentError);
+      await expect(started).rejects.toThrow(/^APP_URL must be set when SMTP_URL is set in production[^\n]*$/);
+    });
+
+    it("refuses production with auth.verifyEmail: true and no SMTP_URL, in one line", async () => {
+      workspace(BLOG.replace("auth: { type: jwt }", "auth: { type: jwt, verifyEmail: true }"));
+      const started = createAuthFromEnv(production, { warn: () => {} });
+      await expect(started).rejects.toThrow(EnvironmentError);
+      await expect(started).rejects.toThrow(/^SMTP_URL must be set in production when domain.yaml has auth.verifyEmail: true[^\n]*$/);
+    });
+
+    it("turns the e-mail endpoints off in production without SMTP_URL, saying so once at start", async () => {
+      workspace();
+      const lines: string[] = [];
+      const auth = await createAuthFromEnv(production, { warn: (line) => lines.push(line) });
+      try {
+        expect(lines).toEqual([expect.stringMatching(/SMTP_URL is not set, so no e-mail is sent: forgot-password, reset-password/)]);
+        expect(auth.endpoints).toMatchObject({ login: true, passwordReset: false, verifyEmail: false });
+        for (const path of ["forgot-password", "reset-password", "verify-email", "resend-verification"]) {
+          const response = await auth.handle(post(path, { email: "a@example.com" }));
+          expect(response.status, path).toBe(404);
+        }
+      } finally {
+        await auth.close();
+      }
+    });
+
+    it("prints e-mails in development without SMTP_URL: the e-mail endpoints exist", async () => {
+      workspace();
+      const auth = await createAuthFromEnv({ AUTH_BCRYPT_COST: "4" }, { warn: () => {} });
+      try {
+        expect(auth.endpoints).toMatchObject({ passwordReset: true, verifyEmail: true });
+        expect((await auth.handle(post("forgot-password", { email: "nobody@example.com" }))).status).toBe(202);
+      } finally {
+        await auth.close();
+      }
+    });
+
+    it("reads APP_URL as an http(s) origin and SMTP_URL as smtp(s)", () => {
+      expect(readSettings({ APP_URL: "https://app.example.com/" }).appUrl).toBe("https://app.example.com");
+      expect(() => readSettings({ APP_URL: "app.example.com" })).toThrow(/APP_URL/);
+      expect(() => readSettings({ APP_URL: "javascript:alert(1)" })).toThrow(/APP_URL/);
+      expect(readSettings({ SMTP_URL: "smtps://u:p@mail.example.com" }).smtpUrl).toBe("smtps://u:p@mail.example.com");
+      expect(() => readSettings({ SMTP_URL: "http://mail.example.com" })).toThrow(/SMTP_URL/);
+      expect(readSettings({}).mailFrom).toBeUndefined();
+    });
   });
 
   it("refuses an invalid domain.yaml with its diagnostics", async () => {

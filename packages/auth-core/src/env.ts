@@ -1,9 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+import type { DomainModel } from "./config/index.js";
 import { loadDomain } from "./config/index.js";
 import { type Auth, createAuth } from "./create-auth.js";
-import { type AuthEnvironment, EnvironmentError, readSettings } from "./settings.js";
+import type { MailOptions } from "./mail/mail-service.js";
+import { createConsoleMailer, createSmtpMailer } from "./mail/mailer.js";
+import { type AuthEnvironment, type AuthSettings, EnvironmentError, readSettings } from "./settings.js";
 import { MIN_SECRET_BYTES } from "./tokens/tokens.js";
 
 /** The development secret kept under `.data/`, created on first use. */
@@ -19,6 +22,40 @@ function developmentSecret(dataDirectory: string): string {
   return secret;
 }
 
+/**
+ * The e-mail of an instance from the settings (CONTRACT 11), or `undefined` when it sends none:
+ * SMTP with `SMTP_URL`; else, outside production, messages printed to the output. Says at start
+ * which, through `warn`.
+ *
+ * @throws {EnvironmentError} in production with `SMTP_URL` but no `APP_URL`, or with
+ * `auth.verifyEmail: true` but no `SMTP_URL`.
+ */
+export function mailFromSettings(settings: AuthSettings, domain: DomainModel, warn: (line: string) => void): MailOptions | undefined {
+  const auth = domain.auth;
+  if (!auth) return undefined;
+  if (settings.production && settings.smtpUrl && !settings.appUrl)
+    throw new EnvironmentError("APP_URL must be set when SMTP_URL is set in production: the links in e-mails point at it");
+  if (settings.production && !settings.smtpUrl && auth.verifyEmail)
+    throw new EnvironmentError(
+      "SMTP_URL must be set in production when domain.yaml has auth.verifyEmail: true (users could never confirm their address)",
+    );
+  const appUrl = settings.appUrl ?? `http://localhost:${settings.port}`;
+  const usesMail = auth.endpoints.passwordReset || auth.endpoints.verifyEmail || auth.verifyEmail;
+  if (settings.smtpUrl) {
+    const from = settings.mailFrom ?? `no-reply@${new URL(appUrl).hostname}`;
+    return { mailer: createSmtpMailer({ url: settings.smtpUrl, from }), appUrl };
+  }
+  if (settings.production) {
+    if (usesMail)
+      warn(
+        "domain-auth: SMTP_URL is not set, so no e-mail is sent: forgot-password, reset-password, verify-email and resend-verification answer 404, and invitations are off",
+      );
+    return undefined;
+  }
+  if (usesMail) warn("domain-auth: warning: SMTP_URL is not set; e-mails are printed here instead of sent (set SMTP_URL in production)");
+  return { mailer: createConsoleMailer(), appUrl };
+}
+
 /** Options of {@link createAuthFromEnv}. */
 export interface CreateAuthFromEnvOptions {
   /** Receives one line for each development-only setting in use. @default console.warn */
@@ -27,7 +64,8 @@ export interface CreateAuthFromEnvOptions {
 
 /**
  * Creates an instance from the environment: `DOMAIN_FILE`, `DATABASE_URL`, `AUTH_SECRET`,
- * `AUTH_TOKEN_TTL`, `AUTH_REFRESH_TTL`, `AUTH_SESSION_MAX_AGE`, `AUTH_BCRYPT_COST`, `TRUST_PROXY`, `SETUP_TOKEN`, `AUTH_REGISTER_LIMIT`, `CORS_ORIGINS` (see {@link AuthEnvironment}).
+ * `AUTH_TOKEN_TTL`, `AUTH_REFRESH_TTL`, `AUTH_SESSION_MAX_AGE`, `AUTH_BCRYPT_COST`, `TRUST_PROXY`, `SETUP_TOKEN`, `AUTH_REGISTER_LIMIT`,
+ * `CORS_ORIGINS`, `APP_URL`, `SMTP_URL`, `MAIL_FROM` (see {@link AuthEnvironment}).
  *
  * @throws {EnvironmentError | DomainConfigError | Error} with a one-line message on a bad setting,
  * an invalid domain.yaml or an unreachable database.
@@ -47,6 +85,7 @@ export async function createAuthFromEnv(env: AuthEnvironment = process.env, opti
       "domain-auth: warning: AUTH_SECRET is not set; using the development secret kept in .data/auth-secret (set AUTH_SECRET in production)",
     );
   }
+  const mail = mailFromSettings(settings, domain, warn);
   return createAuth({
     domain,
     database: settings.databaseUrl,
@@ -59,6 +98,7 @@ export async function createAuthFromEnv(env: AuthEnvironment = process.env, opti
     ...(secret ? { secret } : {}),
     ...(settings.setupToken ? { setupToken: settings.setupToken } : {}),
     ...(settings.corsOrigins ? { corsOrigins: settings.corsOrigins } : {}),
+    ...(mail ? { mail } : {}),
   });
 }
 

@@ -25,6 +25,16 @@ export {
   type SecurityHeadersOptions,
   securityHeaders,
 } from "./http/security-headers.js";
+export { ACCOUNT_TOKEN_LIFETIMES, type AccountTokenKind } from "./mail/lifetimes.js";
+export type { MailOptions } from "./mail/mail-service.js";
+export {
+  createConsoleMailer,
+  createSmtpMailer,
+  DEFAULT_SMTP_TIMEOUT_MS,
+  type Mailer,
+  type MailMessage,
+  type SmtpMailerOptions,
+} from "./mail/mailer.js";
 export { createNodeListener } from "./node-listener.js";
 export { OPENAPI_PATH, type OpenApiDocument, openApiDocument } from "./openapi/index.js";
 export {

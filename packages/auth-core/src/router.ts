@@ -1,19 +1,22 @@
-import type { Endpoint, EntityModel } from "./config/index.js";
+import { AUTH_ROUTES, type AuthRoute, type EntityModel } from "./config/index.js";
 import type { AuthServices, RouteContext } from "./context.js";
 import { ApiError } from "./http/errors.js";
 import { createRecord, deleteRecord, listRecords, readRecord } from "./routes/entity.js";
 import { updateRecord } from "./routes/entity-update.js";
+import { forgotPassword } from "./routes/forgot-password.js";
 import { login } from "./routes/login.js";
 import { logout } from "./routes/logout.js";
 import { me } from "./routes/me.js";
 import { refresh } from "./routes/refresh.js";
 import { register } from "./routes/register.js";
+import { resetPassword } from "./routes/reset-password.js";
 import { listSessions, revokeSession, revokeSessions } from "./routes/sessions.js";
 import { setup, setupStatus } from "./routes/setup.js";
+import { resendVerification, verifyEmail } from "./routes/verify-email.js";
 
 type AuthHandler = (context: RouteContext, services: AuthServices, request: Request) => Promise<Response>;
 
-const AUTH_ROUTES: Record<Endpoint, Partial<Record<string, AuthHandler>>> = {
+const HANDLERS: Record<AuthRoute, Partial<Record<string, AuthHandler>>> = {
   login: { POST: login },
   register: { POST: register },
   me: { GET: me },
@@ -21,7 +24,14 @@ const AUTH_ROUTES: Record<Endpoint, Partial<Record<string, AuthHandler>>> = {
   logout: { POST: logout },
   refresh: { POST: refresh },
   sessions: { GET: listSessions, DELETE: revokeSessions },
+  forgotPassword: { POST: forgotPassword },
+  resetPassword: { POST: resetPassword },
+  verifyEmail: { POST: verifyEmail },
+  resendVerification: { POST: resendVerification },
 };
+
+/** Each auth route by the path it is served at under `/api/<auth>/`. */
+const ROUTES_BY_PATH = new Map<string, AuthRoute>(Object.entries(AUTH_ROUTES).map(([name, route]) => [route.path, name as AuthRoute]));
 
 /** The handlers of one path, by method (upper case). */
 export type PathHandlers = Readonly<Partial<Record<string, (request: Request) => Promise<Response>>>>;
@@ -61,17 +71,16 @@ export function createRouteMatcher(context: RouteContext, extra: Readonly<Record
 
     if (sessionId !== undefined) {
       if (!services || segment !== services.auth.entity.segment || id !== "sessions") return null;
-      if (!services.auth.endpoints.sessions || sessionId === "") return null;
+      if (!services.endpoints.sessions || sessionId === "") return null;
       return { DELETE: (request) => revokeSession(context, services, request, sessionId) };
     }
 
-    const isEndpointName = id !== undefined && Object.hasOwn(AUTH_ROUTES, id);
-    if (services && segment === services.auth.entity.segment && isEndpointName) {
-      const endpoint = id as Endpoint;
-      if (!services.auth.endpoints[endpoint]) return null;
-      const routes = AUTH_ROUTES[endpoint];
+    const routeName = id === undefined ? undefined : ROUTES_BY_PATH.get(id);
+    const isEndpointName = routeName !== undefined;
+    if (services && segment === services.auth.entity.segment && routeName !== undefined) {
+      if (!services.endpoints[AUTH_ROUTES[routeName].endpoint]) return null;
       return Object.fromEntries(
-        Object.entries(routes).map(([method, handler]) => [
+        Object.entries(HANDLERS[routeName]).map(([method, handler]) => [
           method,
           (request: Request) => (handler as AuthHandler)(context, services, request),
         ]),

@@ -22,6 +22,13 @@ export interface AuthEnvironment {
   AUTH_SESSION_MAX_AGE?: string;
   /** `*`, or comma-separated exact origins (`https://app.example.com`) allowed to call `/api/*` from a browser. */
   CORS_ORIGINS?: string;
+  /** The public origin of the web app, used in the links of e-mails. */
+  APP_URL?: string;
+  /** Where e-mail is sent: `smtp://user:pass@host:587` or `smtps://…`. */
+  SMTP_URL?: string;
+  /** The sender of e-mails. */
+  MAIL_FROM?: string;
+  PORT?: string;
   NODE_ENV?: string;
 }
 
@@ -56,6 +63,17 @@ export interface AuthSettings {
   readonly setupToken: string | undefined;
   /** `CORS_ORIGINS`: the origins allowed to call the API from a browser, `*` for any; `null` when unset (same origin only). */
   readonly corsOrigins: CorsOrigins | null;
+  /**
+   * `APP_URL`: the web app's public origin, links in e-mails point only here; `undefined` when
+   * unset (outside production `http://localhost:$PORT` is used).
+   */
+  readonly appUrl: string | undefined;
+  /** `SMTP_URL`; `undefined` when unset: outside production messages are printed instead. */
+  readonly smtpUrl: string | undefined;
+  /** `MAIL_FROM`; `undefined` when unset (`no-reply@<host of APP_URL>`). */
+  readonly mailFrom: string | undefined;
+  /** `PORT` (0: any free port). @default 3000 */
+  readonly port: number;
 }
 
 function corsOrigins(env: AuthEnvironment): CorsOrigins | null {
@@ -75,6 +93,32 @@ function integer(env: AuthEnvironment, name: keyof AuthEnvironment, fallback: nu
   if (!Number.isInteger(value) || value < min || value > max)
     throw new EnvironmentError(`${name} must be a whole number from ${min} to ${max}, got '${raw}'`);
   return value;
+}
+
+/** An origin as `APP_URL` must be: http(s), no credentials, query or fragment; returned without a trailing slash. */
+function appUrlOf(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new EnvironmentError(`APP_URL must be an absolute http(s) URL such as https://app.example.com, got '${raw}'`);
+  }
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || url.username || url.password || url.search || url.hash)
+    throw new EnvironmentError(`APP_URL must be an http(s) URL with no credentials, query or fragment, got '${raw}'`);
+  return url.href.replace(/\/+$/, "");
+}
+
+/** `SMTP_URL` must be an smtp:// or smtps:// URL; its password is never repeated in the message. */
+function smtpUrlOf(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(raw).protocol;
+  } catch {}
+  if (protocol !== "smtp:" && protocol !== "smtps:")
+    throw new EnvironmentError("SMTP_URL must be an smtp:// or smtps:// URL such as smtp://user:pass@mail.example.com:587");
+  return raw;
 }
 
 function byteLength(value: string): number {
@@ -107,5 +151,9 @@ export function readSettings(env: AuthEnvironment = process.env): AuthSettings {
     registerLimit: integer(env, "AUTH_REGISTER_LIMIT", DEFAULT_REGISTER_LIMIT, 1, 1_000_000),
     setupToken,
     corsOrigins: corsOrigins(env),
+    appUrl: appUrlOf(env.APP_URL),
+    smtpUrl: smtpUrlOf(env.SMTP_URL),
+    mailFrom: env.MAIL_FROM || undefined,
+    port: integer(env, "PORT", 3000, 0, 65535),
   };
 }

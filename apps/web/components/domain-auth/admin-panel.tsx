@@ -1,16 +1,20 @@
 "use client";
 
 import { holdsSetupRole } from "@domain-auth/core/policy";
+import { useState } from "react";
 import { useCurrentUser } from "@/lib/domain-auth/current-user";
 import type { AuthView, EntityView } from "@/lib/domain-auth/domain-view";
 import { EntityRecords } from "./entity-records";
 import { FormError } from "./form-error";
+import { InviteUserForm } from "./invite-user-form";
 import { SignedOutNotice } from "./signed-out-notice";
 import { UsersTable } from "./users-table";
 
 /** The admin page under `auth.type: jwt`: users and records for the setup role, "not allowed" for anyone else. */
 export function AdminPanel({ auth, entities }: { readonly auth: AuthView; readonly entities: readonly EntityView[] }) {
   const current = useCurrentUser(auth);
+  // Bumped by an invitation: the users table reloads with the new user.
+  const [invitations, setInvitations] = useState(0);
   if (current.status === "loading") return <p aria-busy="true">Loading…</p>;
   if (current.status === "signed-out") return <SignedOutNotice auth={auth} expired={current.expired} />;
   if (current.status === "failed") return <FormError error={current.message} />;
@@ -29,7 +33,10 @@ export function AdminPanel({ auth, entities }: { readonly auth: AuthView; readon
   }
   return (
     <>
-      <UsersTable auth={auth} token={token} />
+      <UsersTable key={invitations} auth={auth} token={token} />
+      {auth.endpoints.passwordReset ? (
+        <InviteUserForm auth={auth} token={token} onInvited={() => setInvitations((count) => count + 1)} />
+      ) : null}
       {entities.map((entity) => (
         <EntityRecords key={entity.segment} entity={entity} token={token} caller={{ id: user.id, role: user.role }} />
       ))}

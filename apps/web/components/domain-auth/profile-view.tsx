@@ -4,6 +4,7 @@ import { useCurrentUser } from "@/lib/domain-auth/current-user";
 import type { AuthView } from "@/lib/domain-auth/domain-view";
 import { fieldLabel, formatValue } from "@/lib/domain-auth/format";
 import { FormError } from "./form-error";
+import { ResendVerification } from "./resend-verification";
 import { SessionsList } from "./sessions-list";
 import { SignOutButton } from "./sign-out-button";
 import { SignedOutNotice } from "./signed-out-notice";
@@ -40,6 +41,12 @@ export function ProfileView({ auth }: { readonly auth: AuthView }) {
           ))}
         </dl>
         {current.source === "token" ? <p className="da-field-hint">Shown from your sign-in token.</p> : null}
+        {user.emailVerified === false && auth.endpoints.verifyEmail ? (
+          <div className="da-notice" role="note">
+            <p>Your email address is not confirmed yet: follow the link we sent to {user.email}.</p>
+            <ResendVerification auth={auth} email={user.email} />
+          </div>
+        ) : null}
         <SignOutButton auth={auth} />
       </section>
       {auth.endpoints.sessions ? <SessionsList auth={auth} token={current.token} /> : null}

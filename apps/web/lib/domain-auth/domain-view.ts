@@ -36,7 +36,10 @@ export interface AuthView {
   readonly roles: readonly string[];
   readonly setupRole: string;
   readonly defaultRole: string | null;
-  /** Which auth endpoints exist (`login`, …, `logout`, `refresh`, `sessions`): the pages call and show only those. */
+  /**
+   * Which auth endpoints exist on this server (`login`, …, `sessions`, and the e-mail ones only where it can
+   * send e-mail): the pages call and show only those.
+   */
   readonly endpoints: Readonly<Record<Endpoint, boolean>>;
   /** Fields of the auth entity besides `email`, `password` and `role` (asked at setup and register). */
   readonly profileFields: readonly FieldView[];
@@ -78,8 +81,11 @@ function toEntityView(entity: EntityModel): EntityView {
   };
 }
 
-/** Projects the resolved model onto what the pages need, dropping storage details. */
-export function toDomainView(model: DomainModel): DomainView {
+/**
+ * Projects the resolved model onto what the pages need, dropping storage details. `endpoints` are
+ * the ones the running server has (`Auth.endpoints`); the model's flags when not given.
+ */
+export function toDomainView(model: DomainModel, endpoints?: Readonly<Record<Endpoint, boolean>> | null): DomainView {
   const auth = model.auth;
   return {
     name: model.name,
@@ -89,7 +95,7 @@ export function toDomainView(model: DomainModel): DomainView {
       roles: auth.roles,
       setupRole: auth.setupRole,
       defaultRole: auth.defaultRole,
-      endpoints: auth.endpoints,
+      endpoints: endpoints ?? auth.endpoints,
       profileFields: auth.entity.fields.filter((field) => !CREDENTIAL_FIELDS.has(field.name)).map(toFieldView),
     },
     entities: model.entities.filter((entity) => !entity.isAuthEntity).map(toEntityView),

@@ -5,13 +5,33 @@ import { cache } from "react";
 import { type AuthView, type DomainView, toDomainView } from "./domain-view";
 
 /** The pages of the app; each one may exist or not depending on the domain's `auth` block. */
-export type PageName = "home" | "setup" | "login" | "register" | "profile" | "admin" | "docs";
+export type PageName =
+  | "home"
+  | "setup"
+  | "login"
+  | "register"
+  | "profile"
+  | "admin"
+  | "forgot-password"
+  | "reset-password"
+  | "verify-email"
+  | "docs";
 
-const AUTH_PAGES: ReadonlySet<PageName> = new Set(["setup", "login", "register", "profile"]);
+const AUTH_PAGES: ReadonlySet<PageName> = new Set([
+  "setup",
+  "login",
+  "register",
+  "profile",
+  "forgot-password",
+  "reset-password",
+  "verify-email",
+]);
 
 function pageExists(page: PageName, view: DomainView): boolean {
   if (!view.auth) return !AUTH_PAGES.has(page);
   if (page === "setup" || page === "login" || page === "register") return view.auth.endpoints[page];
+  if (page === "forgot-password" || page === "reset-password") return view.auth.endpoints.passwordReset;
+  if (page === "verify-email") return view.auth.endpoints.verifyEmail;
   return true;
 }
 
@@ -27,7 +47,7 @@ export interface PageState {
 export const loadPageState = cache(async (): Promise<PageState> => {
   await connection();
   const auth = await authFromEnv();
-  const view = toDomainView(auth.model);
+  const view = toDomainView(auth.model, auth.endpoints);
   const setupRequired = view.auth?.endpoints.setup === true && (await auth.isSetupRequired());
   return { view, setupRequired, setupTokenRequired: setupRequired && auth.setupTokenRequired };
 });

@@ -12,28 +12,40 @@ export function parseSignUpBody(services: AuthServices, body: Record<string, unk
   return parseRecordBody(services.auth.entity, body, "create", { omit: ["role"], unknownKeys: "strip" });
 }
 
+/** How {@link createUser} creates a user. */
+export interface NewUserOptions {
+  readonly role: string | null;
+  readonly setup: SetupMode;
+  /** Hashes the password (a place reserved in the hash queue, say). @default the hasher's `hash` */
+  readonly hash?: (password: string) => Promise<string>;
+  /** The email counts as confirmed (the setup administrator; a user an administrator created with a password). */
+  readonly verified: boolean;
+}
+
 /**
  * Creates a user from validated values whose `ref`s were checked: hashes the password (with no
  * lock held, through `hash` when given, such as a place reserved in the hash queue), then inserts
  * with the given role, a first token version and the setup flag, the `ref`s checked again in the
- * insert's transaction.
+ * insert's transaction. Without a `password` in `values` (an invitation) the user has no usable
+ * password: no password matches until one is set through the invitation's link.
  */
 export async function createUser(
   context: RouteContext,
   services: AuthServices,
   values: Record<string, unknown>,
-  options: { role: string | null; setup: SetupMode; hash?: (password: string) => Promise<string> },
+  options: NewUserOptions,
 ): Promise<StoredUser> {
   const entity = services.auth.entity;
   const { password, ...fields } = values;
   const existing = options.setup === "mark-complete" && (await context.store.findByEmail(entity, fields.email as string));
   if (existing) throw new ApiError("EMAIL_TAKEN", { issues: [{ path: ["email"], message: "is already taken" }] });
   const defaults = defaultsFor(entity, fields);
-  const passwordHash = await (options.hash ?? services.hasher.hash)(password as string);
+  const passwordHash = typeof password === "string" ? await (options.hash ?? services.hasher.hash)(password) : "";
+  const verified = options.verified ? 1 : 0;
   try {
     const record = await context.store.insert(
       entity,
-      { ...defaults, ...fields, role: options.role, passwordHash, tokenVersion: 1 },
+      { ...defaults, ...fields, role: options.role, passwordHash, tokenVersion: 1, emailVerified: verified, everVerified: verified },
       { setup: options.setup, refs: refTargetsOf(context.model, entity, fields) },
     );
     return toStoredUser(record);

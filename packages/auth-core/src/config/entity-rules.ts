@@ -5,7 +5,7 @@ import type { DomainScope, EntityScope } from "./rule-context.js";
 import type { Finding } from "./source.js";
 
 const RESERVED_FIELDS = new Set(["id", "createdAt", "updatedAt"]);
-const RESERVED_AUTH_FIELDS = new Set(["passwordHash", "tokenVersion"]);
+const RESERVED_AUTH_FIELDS = new Set(["passwordHash", "tokenVersion", "emailVerified", "everVerified"]);
 const RESERVED_TABLE_PREFIX = "domain_auth_";
 
 /**

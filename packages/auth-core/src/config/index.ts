@@ -13,7 +13,9 @@ export type { AuthModel, DomainModel, EntityModel, FieldModel, PermissionMap } f
 export { type DomainDeclaration, domainFileSchema } from "./schema.js";
 export { type DomainValidation, loadDomain, validateDomainText } from "./validate.js";
 export {
+  AUTH_ROUTES,
   AUTH_TYPES,
+  type AuthRoute,
   type AuthType,
   closestMatch,
   ENDPOINTS,
@@ -22,6 +24,7 @@ export {
   FIELD_TYPES,
   type FieldType,
   IDENTIFIER,
+  MAIL_ENDPOINTS,
   OPERATIONS,
   type Operation,
   PLANNED_AUTH_TYPES,

@@ -49,6 +49,8 @@ export interface AuthModel {
   /** The role register gives: the auth entity's `role` default, or `null`. */
   readonly defaultRole: string | null;
   readonly endpoints: Readonly<Record<Endpoint, boolean>>;
+  /** `auth.verifyEmail`: users who never confirmed an e-mail address cannot sign in. @default false */
+  readonly verifyEmail: boolean;
 }
 
 /** A validated, resolved and frozen `domain.yaml`. */

@@ -198,6 +198,8 @@ describe("resolveDomain", () => {
         logout: true,
         refresh: true,
         sessions: true,
+        passwordReset: true,
+        verifyEmail: true,
       });
     });
 
@@ -215,6 +217,8 @@ describe("resolveDomain", () => {
         logout: true,
         refresh: true,
         sessions: false,
+        passwordReset: true,
+        verifyEmail: true,
       });
     });
   });

@@ -78,6 +78,7 @@ export function resolveDomain(declaration: DomainDeclaration): DomainModel {
       endpoints: Object.fromEntries(
         ENDPOINTS.map((endpoint) => [endpoint, declaration.auth.endpoints?.[endpoint] ?? true]),
       ) as AuthModel["endpoints"],
+      verifyEmail: declaration.auth.verifyEmail ?? false,
     };
   }
   return deepFreeze({ name: declaration.name, entities, auth, hasAuth: auth !== null });

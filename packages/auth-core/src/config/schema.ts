@@ -58,6 +58,14 @@ const endpointsSchema = z
       .boolean()
       .optional()
       .meta({ description: "GET and DELETE /api/<auth>/sessions: the signed-in sessions, and revoking them", default: true }),
+    passwordReset: z.boolean().optional().meta({
+      description: "POST /api/<auth>/forgot-password and reset-password: a new password through a link sent by e-mail",
+      default: true,
+    }),
+    verifyEmail: z.boolean().optional().meta({
+      description: "POST /api/<auth>/verify-email and resend-verification: confirming an e-mail address through a link",
+      default: true,
+    }),
   })
   .describe("Which auth endpoints exist; each defaults to true.");
 
@@ -70,6 +78,10 @@ const authSchema = z
       .optional()
       .meta({ description: "The roles users may hold; the setup role is Admin when listed (or none are), else the first.", default: [] }),
     endpoints: endpointsSchema.optional(),
+    verifyEmail: z.boolean().optional().meta({
+      description: "Self-registered users confirm their e-mail address through a link before they can sign in.",
+      default: false,
+    }),
   })
   .describe("How callers authenticate.");
 

@@ -650,7 +650,7 @@ describe("unknown keys anywhere, with did-you-mean hints", () => {
       "auth.endpoints.webhook",
       12,
       29,
-      "unknown endpoint 'webhook' (expected one of: login, register, me, setup, logout, refresh, sessions)",
+      "unknown endpoint 'webhook' (expected one of: login, register, me, setup, logout, refresh, sessions, passwordReset, verifyEmail)",
     ],
   ])("%s at %i:%i", (path, line, column, says) => {
     expect(reported(text)).toContainEqual({ path, line, column, severity: "error", message: expect.stringContaining(says) });

@@ -6,13 +6,23 @@ export { closestMatch, ENTITY_NAME, IDENTIFIER, toSegment, toTableName } from ".
 
 export const FIELD_TYPES = ["string", "text", "integer", "number", "boolean", "datetime", "ref"] as const;
 export const OPERATIONS = ["create", "read", "update", "delete"] as const;
-export const ENDPOINTS = ["login", "register", "me", "setup", "logout", "refresh", "sessions"] as const;
+export const ENDPOINTS = ["login", "register", "me", "setup", "logout", "refresh", "sessions", "passwordReset", "verifyEmail"] as const;
 export const AUTH_TYPES = ["jwt", "none"] as const;
 /**
  * The paths of the web app's auth pages (its `app/(domain-auth)` route group). They render per request
  * and carry the nonce-based security headers; a project's own pages keep theirs.
  */
-export const AUTH_PAGES: readonly string[] = Object.freeze(["/setup", "/login", "/register", "/profile", "/admin", "/docs"]);
+export const AUTH_PAGES: readonly string[] = Object.freeze([
+  "/setup",
+  "/login",
+  "/register",
+  "/profile",
+  "/admin",
+  "/forgot-password",
+  "/reset-password",
+  "/verify-email",
+  "/docs",
+]);
 /** Auth types that are announced but not implemented. */
 export const PLANNED_AUTH_TYPES = ["cookie", "oauth2"] as const;
 
@@ -20,6 +30,30 @@ export type FieldType = (typeof FIELD_TYPES)[number];
 export type Operation = (typeof OPERATIONS)[number];
 export type Endpoint = (typeof ENDPOINTS)[number];
 export type AuthType = (typeof AUTH_TYPES)[number];
+
+/**
+ * The routes under `/api/<auth>/` by name, each with the path it is served at and the endpoint
+ * flag (`auth.endpoints.<flag>`) that switches it: one flag may switch several routes
+ * (`passwordReset`: forgot and reset password; `verifyEmail`: verify and resend).
+ */
+export const AUTH_ROUTES = {
+  login: { path: "login", endpoint: "login" },
+  register: { path: "register", endpoint: "register" },
+  me: { path: "me", endpoint: "me" },
+  setup: { path: "setup", endpoint: "setup" },
+  logout: { path: "logout", endpoint: "logout" },
+  refresh: { path: "refresh", endpoint: "refresh" },
+  sessions: { path: "sessions", endpoint: "sessions" },
+  forgotPassword: { path: "forgot-password", endpoint: "passwordReset" },
+  resetPassword: { path: "reset-password", endpoint: "passwordReset" },
+  verifyEmail: { path: "verify-email", endpoint: "verifyEmail" },
+  resendVerification: { path: "resend-verification", endpoint: "verifyEmail" },
+} as const satisfies Record<string, { readonly path: string; readonly endpoint: Endpoint }>;
+
+export type AuthRoute = keyof typeof AUTH_ROUTES;
+
+/** The endpoint flags whose routes send e-mail: they exist only where e-mail can be sent (CONTRACT 11). */
+export const MAIL_ENDPOINTS = ["passwordReset", "verifyEmail"] as const satisfies readonly Endpoint[];
 
 /** The fields the auth entity must have. */
 export const CREDENTIAL_FIELDS = ["email", "password"] as const;

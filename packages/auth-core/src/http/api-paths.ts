@@ -1,4 +1,4 @@
-import { ENDPOINTS, type Endpoint } from "../config/vocabulary.js";
+import { AUTH_ROUTES, type AuthRoute } from "../config/vocabulary.js";
 
 /** Where the API lives: every path of it starts here. */
 export const API_PREFIX = "/api";
@@ -40,7 +40,7 @@ export function itemPath(entity: Segmented, id: string): string {
 }
 
 /** The paths of a domain's API: its auth endpoints, and any entity's collection and items. */
-export type ApiPaths = Readonly<Record<Endpoint, string>> & {
+export type ApiPaths = Readonly<Record<AuthRoute, string>> & {
   readonly collection: typeof collectionPath;
   readonly item: typeof itemPath;
 };
@@ -50,8 +50,8 @@ export type ApiPaths = Readonly<Record<Endpoint, string>> & {
  * @example apiPaths(model.auth.entity).login // "/api/user/login"
  */
 export function apiPaths(authEntity: Segmented): ApiPaths {
-  const endpoints = Object.fromEntries(ENDPOINTS.map((endpoint) => [endpoint, `${API_PREFIX}/${authEntity.segment}/${endpoint}`]));
-  return { ...(endpoints as Record<Endpoint, string>), collection: collectionPath, item: itemPath };
+  const routes = Object.entries(AUTH_ROUTES).map(([name, route]) => [name, `${API_PREFIX}/${authEntity.segment}/${route.path}`]);
+  return { ...(Object.fromEntries(routes) as Record<AuthRoute, string>), collection: collectionPath, item: itemPath };
 }
 
 /**

@@ -3,6 +3,7 @@ import type { AuthModel } from "../config/index.js";
 import type { ErrorCode } from "../http/errors.js";
 import type { PermissionSummary } from "../policy/permission-summary.js";
 import { bodySchema, IGNORED_KEYS } from "../records/body-schema.js";
+import { MAIL_ROUTE_SPECS } from "../routes/mail-bodies.js";
 import type { OperationSpec } from "./operation.js";
 import { recordSchemaNames } from "./records.js";
 import { inputSchemaOf, type JsonSchema, objectOf, ref } from "./schema.js";
@@ -64,7 +65,7 @@ export const AUTH_OPERATIONS: readonly AuthOperation[] = [
     access: ANYONE,
     body: () => inputSchemaOf(loginBodySchema),
     success: { status: 200, description: "Signed in", schema: signedIn },
-    errors: ["INVALID_CREDENTIALS", "TOO_MANY_ATTEMPTS"],
+    errors: ["INVALID_CREDENTIALS", "EMAIL_NOT_VERIFIED", "TOO_MANY_ATTEMPTS"],
   },
   {
     enabled: (auth) => auth.endpoints.register,
@@ -185,6 +186,54 @@ export const AUTH_OPERATIONS: readonly AuthOperation[] = [
     parameters: [ID_PARAMETER],
     success: { status: 204, description: "Revoked" },
     errors: ["NOT_FOUND"],
+  },
+  {
+    enabled: (auth) => auth.endpoints.passwordReset,
+    method: "post",
+    path: "forgot-password",
+    operationId: "forgotPassword",
+    summary: "E-mail a password reset link",
+    description:
+      "202 for every well-formed email, known or not; a known user is e-mailed a link to `/reset-password`. Exists only where the server sends e-mail.",
+    access: ANYONE,
+    body: () => inputSchemaOf(MAIL_ROUTE_SPECS.forgotPassword.body),
+    success: { status: MAIL_ROUTE_SPECS.forgotPassword.success, description: "Accepted", schema: () => objectOf({}) },
+    errors: MAIL_ROUTE_SPECS.forgotPassword.errors,
+  },
+  {
+    enabled: (auth) => auth.endpoints.passwordReset,
+    method: "post",
+    path: "reset-password",
+    operationId: "resetPassword",
+    summary: "Choose a new password with a reset or invitation link's token",
+    description: "Signs in, revokes every other session of the user and marks the email verified. A token works once.",
+    access: ANYONE,
+    body: () => inputSchemaOf(MAIL_ROUTE_SPECS.resetPassword.body),
+    success: { status: MAIL_ROUTE_SPECS.resetPassword.success, description: "Signed in", schema: signedIn },
+    errors: MAIL_ROUTE_SPECS.resetPassword.errors,
+  },
+  {
+    enabled: (auth) => auth.endpoints.verifyEmail,
+    method: "post",
+    path: "verify-email",
+    operationId: "verifyEmail",
+    summary: "Confirm an email address with a verification link's token",
+    access: ANYONE,
+    body: () => inputSchemaOf(MAIL_ROUTE_SPECS.verifyEmail.body),
+    success: { status: MAIL_ROUTE_SPECS.verifyEmail.success, description: "Confirmed", schema: profile },
+    errors: MAIL_ROUTE_SPECS.verifyEmail.errors,
+  },
+  {
+    enabled: (auth) => auth.endpoints.verifyEmail,
+    method: "post",
+    path: "resend-verification",
+    operationId: "resendVerification",
+    summary: "E-mail a new verification link",
+    description: "202 for every well-formed email, known or not.",
+    access: ANYONE,
+    body: () => inputSchemaOf(MAIL_ROUTE_SPECS.resendVerification.body),
+    success: { status: MAIL_ROUTE_SPECS.resendVerification.success, description: "Accepted", schema: () => objectOf({}) },
+    errors: MAIL_ROUTE_SPECS.resendVerification.errors,
   },
 ];
 

@@ -1,4 +1,4 @@
-import type { DomainModel } from "../config/index.js";
+import type { DomainModel, Endpoint } from "../config/index.js";
 import { authOperationSpecs, authSchemas } from "./auth-operations.js";
 import { entityOperationSpecs, entitySchemas } from "./entity-operations.js";
 import { ERROR_SCHEMA, errorBodySchema, ISSUE_BODY, ISSUE_SCHEMA } from "./errors.js";
@@ -35,8 +35,12 @@ function pathsOf(specs: readonly OperationSpec[], hasAuth: boolean): OpenApiDocu
  * const document = openApiDocument(await loadDomain("domain.yaml"));
  * document.paths["/api/post"].post.operationId // "createPost"
  */
-export function openApiDocument(model: DomainModel): OpenApiDocument {
-  const auth = model.auth;
+export function openApiDocument(
+  model: DomainModel,
+  options: { endpoints?: Readonly<Record<Endpoint, boolean>> | null } = {},
+): OpenApiDocument {
+  // The endpoints the server really serves: without e-mail, the e-mail endpoints do not exist.
+  const auth = model.auth && options.endpoints ? { ...model.auth, endpoints: options.endpoints } : model.auth;
   const specs = [...(auth ? authOperationSpecs(auth) : []), ...entityOperationSpecs(model)];
   const security = auth
     ? `Send the token of \`${auth.entity.segment}/login\` as \`Authorization: Bearer <token>\`.`

@@ -20,7 +20,8 @@ export function recordBodySchema(entity: EntityModel, mode: "create" | "update")
 
 /**
  * A record as the serializer returns it (`serializeRecord`): `id`, every data field (`null` when
- * unset) but a password, `createdAt` and `updatedAt`. Each field's schema is its create body's.
+ * unset) but a password, `createdAt` and `updatedAt`, and for the auth entity `emailVerified`. Each
+ * field's schema is its create body's.
  */
 export function recordSchema(entity: EntityModel): JsonSchema {
   const body = (inputSchemaOf(bodySchema(entity, "create")).properties ?? {}) as Record<string, JsonSchema>;
@@ -32,6 +33,7 @@ export function recordSchema(entity: EntityModel): JsonSchema {
   }
   properties.createdAt = { type: "string", format: "date-time" };
   properties.updatedAt = { type: "string", format: "date-time" };
+  if (entity.isAuthEntity) properties.emailVerified = { type: "boolean", description: "Whether the user confirmed their email address." };
   return objectOf(properties);
 }
 

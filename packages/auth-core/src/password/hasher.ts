@@ -121,7 +121,8 @@ export function createPasswordHasher(options: PasswordHasherOptions = {}): Passw
   return {
     hash,
     async verify(password, stored) {
-      return isComparable(password) ? compare(password, stored) : verifyNothing(password);
+      // No usable password (an invited user who has not chosen one): the same cost, never a match.
+      return isComparable(password) && stored !== "" ? compare(password, stored) : verifyNothing(password);
     },
     verifyNothing,
     ensureRoom() {

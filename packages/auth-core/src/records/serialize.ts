@@ -2,8 +2,9 @@ import type { EntityModel } from "../config/index.js";
 import { dataFields } from "../store/columns.js";
 
 /**
- * The one way a record leaves the service: `id`, its data fields, `createdAt`, `updatedAt`.
- * Never `password`, `passwordHash`, `tokenVersion` or any other internal column.
+ * The one way a record leaves the service: `id`, its data fields, `createdAt`, `updatedAt`, and on
+ * the auth entity `emailVerified`. Never `password`, `passwordHash`, `tokenVersion` or any other
+ * internal column.
  */
 export function serializeRecord(entity: EntityModel, record: Record<string, unknown>): Record<string, unknown> {
   const output: Record<string, unknown> = { id: record.id };
@@ -11,6 +12,7 @@ export function serializeRecord(entity: EntityModel, record: Record<string, unkn
     if (field.name === "password") continue;
     output[field.name] = record[field.name] ?? null;
   }
+  if (entity.isAuthEntity) output.emailVerified = Number(record.emailVerified) === 1;
   output.createdAt = record.createdAt;
   output.updatedAt = record.updatedAt;
   return output;

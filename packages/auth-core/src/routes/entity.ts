@@ -6,6 +6,7 @@ import { readJsonObject } from "../http/body.js";
 import { ApiError } from "../http/errors.js";
 import { json, noContent } from "../http/responses.js";
 import { referenceError, storeError } from "../http/store-errors.js";
+import { isInvitation, vouchesForEmail } from "../policy/email-verification.js";
 import { checkFieldGuards } from "../policy/field-guards.js";
 import { checkOwnership } from "../policy/ownership.js";
 import { checkLastAdmin, checkSetupRoleUser, removesSetupRoleHolder } from "../policy/setup-role.js";
@@ -50,16 +51,23 @@ export async function readRecord(context: RouteContext, request: Request, entity
 /** `POST /api/<segment>`: creates a record owned by the caller. */
 export async function createRecord(context: RouteContext, request: Request, entity: EntityModel): Promise<Response> {
   const { caller } = await permit(context, request, entity, "create");
-  const values = parseRecordBody(entity, await readJsonObject(request), "create");
+  const body = await readJsonObject(request);
+  const services = context.services;
+  const invitation =
+    entity.isAuthEntity &&
+    services !== null &&
+    isInvitation(services.auth, caller, body, { mailAvailable: services.mail !== null && services.endpoints.passwordReset });
+  const values = parseRecordBody(entity, body, "create", invitation ? { omit: ["password"] } : {});
   checkRoleValue(context, entity, values);
   await checkRefs(context, entity, values);
-  const services = context.services;
   enforce(checkFieldGuards(services?.auth ?? null, entity, caller, values));
 
   if (entity.isAuthEntity && services) {
     const role = Object.hasOwn(values, "role") ? ((values.role as string | null) ?? null) : services.auth.defaultRole;
     const { role: _ignored, ...fields } = values;
-    const user = await createUser(context, services, fields, { role, setup: "mark-complete" });
+    const verified = vouchesForEmail(services.auth, caller, { invitation });
+    const user = await createUser(context, services, fields, { role, setup: "mark-complete", verified });
+    if (invitation) services.mail?.send("invite", user);
     return json(201, { item: serializeRecord(entity, user) });
   }
 

@@ -6,11 +6,15 @@ import type { AuthServices, RouteContext } from "../context.js";
 import { readJsonObject } from "../http/body.js";
 import { ApiError } from "../http/errors.js";
 import { jsonWithToken } from "../http/responses.js";
+import { checkEmailConfirmed } from "../policy/email-verification.js";
 import { normalizeEmail } from "../records/email.js";
+import { enforce } from "./access.js";
 
 /**
  * `POST /api/<auth>/login`: email and password in, a token out. A full hash queue is 503 before
- * the body is read, and again if it filled by the time the password is compared.
+ * the body is read, and again if it filled by the time the password is compared. Under
+ * `auth.verifyEmail`, a user who never confirmed an address is 403 `EMAIL_NOT_VERIFIED`, after the
+ * password was found right.
  */
 export async function login(context: RouteContext, services: AuthServices, request: Request): Promise<Response> {
   await authenticate(context, request);
@@ -25,5 +29,7 @@ export async function login(context: RouteContext, services: AuthServices, reque
   const user = await context.store.findByEmail(services.auth.entity, email);
   const valid = await checkPassword(context, services, request, { email, password: parsed.data.password, user });
   if (!user || !valid) throw new ApiError("INVALID_CREDENTIALS");
+  // Only after the password: without it, the answer says nothing about the account.
+  enforce(checkEmailConfirmed(services.auth, user));
   return jsonWithToken(200, await signedInBody(context, services, user, request));
 }

@@ -16,7 +16,8 @@ const TOO_MANY_REGISTRATIONS = "Too many registrations from this address; try ag
  * as answering. After the body (415, 413, 400) a place in the queue is taken (503 when it filled
  * meanwhile; the place is not held while a slow client sends its body), then the registration
  * counts against the client address's hourly limit (429 past it), then the email is looked up
- * (409) and the password hashed. So one past the limit never gets a password hashed.
+ * (409) and the password hashed. So one past the limit never gets a password hashed. With
+ * `auth.verifyEmail`, a confirmation link is sent after the answer.
  */
 export async function register(context: RouteContext, services: AuthServices, request: Request): Promise<Response> {
   await authenticate(context, request);
@@ -28,7 +29,13 @@ export async function register(context: RouteContext, services: AuthServices, re
     const wait = await services.registerThrottle.admit(context.clientAddress(request));
     if (wait !== null)
       throw new ApiError("TOO_MANY_ATTEMPTS", { message: TOO_MANY_REGISTRATIONS, headers: { "retry-after": String(wait) } });
-    const user = await createUser(context, services, values, { role: services.auth.defaultRole, setup: "mark-complete", hash: place.hash });
+    const user = await createUser(context, services, values, {
+      role: services.auth.defaultRole,
+      setup: "mark-complete",
+      hash: place.hash,
+      verified: false,
+    });
+    if (services.auth.verifyEmail) services.mail?.send("verify", user);
     return json(201, { user: serializeRecord(services.auth.entity, user) });
   } finally {
     place.release();

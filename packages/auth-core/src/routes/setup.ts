@@ -43,6 +43,6 @@ export async function setup(context: RouteContext, services: AuthServices, reque
   const values = parseSignUpBody(services, services.setupToken ? fields : body);
   await checkRefs(context, services.auth.entity, values);
   if (services.setupToken) checkSetupToken(services.setupToken, setupToken);
-  const user = await createUser(context, services, values, { role: services.auth.setupRole, setup: "first-user-only" });
+  const user = await createUser(context, services, values, { role: services.auth.setupRole, setup: "first-user-only", verified: true });
   return jsonWithToken(201, await signedInBody(context, services, user, request));
 }

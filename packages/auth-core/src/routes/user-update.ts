@@ -35,6 +35,8 @@ export async function updateUser(context: RouteContext, services: AuthServices, 
   if (!user) throw new ApiError("NOT_FOUND");
   await checkUserUpdate(context, services, request, user, update);
   const { record, renewed } = await writeUser(context, services, user, update);
+  // A new address is unconfirmed (written so above); under verifyEmail it is sent a link, after the answer.
+  if (credentialChanges(user, update.values).email && services.auth.verifyEmail) services.mail?.send("verify", record);
   const item = serializeRecord(update.entity, record);
   if (!changesOwnCredentials(update.access.caller, user, update.values)) return json(200, { item });
   // The kept session was refreshed meanwhile (its refresh token spent): the change starts a new one.
@@ -90,7 +92,7 @@ async function writeUser(
     record = await context.store.update(
       entity,
       id,
-      { ...changes, ...passwordHash },
+      { ...changes, ...passwordHash, ...(credentials.email ? { emailVerified: 0 } : {}) },
       {
         refs: refTargetsOf(context.model, entity, changes),
         bumpTokenVersion: revokes,

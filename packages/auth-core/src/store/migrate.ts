@@ -10,7 +10,19 @@ export const TABLES = {
   setup: "domain_auth_setup",
   throttle: "domain_auth_throttle",
   sessions: "domain_auth_sessions",
+  tokens: "domain_auth_tokens",
 } as const;
+
+/**
+ * Values of the auth entity's internal columns for the users that exist when a column is added.
+ * Accounts made before e-mail verification existed count as unverified.
+ */
+const MIGRATION_FALLBACKS: Partial<Record<string, string | number>> = {
+  tokenVersion: 1,
+  passwordHash: "",
+  emailVerified: 0,
+  everVerified: 0,
+};
 
 interface Step {
   readonly name: string;
@@ -91,11 +103,43 @@ function sessionSteps(dialect: Database["dialect"]): Step[] {
   ];
 }
 
+/** The table of reset, verification and invitation tokens (CONTRACT 11), stored as SHA-256 hashes. */
+function accountTokenSteps(dialect: Database["dialect"]): Step[] {
+  const time = dialect === "postgres" ? "bigint" : "integer";
+  const table = TABLES.tokens;
+  return [
+    {
+      name: `create table ${table}`,
+      run: (trx) =>
+        trx.schema
+          .createTable(table)
+          .ifNotExists()
+          .addColumn("id", "text", (column) => column.primaryKey())
+          .addColumn("userId", "text", (column) => column.notNull())
+          .addColumn("kind", "text", (column) => column.notNull())
+          .addColumn("email", "text", (column) => column.notNull())
+          .addColumn("tokenHash", "text", (column) => column.notNull())
+          .addColumn("createdAt", time, (column) => column.notNull())
+          .addColumn("expiresAt", time, (column) => column.notNull())
+          .addColumn("usedAt", time)
+          .execute(),
+    },
+    {
+      name: `create index ${table}__tokenHash`,
+      run: (trx) => trx.schema.createIndex(`${table}__tokenHash`).ifNotExists().unique().on(table).column("tokenHash").execute(),
+    },
+    {
+      name: `create index ${table}__userId`,
+      run: (trx) => trx.schema.createIndex(`${table}__userId`).ifNotExists().on(table).columns(["userId", "kind"]).execute(),
+    },
+  ];
+}
+
 async function plannedSteps(db: Kysely<AnyDB>, model: DomainModel, dialect: Database["dialect"]): Promise<Step[]> {
   const existing = new Map(
     (await db.introspection.getTables()).map((table) => [table.name, new Set(table.columns.map((column) => column.name))]),
   );
-  const steps: Step[] = model.auth ? sessionSteps(dialect) : [];
+  const steps: Step[] = model.auth ? [...sessionSteps(dialect), ...accountTokenSteps(dialect)] : [];
   for (const entity of model.entities) {
     const columns = entityColumns(entity, dialect);
     const present = existing.get(entity.table);
@@ -121,7 +165,7 @@ async function plannedSteps(db: Kysely<AnyDB>, model: DomainModel, dialect: Data
       });
     } else {
       for (const column of columns.filter((candidate) => !present.has(candidate.name))) {
-        const fallback = column.name === "tokenVersion" ? 1 : column.name === "passwordHash" ? "" : undefined;
+        const fallback = MIGRATION_FALLBACKS[column.name];
         steps.push({
           name: `add column ${entity.table}.${column.name}`,
           run: (trx) =>

@@ -10,6 +10,10 @@ export type StoredUser = StoredRecord & {
   readonly passwordHash: string;
   readonly role: string | null;
   readonly tokenVersion: number;
+  /** The current email address has been confirmed (a link used, or set by an administrator). */
+  readonly emailVerified: boolean;
+  /** Some email address of this user has ever been confirmed: sign-in is allowed under `verifyEmail`. */
+  readonly everVerified: boolean;
 };
 
 /** A record read from the auth entity's table as a user: its role `null` when unset, its token version a number. */
@@ -20,6 +24,8 @@ export function toStoredUser(record: StoredRecord): StoredUser {
     passwordHash: String(record.passwordHash ?? ""),
     role: typeof record.role === "string" ? record.role : null,
     tokenVersion: Number(record.tokenVersion),
+    emailVerified: Number(record.emailVerified) === 1,
+    everVerified: Number(record.everVerified) === 1,
   };
 }
 

@@ -27,6 +27,8 @@ export interface LoginThrottle {
   recordSuccess(email: string, address: string): Promise<void>;
   /** Gives back an attempt whose password was never compared (the service was unavailable). */
   withdrawAttempt(email: string, address: string): Promise<void>;
+  /** Lifts the lock of an email and starts its count again (a password reset proved who owns it). */
+  unlockEmail(email: string): Promise<void>;
 }
 
 /** Consumes one point; the seconds to wait when that went past the limit, else `null`. */
@@ -74,6 +76,11 @@ export function createLoginThrottle(database: Database): LoginThrottle {
       return exclusively(database, async () => {
         await byEmail.delete(throttleKey(email));
         await byAddress.reward(throttleKey(address), 1);
+      });
+    },
+    unlockEmail(email) {
+      return exclusively(database, async () => {
+        await byEmail.delete(throttleKey(email));
       });
     },
     withdrawAttempt(email, address) {

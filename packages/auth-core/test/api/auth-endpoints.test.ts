@@ -25,6 +25,7 @@ describe.each(BACKENDS)("auth endpoints on $name", (backend) => {
         email: "reader@example.com",
         name: "Rea",
         role: "Reader",
+        emailVerified: false,
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
       });

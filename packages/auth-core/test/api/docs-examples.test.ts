@@ -5,7 +5,8 @@ import type { AddressInfo } from "node:net";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSqliteDatabase, type TestDatabase } from "../../../../test/support/databases.js";
-import { createNodeListener } from "../../src/index.js";
+import { type MailServer, startMailServer, tokenOf } from "../../../../test/support/mail-server.js";
+import { createNodeListener, createSmtpMailer } from "../../src/index.js";
 import { BLOG_YAML, domainOf } from "../support/domains.js";
 import { startInstance, type TestInstance } from "../support/instance.js";
 
@@ -49,10 +50,16 @@ describe("the curl examples of docs/api.md", () => {
   let base = "";
   let token = "";
   let refreshToken = "";
+  let mail: MailServer;
+  let mailToken = "";
+  let mailsRead = 0;
 
   beforeAll(async () => {
     database = createSqliteDatabase();
-    instance = await startInstance(domainOf(BLOG_YAML), database.url);
+    mail = await startMailServer();
+    instance = await startInstance(domainOf(BLOG_YAML), database.url, {
+      mail: { mailer: createSmtpMailer({ url: mail.url, from: "no-reply@app.example.com" }), appUrl: "https://app.example.com" },
+    });
     server = createServer(createNodeListener(instance.auth.handle));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -60,6 +67,7 @@ describe("the curl examples of docs/api.md", () => {
   afterAll(async () => {
     await new Promise((resolve) => server?.close(resolve));
     await instance?.auth.close();
+    await mail?.close();
     await database?.drop();
   });
 
@@ -69,22 +77,36 @@ describe("the curl examples of docs/api.md", () => {
 
   it("answers each example as documented, in order", async () => {
     for (const example of examples) {
-      const { stdout: output } = await promisify(execFile)("bash", ["-c", `${example.command} -s`], {
-        env: { ...process.env, BASE: base, TOKEN: token, REFRESH_TOKEN: refreshToken },
-        encoding: "utf8",
-      });
-      const [head = "", body = ""] = output.split(/\r\n\r\n/);
-      const [statusLine = "", ...headerLines] = head.split("\r\n");
-      const headers = new Map(
-        headerLines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]),
-      );
-      expect(Number(statusLine.split(" ")[1]), example.command).toBe(example.status);
-      for (const [name, value] of example.headers)
-        expect(headers.get(name.toLowerCase()), `${name} of ${example.command}`).toContain(value);
-      const parsed = body ? JSON.parse(body) : null;
-      expect(shape(parsed), example.command).toEqual(shape(example.body));
-      if (typeof parsed?.token === "string") token = parsed.token;
-      if (typeof parsed?.refreshToken === "string") refreshToken = parsed.refreshToken;
+      if (example.command.includes("$MAIL_TOKEN") && mail.messages.length > mailsRead) {
+        mailToken = tokenOf(mail.messages[mail.messages.length - 1] as (typeof mail.messages)[number]);
+        mailsRead = mail.messages.length;
+      }
+      const sent = mail.messages.length;
+      await runAndCheck(example);
+      if (example.command.includes("forgot-password") || example.command.includes("resend-verification")) {
+        // The message leaves after the answer: wait for it before the example that uses its link.
+        const deadline = Date.now() + 10_000;
+        while (mail.messages.length === sent && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
     }
   });
+
+  /** Runs one example with curl and compares the answer with the documented one. */
+  async function runAndCheck(example: Example): Promise<void> {
+    const { stdout: output } = await promisify(execFile)("bash", ["-c", `${example.command} -s`], {
+      env: { ...process.env, BASE: base, TOKEN: token, REFRESH_TOKEN: refreshToken, MAIL_TOKEN: mailToken },
+      encoding: "utf8",
+    });
+    const [head = "", body = ""] = output.split(/\r\n\r\n/);
+    const [statusLine = "", ...headerLines] = head.split("\r\n");
+    const headers = new Map(
+      headerLines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]),
+    );
+    expect(Number(statusLine.split(" ")[1]), example.command).toBe(example.status);
+    for (const [name, value] of example.headers) expect(headers.get(name.toLowerCase()), `${name} of ${example.command}`).toContain(value);
+    const parsed = body ? JSON.parse(body) : null;
+    expect(shape(parsed), example.command).toEqual(shape(example.body));
+    if (typeof parsed?.token === "string") token = parsed.token;
+    if (typeof parsed?.refreshToken === "string") refreshToken = parsed.refreshToken;
+  }
 });

@@ -120,10 +120,24 @@ describe("what the blog's document says", () => {
         "/api/user/sessions",
         "/api/user/sessions/{id}",
         "/api/user/setup",
+        "/api/user/forgot-password",
+        "/api/user/reset-password",
+        "/api/user/verify-email",
+        "/api/user/resend-verification",
       ].sort(),
     );
     expect(Object.keys(document.paths["/api/post/{id}"] ?? {})).toEqual(["get", "patch", "delete"]);
     expect(Object.keys(document.paths["/api/user/setup"] ?? {})).toEqual(["get", "post"]);
+  });
+
+  it("leaves out the endpoints a server does not serve: the e-mail ones without e-mail", () => {
+    const model = domainOf(BLOG_YAML);
+    const auth = model.auth;
+    if (!auth) throw new Error("the blog has auth");
+    const served = openApiDocument(model, { endpoints: { ...auth.endpoints, passwordReset: false, verifyEmail: false } });
+    const paths = Object.keys(served.paths);
+    expect(paths).toContain("/api/user/login");
+    expect(paths.filter((path) => /forgot|reset|verif/.test(path))).toEqual([]);
   });
 
   it("states who may call each operation, from the domain's permissions", () => {
@@ -158,12 +172,13 @@ describe("what the blog's document says", () => {
     expect(update.required ?? []).toEqual([]);
     expect(Object.keys(update.properties)).toEqual(expect.arrayContaining(["email", "password", "name", "role", "currentPassword"]));
     const user = document.components.schemas.User as { properties: Record<string, unknown> };
-    expect(Object.keys(user.properties)).toEqual(["id", "email", "name", "role", "createdAt", "updatedAt"]);
+    expect(Object.keys(user.properties)).toEqual(["id", "email", "name", "role", "createdAt", "updatedAt", "emailVerified"]);
   });
 
   it("gives each operation its possible codes, with Retry-After and WWW-Authenticate where they come", () => {
     expect(errorCodes(document, "/api/user/login", "post").sort()).toEqual(
       [
+        "EMAIL_NOT_VERIFIED",
         "INVALID_BODY",
         "INVALID_CREDENTIALS",
         "PAYLOAD_TOO_LARGE",
@@ -238,7 +253,7 @@ describe(`GET ${OPENAPI_PATH}`, () => {
     expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
     expect(response.headers.get("cache-control")).toBe("no-cache");
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
-    expect(response.body).toEqual(JSON.parse(JSON.stringify(openApiDocument(instance.auth.model))));
+    expect(response.body).toEqual(JSON.parse(JSON.stringify(openApiDocument(instance.auth.model, { endpoints: instance.auth.endpoints }))));
     const etag = response.headers.get("etag");
     expect(etag).toMatch(/^"[\w-]+"$/);
     const again = await instance.api.get(OPENAPI_PATH, { headers: { "if-none-match": etag ?? "" } });

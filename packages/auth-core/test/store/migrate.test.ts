@@ -116,7 +116,7 @@ describe.each(BACKENDS)("schema migrations on $name", (backend) => {
     const store = new RecordStore(database);
     const user = model.entities.find((entity) => entity.name === "User");
     if (!user) throw new Error("V1 has a User");
-    await store.insert(user, { email: "kept@example.com", passwordHash: "x", tokenVersion: 1 });
+    await store.insert(user, { email: "kept@example.com", passwordHash: "x", tokenVersion: 1, emailVerified: 0, everVerified: 0 });
     // The state a database was left in by a version without sessions.
     await database.db.schema.dropTable("domain_auth_sessions").execute();
     await database.db.deleteFrom("domain_auth_migrations").where("name", "like", "%domain_auth_sessions%").execute();
@@ -132,6 +132,42 @@ describe.each(BACKENDS)("schema migrations on $name", (backend) => {
     );
     expect(await store.findByEmail(user, "kept@example.com")).toBeDefined();
     expect(await migrate(database, model)).toEqual([]);
+  });
+});
+
+describe.each(BACKENDS)("the e-mail migration on $name", (backend) => {
+  it("adds the tokens table and the verification columns to a database from before e-mail, its users unverified", async () => {
+    const created = await backend.create();
+    const database = await openDatabase(created.url);
+    try {
+      const model = domainOf(V1);
+      const user = model.entities.find((entity) => entity.name === "User");
+      if (!user) throw new Error("V1 has a User");
+      await migrate(database, model);
+      await database.db.schema.dropTable("domain_auth_tokens").execute();
+      await database.db.schema.alterTable(user.table).dropColumn("emailVerified").execute();
+      await database.db.schema.alterTable(user.table).dropColumn("everVerified").execute();
+      await database.db.deleteFrom("domain_auth_migrations").where("name", "like", "%domain_auth_tokens%").execute();
+      await database.db.deleteFrom("domain_auth_migrations").where("name", "like", "%Verified%").execute();
+      await database.db
+        .insertInto(user.table)
+        .values({ id: "old", email: "old@example.com", passwordHash: "x", tokenVersion: 1, createdAt: "2020", updatedAt: "2020" })
+        .execute();
+      const ran = await migrate(database, model);
+      expect(ran).toEqual(
+        expect.arrayContaining([
+          "create table domain_auth_tokens",
+          `add column ${user.table}.emailVerified`,
+          `add column ${user.table}.everVerified`,
+        ]),
+      );
+      const old = await new RecordStore(database).findByEmail(user, "old@example.com");
+      expect(old).toMatchObject({ emailVerified: false, everVerified: false });
+      expect(await migrate(database, model)).toEqual([]);
+    } finally {
+      await database.close();
+      await created.drop();
+    }
   });
 });
 

@@ -12,6 +12,11 @@ export default async function LoginPage() {
     <section className="da-page-narrow">
       <h1>Sign in to {view.name}</h1>
       <LoginForm auth={auth} />
+      {auth.endpoints.passwordReset ? (
+        <p>
+          <Link href="/forgot-password">Forgot password?</Link>
+        </p>
+      ) : null}
       {auth.endpoints.register ? (
         <p>
           No account yet? <Link href="/register">Create one</Link>

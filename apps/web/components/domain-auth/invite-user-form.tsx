@@ -1,0 +1,67 @@
+"use client";
+
+import { ACCOUNT_TOKEN_LIFETIMES, collectionPath } from "@domain-auth/core/policy";
+import { type FormEvent, useState } from "react";
+import { type ApiError, callApi } from "@/lib/domain-auth/api";
+import type { AuthView } from "@/lib/domain-auth/domain-view";
+import { FormError } from "./form-error";
+import { TextField } from "./text-field";
+
+/** Props of {@link InviteUserForm}. */
+export interface InviteUserFormProps {
+  readonly auth: AuthView;
+  readonly token: string;
+  /** Called after a user was invited (to reload the list). */
+  readonly onInvited: () => void;
+}
+
+/** Creates a user without a password: the server e-mails them a link to choose one. */
+export function InviteUserForm({ auth, token, onInvited }: InviteUserFormProps) {
+  const [error, setError] = useState<ApiError | null>(null);
+  const [status, setStatus] = useState("");
+
+  async function invite(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const data = new FormData(form);
+    const email = String(data.get("email") ?? "");
+    const role = String(data.get("role") ?? "");
+    const body = role ? { email, role } : { email };
+    const result = await callApi(collectionPath(auth), { method: "POST", body, token });
+    setError(result.ok ? null : result.error);
+    if (!result.ok) return;
+    const days = ACCOUNT_TOKEN_LIFETIMES.invite / 86400;
+    setStatus(`${email} is invited: a link to choose a password is on its way (it works for ${days} days).`);
+    form.reset();
+    onInvited();
+  }
+
+  return (
+    <section className="da-card" aria-labelledby="invite-heading">
+      <h2 id="invite-heading">Invite user</h2>
+      <p className="da-status" role="status">
+        {status}
+      </p>
+      <form className="da-form" onSubmit={invite}>
+        <FormError error={error} />
+        <TextField label="Email to invite" name="email" type="email" autoComplete="off" required />
+        {auth.roles.length > 0 ? (
+          <div className="da-field">
+            <label htmlFor="invite-role">Role</label>
+            <select id="invite-role" name="role" defaultValue={auth.defaultRole ?? ""}>
+              <option value="">Default role</option>
+              {auth.roles.map((role) => (
+                <option key={role} value={role}>
+                  {role}
+                </option>
+              ))}
+            </select>
+          </div>
+        ) : null}
+        <button type="submit" className="da-button da-button-primary">
+          Send invitation
+        </button>
+      </form>
+    </section>
+  );
+}

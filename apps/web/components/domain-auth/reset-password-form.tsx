@@ -1,0 +1,78 @@
+"use client";
+
+import { apiPaths } from "@domain-auth/core/policy";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { type FormEvent, useState } from "react";
+import { type ApiError, callApi, issuesByField } from "@/lib/domain-auth/api";
+import type { AuthView } from "@/lib/domain-auth/domain-view";
+import { useHydrated } from "@/lib/domain-auth/hydrated";
+import { NEW_PASSWORD_HINT } from "@/lib/domain-auth/password-hint";
+import { keepTokens, type TokenResponse } from "@/lib/domain-auth/sign-in";
+import { FormError } from "./form-error";
+import { TextField } from "./text-field";
+
+/** Props of {@link ResetPasswordForm}. */
+export interface ResetPasswordFormProps {
+  readonly auth: AuthView;
+  /** The token of the link. */
+  readonly token: string;
+  /** The link is an invitation: the user chooses their first password. */
+  readonly invite: boolean;
+}
+
+/** A new password for the link's account; the answer signs in and the profile opens. */
+export function ResetPasswordForm({ auth, token, invite }: ResetPasswordFormProps) {
+  const router = useRouter();
+  const [error, setError] = useState<ApiError | null>(null);
+  const [pending, setPending] = useState(false);
+  const hydrated = useHydrated();
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const password = String(new FormData(event.currentTarget).get("password") ?? "");
+    setPending(true);
+    const result = await callApi<TokenResponse>(apiPaths(auth).resetPassword, { method: "POST", body: { token, password } });
+    if (result.ok) {
+      keepTokens(auth, result.data);
+      router.push("/profile");
+      return;
+    }
+    setError(result.error);
+    setPending(false);
+  }
+
+  if (!token || error?.code === "INVALID_RESET_TOKEN") {
+    return (
+      <div className="da-notice da-notice-denied" role="alert">
+        <p>
+          This link is invalid, already used, replaced by a newer one, or expired.{" "}
+          {invite ? "Ask the administrator to invite you again." : null}
+        </p>
+        {invite ? null : (
+          <p>
+            <Link href="/forgot-password">Ask for a new link</Link>
+          </p>
+        )}
+      </div>
+    );
+  }
+  const fieldErrors = issuesByField(error);
+  return (
+    <form className="da-form" method="post" onSubmit={submit} aria-busy={pending}>
+      <FormError error={fieldErrors.password ? null : error} />
+      <TextField
+        label={invite ? "Your password" : "New password"}
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        required
+        hint={NEW_PASSWORD_HINT}
+        error={fieldErrors.password}
+      />
+      <button type="submit" className="da-button da-button-primary" disabled={pending || !hydrated}>
+        {pending ? "Please wait…" : invite ? "Set my password and sign in" : "Change my password and sign in"}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,151 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { setUpAdmin, signUp } from "../test/support/accounts.js";
+import { type RunningApp, startApp } from "../test/support/app-server.js";
+import { linkOf, type MailServer, startMailServer } from "../test/support/mail-server.js";
+import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
+import { ADMIN, api, profileValue, signIn } from "./support/flows.js";
+
+/**
+ * The e-mail pages in a real browser against the production server sending to a real SMTP server
+ * on 127.0.0.1: "Forgot password?" to signed in with the new password, an invitation, and
+ * confirming an address from the profile, each following the link read from the captured mail.
+ */
+
+/** The public origin the links point at; the test opens the same path and query on the server it started. */
+const APP_URL = "https://app.example.com";
+
+describe("account recovery by e-mail", () => {
+  let app: RunningApp;
+  let mail: MailServer;
+  let browser: Browser;
+
+  /** Opens a mailed link's page on the running app. */
+  async function follow(page: Page, to: string, count = 1): Promise<void> {
+    const link = linkOf(await mail.waitFor(to, { count }));
+    expect(link.origin).toBe(APP_URL);
+    await page.goto(`${link.pathname}${link.search}`);
+  }
+
+  beforeAll(async () => {
+    mail = await startMailServer();
+    [app, browser] = await Promise.all([
+      startApp({ env: { SMTP_URL: mail.url, APP_URL, MAIL_FROM: "no-reply@app.example.com" } }),
+      launchBrowser(),
+    ]);
+    await setUpAdmin(app.url, ADMIN);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    await mail?.close();
+  });
+
+  test("the e-mail pages carry the security headers: a nonce policy, and no referrer, as their links hold tokens", async () => {
+    for (const path of ["/forgot-password", "/reset-password?token=t", "/verify-email?token=t"]) {
+      const response = await fetch(`${app.url}${path}`);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get("content-security-policy"), path).toMatch(/script-src 'self' 'nonce-[^']+' 'strict-dynamic'/);
+      expect(response.headers.get("referrer-policy"), path).toBe("no-referrer");
+      await response.body?.cancel();
+    }
+  });
+
+  test("from “Forgot password?” on the sign-in page to signed in with the new password", async () => {
+    const user = { email: "forgetful@example.com", password: "the password I forgot" };
+    await signUp(app.url, user);
+    const page = await openTab(browser, app.url);
+    await page.goto("/login");
+    await page.getByRole("link", { name: "Forgot password?" }).click();
+    await page.waitForURL("**/forgot-password");
+    await page.getByLabel("Email").fill(user.email);
+    await page.getByRole("button", { name: "Send the link" }).click();
+    expect(await page.getByRole("status").textContent()).toMatch(/If forgetful@example.com has an account, a link .* 30 minutes/);
+    await saveScreenshot(page, "forgot-password-sent");
+
+    await follow(page, user.email);
+    await page.getByRole("heading", { name: "Choose a new password" }).waitFor();
+    await page.getByLabel("New password").fill("my brand new password");
+    await page.getByRole("button", { name: "Change my password and sign in" }).click();
+    await page.waitForURL("**/profile");
+    expect(await profileValue(page, "Email")).toBe(user.email);
+    await page.context().close();
+
+    expect((await api(app.url, "/user/login", { method: "POST", body: user })).status).toBe(401);
+    const renewed = await api(app.url, "/user/login", { method: "POST", body: { ...user, password: "my brand new password" } });
+    expect(renewed.status).toBe(200);
+  });
+
+  test("an administrator invites a user, who chooses a password from the link and is signed in", async () => {
+    const page = await openTab(browser, app.url);
+    await signIn(page, ADMIN);
+    await page.goto("/admin");
+    await page.getByLabel("Email to invite").fill("invitee@example.com");
+    await page.getByRole("button", { name: "Send invitation" }).click();
+    await page.getByText("invitee@example.com is invited").waitFor();
+    await page.getByRole("cell", { name: "invitee@example.com", exact: true }).waitFor();
+    await page.context().close();
+
+    const invited = await openTab(browser, app.url);
+    await follow(invited, "invitee@example.com");
+    await invited.getByRole("heading", { name: "Choose your password" }).waitFor();
+    await saveScreenshot(invited, "invitation-choose-password");
+    await invited.getByLabel("Your password").fill("invitee chose this");
+    await invited.getByRole("button", { name: "Set my password and sign in" }).click();
+    await invited.waitForURL("**/profile");
+    expect(await profileValue(invited, "Email")).toBe("invitee@example.com");
+    await invited.context().close();
+  });
+
+  test("the profile says while the email is unconfirmed and sends a new link, which confirms it", async () => {
+    const user = { email: "unconfirmed@example.com", password: "unconfirmed password" };
+    await signUp(app.url, user);
+    const page = await openTab(browser, app.url);
+    await signIn(page, user);
+    await page.getByText("Your email address is not confirmed yet").waitFor();
+    await page.getByRole("button", { name: "Send a new confirmation link" }).click();
+    await page.getByText("a new link is on its way").waitFor();
+
+    await follow(page, user.email);
+    await page.getByRole("button", { name: "Confirm my email address" }).click();
+    await page.getByText("unconfirmed@example.com is confirmed.").waitFor();
+    await page.goto("/profile");
+    await page.getByRole("heading", { name: user.email }).waitFor();
+    expect(await page.getByText("Your email address is not confirmed yet").count()).toBe(0);
+    await page.context().close();
+  });
+
+  test("a used link says so and offers a new one", async () => {
+    const page = await openTab(browser, app.url);
+    await follow(page, "forgetful@example.com");
+    await page.getByLabel("New password").fill("trying the link again");
+    await page.getByRole("button", { name: "Change my password and sign in" }).click();
+    await page.getByText("This link is invalid, already used").waitFor();
+    expect(await page.getByRole("link", { name: "Ask for a new link" }).getAttribute("href")).toBe("/forgot-password");
+    await page.context().close();
+  });
+});
+
+describe("without SMTP_URL in production", () => {
+  let app: RunningApp;
+
+  beforeAll(async () => {
+    app = await startApp();
+    await setUpAdmin(app.url, ADMIN);
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  test("says so at start; the e-mail pages are 404 and the sign-in page has no “Forgot password?”", async () => {
+    expect(app.output()).toMatch(/SMTP_URL is not set, so no e-mail is sent/);
+    for (const path of ["/forgot-password", "/reset-password?token=x", "/verify-email?token=x"]) {
+      expect((await fetch(`${app.url}${path}`)).status, path).toBe(404);
+    }
+    const login = await (await fetch(`${app.url}/login`)).text();
+    expect(login).toContain("Sign in");
+    expect(login).not.toContain("Forgot password?");
+    expect((await api(app.url, "/user/forgot-password", { method: "POST", body: { email: "a@example.com" } })).status).toBe(404);
+  });
+});

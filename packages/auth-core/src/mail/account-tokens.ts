@@ -1,0 +1,108 @@
+import { createHash, randomBytes } from "node:crypto";
+import { type Kysely, sql } from "kysely";
+import type { AnyDB, Database } from "../store/database.js";
+import { TABLES } from "../store/migrate.js";
+import { writeTransaction } from "../store/transaction.js";
+
+import { ACCOUNT_TOKEN_LIFETIMES, type AccountTokenKind } from "./lifetimes.js";
+
+export type { AccountTokenKind } from "./lifetimes.js";
+
+/** Random bytes in a token: 256 bits. */
+const TOKEN_BYTES = 32;
+/** The longest token worth looking up; ours are 43 characters. */
+const MAX_TOKEN_LENGTH = 128;
+
+/** A stored token: never the token itself, only its SHA-256. */
+export interface AccountTokenRow {
+  readonly id: string;
+  readonly userId: string;
+  readonly kind: AccountTokenKind;
+  /** The address the link was sent to: it is good only while the user still has this email. */
+  readonly email: string;
+  readonly expiresAt: number;
+}
+
+/** The SHA-256 of a token, base64url: what the table holds and is searched by. */
+export function hashAccountToken(token: string): string {
+  return createHash("sha256").update(token, "utf8").digest("base64url");
+}
+
+/**
+ * Reset, verification and invitation tokens (CONTRACT 11): 32 random bytes, stored as SHA-256
+ * only; a new one supersedes every earlier one of its kind for its user; used at most once.
+ */
+export class AccountTokenStore {
+  constructor(private readonly database: Database) {}
+
+  /**
+   * A new token of `kind` for a user, sent to `email`; earlier ones of that kind for the user stop
+   * working; expired and spent tokens of anyone are deleted. Issued for one user one at a time
+   * (PostgreSQL advisory lock; SQLite write lock).
+   *
+   * @returns the token, to put in a link; only its hash is stored.
+   */
+  async issue(userId: string, kind: AccountTokenKind, email: string, now: number): Promise<string> {
+    const token = randomBytes(TOKEN_BYTES).toString("base64url");
+    await writeTransaction(this.database, async (trx) => {
+      if (this.database.dialect === "postgres")
+        await sql`select pg_advisory_xact_lock(hashtext(${`domain_auth_tokens:${userId}`}))`.execute(trx);
+      // The user's earlier tokens of this kind are superseded; anyone's expired or spent ones go too.
+      await trx
+        .deleteFrom(TABLES.tokens)
+        .where((eb) =>
+          eb.or([eb.and([eb("userId", "=", userId), eb("kind", "=", kind)]), eb("expiresAt", "<=", now), eb("usedAt", "is not", null)]),
+        )
+        .execute();
+      await trx
+        .insertInto(TABLES.tokens)
+        .values({
+          id: randomBytes(16).toString("base64url"),
+          userId,
+          kind,
+          email,
+          tokenHash: hashAccountToken(token),
+          createdAt: now,
+          expiresAt: now + ACCOUNT_TOKEN_LIFETIMES[kind] * 1000,
+          usedAt: null,
+        })
+        .execute();
+    });
+    return token;
+  }
+
+  /** The unused, unexpired token of one of `kinds` that `token` is, or `undefined`. */
+  async findLive(token: string, kinds: readonly AccountTokenKind[], now: number): Promise<AccountTokenRow | undefined> {
+    if (token.length === 0 || token.length > MAX_TOKEN_LENGTH) return undefined;
+    const row = await this.database.db
+      .selectFrom(TABLES.tokens)
+      .select(["id", "userId", "kind", "email", "expiresAt"])
+      .where("tokenHash", "=", hashAccountToken(token))
+      .where("usedAt", "is", null)
+      .where("kind", "in", [...kinds])
+      .executeTakeFirst();
+    if (!row || Number(row.expiresAt) <= now) return undefined;
+    return {
+      id: String(row.id),
+      userId: String(row.userId),
+      kind: row.kind as AccountTokenKind,
+      email: String(row.email),
+      expiresAt: Number(row.expiresAt),
+    };
+  }
+
+  /**
+   * Spends a token inside the caller's transaction: a conditional update the database settles, so
+   * of simultaneous uses exactly one gets `true`.
+   */
+  async spend(trx: Kysely<AnyDB>, id: string, now: number): Promise<boolean> {
+    const result = await trx
+      .updateTable(TABLES.tokens)
+      .set({ usedAt: now })
+      .where("id", "=", id)
+      .where("usedAt", "is", null)
+      .where("expiresAt", ">", now)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+}

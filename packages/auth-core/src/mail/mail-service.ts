@@ -1,0 +1,68 @@
+import type { StoredUser } from "../store/rows.js";
+import type { AccountTokenKind, AccountTokenStore } from "./account-tokens.js";
+import type { Mailer } from "./mailer.js";
+import { MailOutbox } from "./outbox.js";
+import { type Addressee, invitationMessage, type MessageContent, resetMessage, verificationMessage } from "./templates.js";
+
+/** E-mail settings of an instance (CONTRACT 11). */
+export interface MailOptions {
+  /** How messages leave: SMTP ({@link createSmtpMailer}) or the development console ({@link createConsoleMailer}). */
+  readonly mailer: Mailer;
+  /** The web app's public origin, e.g. `https://app.example.com`: every link in a message points here. */
+  readonly appUrl: string;
+  /** Receives one line per message that could not be sent. @default console.error */
+  readonly log?: (line: string) => void;
+}
+
+/** The page of the web app each kind of link opens. */
+const PAGES: Readonly<Record<AccountTokenKind, string>> = { reset: "reset-password", invite: "reset-password", verify: "verify-email" };
+const MESSAGES: Readonly<Record<AccountTokenKind, (to: Addressee, link: string) => MessageContent>> = {
+  reset: resetMessage,
+  invite: invitationMessage,
+  verify: verificationMessage,
+};
+const WHAT: Readonly<Record<AccountTokenKind, string>> = { reset: "password reset", invite: "invitation", verify: "verification" };
+
+/**
+ * Sends the links of CONTRACT 11: issues the token, builds the message from its template and hands
+ * it to the mailer, all after the request that asked for it was answered (see {@link MailOutbox}).
+ */
+export class MailService {
+  private readonly outbox: MailOutbox;
+  private readonly appUrl: string;
+
+  constructor(
+    private readonly options: MailOptions,
+    private readonly tokens: AccountTokenStore,
+    private readonly service: string,
+    private readonly now: () => number,
+  ) {
+    this.appUrl = options.appUrl.replace(/\/+$/, "");
+    this.outbox = new MailOutbox(options.log ?? ((line) => console.error(line)));
+  }
+
+  /** The link of a token: `<APP_URL>/reset-password?token=…` (with `&invite=1` for an invitation) or `/verify-email?token=…`. */
+  linkFor(kind: AccountTokenKind, token: string): string {
+    const url = new URL(`${this.appUrl}/${PAGES[kind]}`);
+    url.searchParams.set("token", token);
+    if (kind === "invite") url.searchParams.set("invite", "1");
+    return url.href;
+  }
+
+  /** Sends `user` a link of `kind` at their current email, after the answer; earlier links of that kind stop working. */
+  send(kind: AccountTokenKind, user: StoredUser): void {
+    this.outbox.dispatch(WHAT[kind], async () => {
+      const token = await this.tokens.issue(user.id, kind, user.email, this.now());
+      const link = this.linkFor(kind, token);
+      const name = typeof user.name === "string" ? user.name : null;
+      const content = MESSAGES[kind]({ service: this.service, email: user.email, name }, link);
+      await this.options.mailer.send({ to: user.email, ...content, link });
+    });
+  }
+
+  /** Waits for the messages under way (at most `timeoutMs`), then closes the mailer. */
+  async close(timeoutMs = 5_000): Promise<void> {
+    await this.outbox.settle(timeoutMs);
+    this.options.mailer.close?.();
+  }
+}

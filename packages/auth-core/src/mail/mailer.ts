@@ -1,0 +1,68 @@
+import nodemailer from "nodemailer";
+
+/** One e-mail, ready to send: plain text and HTML, and the link it carries (for the console). */
+export interface MailMessage {
+  readonly to: string;
+  readonly subject: string;
+  readonly text: string;
+  readonly html: string;
+  /** The link the message is about; what the development console prints. */
+  readonly link: string;
+}
+
+/** Sends e-mail. The one interface the rest of the service knows (CONTRACT 11). */
+export interface Mailer {
+  /** Sends one message; rejects when it could not be handed to the mail server. */
+  send(message: MailMessage): Promise<void>;
+  /** Closes open connections. */
+  close?(): void;
+}
+
+/** How long the SMTP transport waits to connect, for the greeting, and on a silent socket. @default 10000 */
+export const DEFAULT_SMTP_TIMEOUT_MS = 10_000;
+
+/** Options of {@link createSmtpMailer}. */
+export interface SmtpMailerOptions {
+  /** `smtp://user:pass@host:587` or `smtps://…`; nodemailer's query options (`?ignoreTLS=true`) are kept. */
+  readonly url: string;
+  /** The sender, e.g. `no-reply@example.com` or `"Blog" <no-reply@example.com>`. */
+  readonly from: string;
+  /** Connection, greeting and socket timeouts in milliseconds, unless the URL sets them. @default 10000 */
+  readonly timeoutMs?: number;
+}
+
+/**
+ * A mailer that sends through an SMTP server with nodemailer. Every wait on the server is bounded:
+ * a server that does not answer fails the send after the timeout instead of holding it open.
+ *
+ * @example
+ * const mailer = createSmtpMailer({ url: "smtps://user:pass@mail.example.com", from: "no-reply@example.com" });
+ */
+export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
+  const url = new URL(options.url);
+  const timeout = String(options.timeoutMs ?? DEFAULT_SMTP_TIMEOUT_MS);
+  for (const name of ["connectionTimeout", "greetingTimeout", "socketTimeout"]) {
+    if (!url.searchParams.has(name)) url.searchParams.set(name, timeout);
+  }
+  const transport = nodemailer.createTransport(url.toString(), { from: options.from });
+  return {
+    async send(message) {
+      await transport.sendMail({ to: message.to, subject: message.subject, text: message.text, html: message.html });
+    },
+    close() {
+      transport.close();
+    },
+  };
+}
+
+/**
+ * The development default: each message is printed (recipient, subject and link) instead of sent,
+ * so a reset or verification link can be followed without a mail server.
+ */
+export function createConsoleMailer(print: (line: string) => void = (line) => console.info(line)): Mailer {
+  return {
+    async send(message) {
+      print(`domain-auth: e-mail to ${message.to}: "${message.subject}" ${message.link}`);
+    },
+  };
+}

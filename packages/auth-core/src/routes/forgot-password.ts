@@ -1,0 +1,36 @@
+import { authenticate } from "../accounts/authenticate.js";
+import type { AuthServices, RouteContext } from "../context.js";
+import { readJsonObject } from "../http/body.js";
+import { ApiError } from "../http/errors.js";
+import { parseBody } from "../http/parse.js";
+import { json } from "../http/responses.js";
+import type { MailThrottle } from "../throttle/mail-throttle.js";
+import { emailRequestBodySchema } from "./mail-bodies.js";
+
+const TOO_MANY_REQUESTS = "Too many requests for this email or from this address; try again later";
+
+/**
+ * Reads a well-formed `{ email }` and counts it against `throttle` (known email or not; a
+ * malformed body is 400 and not counted), returning the normalized email.
+ *
+ * @throws {ApiError} `INVALID_BODY`, or `TOO_MANY_ATTEMPTS` with `Retry-After`.
+ */
+export async function admitEmailRequest(context: RouteContext, throttle: MailThrottle, request: Request): Promise<string> {
+  const { email } = parseBody(emailRequestBodySchema, await readJsonObject(request));
+  const wait = await throttle.admit(email, context.clientAddress(request));
+  if (wait !== null) throw new ApiError("TOO_MANY_ATTEMPTS", { message: TOO_MANY_REQUESTS, headers: { "retry-after": String(wait) } });
+  return email;
+}
+
+/**
+ * `POST /api/<auth>/forgot-password` `{ email }`: 202 `{}` for every well-formed email. A known
+ * user is sent a reset link after the answer, so the answer takes as long either way and says
+ * nothing about whether the account exists, nor about the mail server.
+ */
+export async function forgotPassword(context: RouteContext, services: AuthServices, request: Request): Promise<Response> {
+  await authenticate(context, request);
+  const email = await admitEmailRequest(context, services.forgotPasswordThrottle, request);
+  const user = await context.store.findByEmail(services.auth.entity, email);
+  if (user) services.mail?.send("reset", user);
+  return json(202, {});
+}

@@ -1,0 +1,77 @@
+import { z } from "zod";
+import type { AuthRoute } from "../config/vocabulary.js";
+import type { ErrorCode } from "../http/errors.js";
+import { passwordProblem } from "../password/rules.js";
+import { emailProblem, normalizeEmail } from "../records/email.js";
+
+const required = (what: string) => (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : `must be ${what}`);
+
+/** An email as register takes it: normalized, then checked (CONTRACT 3.1). */
+const emailSchema = z
+  .string({ error: required("a string") })
+  .max(1024, "is too long")
+  .transform((value, context) => {
+    const email = normalizeEmail(value);
+    const problem = email.includes("\u0000") ? "must not contain U+0000" : emailProblem(email);
+    if (problem) context.addIssue({ code: "custom", message: problem });
+    return email;
+  });
+
+/** A token from a link: a non-empty string (an unknown one is answered by the route, not here). */
+const tokenSchema = z
+  .string({ error: required("a string") })
+  .min(1, "must not be empty")
+  .max(1024, "is too long")
+  .refine((token) => !token.includes("\u0000"), "must not contain U+0000");
+
+/** `POST forgot-password` and `POST resend-verification`: `{ email }`. */
+export const emailRequestBodySchema = z.object({ email: emailSchema });
+
+/** `POST reset-password`: `{ token, password }`, the password under the rules of CONTRACT 3.1. */
+export const resetPasswordBodySchema = z.object({
+  token: tokenSchema,
+  password: z.string({ error: required("a string") }).superRefine((password, context) => {
+    const problem = passwordProblem(password);
+    if (problem) context.addIssue({ code: "custom", message: problem });
+  }),
+});
+
+/** `POST verify-email`: `{ token }`. */
+export const verifyEmailBodySchema = z.object({ token: tokenSchema });
+
+/** What one e-mail route takes and answers: for documentation and the OpenAPI document. */
+export interface MailRouteSpec {
+  readonly method: "POST";
+  readonly body: z.ZodType;
+  readonly success: 200 | 202;
+  /** Every error code it may answer with, besides 404 (switched off), 405, 415, 413 and 503. */
+  readonly errors: readonly ErrorCode[];
+}
+
+/** The e-mail routes of CONTRACT 11: method, body schema, success status and error codes. */
+export const MAIL_ROUTE_SPECS = {
+  forgotPassword: {
+    method: "POST",
+    body: emailRequestBodySchema,
+    success: 202,
+    errors: ["UNAUTHENTICATED", "INVALID_BODY", "TOO_MANY_ATTEMPTS"],
+  },
+  resetPassword: {
+    method: "POST",
+    body: resetPasswordBodySchema,
+    success: 200,
+    errors: ["UNAUTHENTICATED", "INVALID_BODY", "INVALID_RESET_TOKEN"],
+  },
+  verifyEmail: {
+    method: "POST",
+    body: verifyEmailBodySchema,
+    success: 200,
+    errors: ["UNAUTHENTICATED", "INVALID_BODY", "INVALID_VERIFICATION_TOKEN"],
+  },
+  resendVerification: {
+    method: "POST",
+    body: emailRequestBodySchema,
+    success: 202,
+    errors: ["UNAUTHENTICATED", "INVALID_BODY", "TOO_MANY_ATTEMPTS"],
+  },
+} as const satisfies Partial<Record<AuthRoute, MailRouteSpec>>;

@@ -1,0 +1,44 @@
+import { authenticate } from "../accounts/authenticate.js";
+import { signedInBody } from "../accounts/signed-in-body.js";
+import type { AuthServices, RouteContext } from "../context.js";
+import { readJsonObject } from "../http/body.js";
+import { ApiError } from "../http/errors.js";
+import { parseBody } from "../http/parse.js";
+import { jsonWithToken } from "../http/responses.js";
+import { toStoredUser } from "../store/rows.js";
+import { resetPasswordBodySchema } from "./mail-bodies.js";
+
+/**
+ * `POST /api/<auth>/reset-password` `{ token, password }` (a reset link, or an invitation's):
+ * sets the password and signs in, 200 like login. In one transaction the token is spent (of
+ * simultaneous uses, one succeeds), the email marked confirmed, the token version bumped and
+ * every session of the user revoked; then the email's login lock is lifted and a session started.
+ */
+export async function resetPassword(context: RouteContext, services: AuthServices, request: Request): Promise<Response> {
+  await authenticate(context, request);
+  services.hasher.ensureRoom();
+  const { token, password } = parseBody(resetPasswordBodySchema, await readJsonObject(request));
+  const entity = services.auth.entity;
+  const found = await services.accountTokens.findLive(token, ["reset", "invite"], services.sessions.now());
+  if (!found) throw new ApiError("INVALID_RESET_TOKEN");
+  // Hashed only for a token that exists: an unknown one costs no hashing.
+  const passwordHash = await services.hasher.hash(password);
+  const now = services.sessions.now();
+  const record = await context.store.update(
+    entity,
+    found.userId,
+    { passwordHash, emailVerified: 1, everVerified: 1 },
+    {
+      bumpTokenVersion: true,
+      guard: async (trx, current) => {
+        const spent = await services.accountTokens.spend(trx, found.id, now);
+        if (!spent || current.email !== found.email) throw new ApiError("INVALID_RESET_TOKEN");
+        await services.sessions.store.revokeAllOf(found.userId, now, { trx });
+      },
+    },
+  );
+  if (!record) throw new ApiError("INVALID_RESET_TOKEN");
+  const user = toStoredUser(record);
+  await services.throttle.unlockEmail(user.email);
+  return jsonWithToken(200, await signedInBody(context, services, user, request));
+}

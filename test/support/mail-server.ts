@@ -1,0 +1,93 @@
+import type { AddressInfo } from "node:net";
+import { simpleParser } from "mailparser";
+import { SMTPServer } from "smtp-server";
+
+/** A message the test SMTP server received, parsed. */
+export interface CapturedMail {
+  readonly to: string;
+  readonly from: string;
+  readonly subject: string;
+  readonly text: string;
+  readonly html: string;
+}
+
+/** A real SMTP server on 127.0.0.1 that keeps every message it receives. */
+export interface MailServer {
+  /** `smtp://127.0.0.1:<port>` (no TLS, no authentication). */
+  readonly url: string;
+  readonly messages: readonly CapturedMail[];
+  /** Waits for a message to `to` (the `count`-th one, 1 first) for at most `timeoutMs`. */
+  waitFor(to: string, options?: { count?: number; timeoutMs?: number }): Promise<CapturedMail>;
+  /** The messages to `to` so far. */
+  to(address: string): CapturedMail[];
+  /** Holds every message this long before accepting it (a slow server); 0 again by default. */
+  delay(ms: number): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts an SMTP server (the `smtp-server` package, a real protocol peer) on 127.0.0.1 and a free
+ * port, capturing every message it accepts.
+ */
+export async function startMailServer(): Promise<MailServer> {
+  const messages: CapturedMail[] = [];
+  let delayMs = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS", "AUTH"],
+    logger: false,
+    onData(stream, _session, callback) {
+      simpleParser(stream)
+        .then(async (parsed) => {
+          if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+          const to = Array.isArray(parsed.to) ? parsed.to.map((address) => address.text).join(", ") : (parsed.to?.text ?? "");
+          messages.push({
+            to,
+            from: parsed.from?.text ?? "",
+            subject: parsed.subject ?? "",
+            text: parsed.text ?? "",
+            html: typeof parsed.html === "string" ? parsed.html : "",
+          });
+          callback();
+        })
+        .catch((error: Error) => callback(error));
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const port = (server.server.address() as AddressInfo).port;
+  const to = (address: string) => messages.filter((message) => message.to === address);
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    to,
+    delay(ms) {
+      delayMs = ms;
+    },
+    async waitFor(address, { count = 1, timeoutMs = 10_000 } = {}) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = to(address)[count - 1];
+        if (found) return found;
+        if (Date.now() > deadline)
+          throw new Error(`no message ${count} to ${address} within ${timeoutMs} ms (got ${messages.length} in all)`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The link of a message from its plain text: the first URL that carries a `token`. */
+export function linkOf(message: CapturedMail): URL {
+  const match = /https?:\/\/\S+[?&]token=[A-Za-z0-9_-]+\S*/.exec(message.text);
+  if (!match) throw new Error(`no link with a token in: ${message.text}`);
+  return new URL(match[0]);
+}
+
+/** The token of a message's link. */
+export function tokenOf(message: CapturedMail): string {
+  return linkOf(message).searchParams.get("token") as string;
+}
