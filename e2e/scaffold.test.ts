@@ -92,17 +92,27 @@ function freePort(): Promise<number> {
   });
 }
 
+/** Stops a process started `detached` with everything it started; nothing when it is already gone. */
+function stopGroup(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM"): void {
+  if (!child.pid || child.exitCode !== null) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // already gone with its group
+  }
+}
+
 /**
  * The status of `url`, retrying while the connection fails: `next dev` restarts itself when it first
  * writes the project's tsconfig.json, dropping the requests it was compiling for.
  */
-async function statusOnceServing(url: string, output: () => string): Promise<number> {
+async function statusOnceServing(url: string, server: ChildProcess, output: () => string): Promise<number> {
   const deadline = Date.now() + 180_000;
   for (;;) {
     try {
       return (await fetch(url, { signal: AbortSignal.timeout(120_000) })).status;
     } catch (error) {
-      if (Date.now() > deadline) throw new Error(`${url} never answered (${String(error)}):\n${output()}`);
+      if (Date.now() > deadline || server.exitCode !== null) throw new Error(`${url} never answered (${String(error)}):\n${output()}`);
       await new Promise((resolve) => setTimeout(resolve, 1_000));
     }
   }
@@ -132,10 +142,10 @@ async function devServerAnswers(project: string, paths: readonly string[]): Prom
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     const statuses: Record<string, number> = {};
-    for (const path of paths) statuses[path] = await statusOnceServing(`http://127.0.0.1:${port}${path}`, () => output);
+    for (const path of paths) statuses[path] = await statusOnceServing(`http://127.0.0.1:${port}${path}`, child, () => output);
     return { statuses, output };
   } finally {
-    if (child.pid) process.kill(-child.pid, "SIGTERM");
+    stopGroup(child);
   }
 }
 
@@ -171,13 +181,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const server of running) {
     if ("stop" in server) await server.stop();
-    else if (server.exitCode === null && server.pid) {
-      try {
-        process.kill(-server.pid, "SIGKILL");
-      } catch {
-        // already gone with its group
-      }
-    }
+    else stopGroup(server, "SIGKILL");
   }
   await browser?.close();
   for (const dir of [work, ...made]) await rm(dir, { recursive: true, force: true });
@@ -316,8 +320,10 @@ describe("npx create-domain-auth in the same project with cacheComponents off", 
     ({ project } = await userProject("default"));
     const config = join(project, "next.config.ts");
     const text = await readFile(config, "utf8");
-    expect(text).toMatch(/^ {2}cacheComponents: true,\n/m);
-    await writeFile(config, text.replace(/^ {2}cacheComponents: true,\n/m, ""));
+    // As a user turns it off: partialPrefetching goes with it (Next.js refuses it without cacheComponents).
+    const off = text.replace(/^ {2}cacheComponents: true,\n/m, "").replace(/^ {2}partialPrefetching: true,\n/m, "");
+    expect(off).not.toMatch(/cacheComponents|partialPrefetching/);
+    await writeFile(config, off);
     wizard(project, "--yes", "--no-install");
     await install(project);
   }, 900_000);

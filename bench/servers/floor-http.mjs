@@ -12,7 +12,7 @@ const secret = process.env.AUTH_SECRET;
 const issuer = process.env.FLOOR_ISSUER ?? "blog";
 const db = new Database(process.env.FLOOR_DATABASE, { readonly: true, fileMustExist: true });
 const read = db.prepare(
-  `select u.id, u.email, u.name, u.role, u.tokenVersion, u.createdAt, u.updatedAt, s.expiresAt, s.revokedAt
+  `select u.id, u.email, u.name, u.role, u.tokenVersion, u.emailVerified, u.createdAt, u.updatedAt, s.expiresAt, s.revokedAt
    from domain_auth_sessions s join "user" u on u.id = s.userId where s.id = ?`,
 );
 const HEADERS = { "x-content-type-options": "nosniff", "cache-control": "no-store", "content-type": "application/json; charset=utf-8" };
@@ -34,7 +34,15 @@ const server = createServer((request, response) => {
   if (!row || row.revokedAt !== null || row.expiresAt <= now || row.id !== claims.sub || row.tokenVersion !== claims.ver)
     return refuse(response);
   const text = JSON.stringify({
-    user: { id: row.id, email: row.email, name: row.name, role: row.role, createdAt: row.createdAt, updatedAt: row.updatedAt },
+    user: {
+      id: row.id,
+      email: row.email,
+      name: row.name,
+      role: row.role,
+      emailVerified: row.emailVerified === 1,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+    },
   });
   response.writeHead(200, { ...HEADERS, "content-length": Buffer.byteLength(text) });
   response.end(text);
