@@ -1,8 +1,8 @@
-import { readFile, rename, writeFile } from "node:fs/promises";
+import { rename, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { formatDiagnostic, validateDomainText } from "@domain-auth/core/config";
 import { openApiDocument } from "@domain-auth/core/openapi";
-import type { CommandIO } from "./validate-command.js";
+import { type CommandIO, readDomainFile } from "./validate-command.js";
 
 export const OPENAPI_USAGE = `Usage: create-domain-auth openapi [file] [--out FILE]
 
@@ -37,14 +37,8 @@ export async function runOpenApi(argv: readonly string[], io: CommandIO): Promis
     return 2;
   }
   const file = parsed.positionals[0] ?? "domain.yaml";
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "file not found" : (error as Error).message;
-    io.stderr.write(`${file}:1:1  (root)  ${reason}\n`);
-    return 1;
-  }
+  const text = await readDomainFile(file, io);
+  if (text === null) return 1;
   const { model, diagnostics } = validateDomainText(text);
   if (!model) {
     for (const diagnostic of diagnostics) io.stderr.write(`${formatDiagnostic(file, diagnostic)}\n`);
