@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Compares two builds of the core on bare node:http in one run, the two servers taking turns:
 // req/s and the server's CPU time per request for `me`, `refresh` and the entity list.
-//   node bench/ab.mjs --a PATH/dist/index.js [--b PATH/dist/index.js] [--rounds N] [--seconds S] [--only me,refresh,list]
+//   node bench/ab.mjs --a PATH/dist/index.js [--b PATH/dist/index.js] [--rounds N] [--seconds S] [--only me,refresh,list] [--floor]
+// --floor also runs the floor of `me` (bench/servers/floor-http.mjs) in the same turns.
 // --b defaults to this checkout's build (@domain-auth/core). Build a baseline with, for example,
 //   git archive main packages/auth-core tsconfig.base.json | tar -x -C /tmp/base && ln -s "$PWD/node_modules" /tmp/base/
 //   (cd /tmp/base/packages/auth-core && npx tsc -p tsconfig.build.json)
@@ -21,6 +22,7 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "2" },
     connections: { type: "string", default: "10" },
     only: { type: "string", default: "me,refresh,list" },
+    floor: { type: "boolean", default: false },
   },
 });
 if (!values.a) {
@@ -47,6 +49,8 @@ try {
     if (measures.includes("list")) await http.preparePosts(prepared, 20);
     builds.push({ name, server: prepared });
   }
+  const floor = values.floor ? await http.startFloorServer(builds[1].server) : null;
+  if (floor) servers.push(floor);
   const run = {
     me: (server) => http.hitMe(server, { connections, seconds }),
     list: (server) => http.hitMe(server, { connections, seconds, target: "list" }),
@@ -67,6 +71,18 @@ try {
       },
     })),
   );
+  if (floor) {
+    await run.me(floor);
+    contenders.push({
+      name: "me:floor",
+      measure: async () => {
+        const result = await run.me(floor);
+        cpu["me:floor"] ??= [];
+        cpu["me:floor"].push(result.serverCpuMsPerRequest);
+        return result.requestsPerSecond;
+      },
+    });
+  }
   const results = await alternate(contenders, Number(values.rounds));
   console.log(`| Measure | A req/s | B req/s | B/A (req/s) | A CPU ms/req | B CPU ms/req | A/B (CPU) |`);
   console.log(`| --- | --- | --- | --- | --- | --- | --- |`);
@@ -77,6 +93,12 @@ try {
     const cpuB = median(cpu[`${measure}:b`]);
     console.log(
       `| ${measure} | ${formatNumber(a.median)} | ${formatNumber(b.median)} | ${formatRatio(b.median / a.median)} | ${cpuA.toFixed(3)} | ${cpuB.toFixed(3)} | ${formatRatio(cpuA / cpuB)} |`,
+    );
+  }
+  if (floor) {
+    const floorRate = results["me:floor"].median;
+    console.log(
+      `\nfloor: ${formatNumber(floorRate)} req/s, ${median(cpu["me:floor"]).toFixed(3)} ms CPU/req; me B/floor ${formatRatio(results["me:b"].median / floorRate)}, A/floor ${formatRatio(results["me:a"].median / floorRate)}`,
     );
   }
   console.log(

@@ -1,4 +1,5 @@
 import type { AuthModel, DomainModel, Endpoint } from "./config/index.js";
+import type { ApiRequest } from "./http/api-request.js";
 import type { AccountTokenStore } from "./mail/account-tokens.js";
 import type { MailService } from "./mail/mail-service.js";
 import type { PasswordHasher } from "./password/hasher.js";
@@ -41,5 +42,5 @@ export interface RouteContext {
   /** `null` under `auth.type: none`. */
   readonly services: AuthServices | null;
   /** The client's address, for per-address throttling. */
-  clientAddress(request: Request): string;
+  clientAddress(request: ApiRequest): string;
 }

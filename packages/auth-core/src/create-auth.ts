@@ -2,9 +2,10 @@ import { clientAddressOf, PEER_ADDRESS_HEADER, UNKNOWN_ADDRESS } from "./client-
 import { type DomainModel, ENDPOINTS, type Endpoint, MAIL_ENDPOINTS } from "./config/index.js";
 import type { AuthServices, RouteContext } from "./context.js";
 import { OPENAPI_PATH } from "./http/api-paths.js";
+import { type ApiRequest, withMethod } from "./http/api-request.js";
 import { type CorsOrigins, type CorsPolicy, createCorsPolicy, parseCorsOrigins } from "./http/cors.js";
 import { ApiError } from "./http/errors.js";
-import { errorResponse, RAW_HANDLE, withBody } from "./http/responses.js";
+import { errorResponse, RAW_HANDLE, type Reply, toResponse } from "./http/responses.js";
 import { AccountTokenStore } from "./mail/account-tokens.js";
 import { type MailOptions, MailService } from "./mail/mail-service.js";
 import { openApiDocument } from "./openapi/document.js";
@@ -24,7 +25,7 @@ import { createSetupTokenCheck } from "./tokens/setup-token.js";
 import { createTokenService, MIN_SECRET_BYTES } from "./tokens/tokens.js";
 
 /** Finds a request's client address, saying once per instance when one arrives without a recorded address. */
-function addressFinder(trustProxy: number): (request: Request) => string {
+function addressFinder(trustProxy: number): (request: ApiRequest) => string {
   let warned = false;
   return (request) => {
     const address = clientAddressOf(request, trustProxy);
@@ -90,7 +91,7 @@ export interface CreateAuthOptions {
   /** Proxy hops to trust in `X-Forwarded-For`. @default 0 */
   trustProxy?: number;
   /** Overrides how the client address is found (for per-address throttling). */
-  clientAddress?: (request: Request) => string;
+  clientAddress?: (request: ApiRequest) => string;
   /**
    * A secret that `POST setup` must carry as `setupToken` (compared in constant time), so only
    * whoever knows it can become the first administrator; at least 16 bytes. An empty string, like
@@ -223,7 +224,7 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
   const route = createRouter(match);
   const onError = options.onError ?? ((error: unknown) => console.error("domain-auth: unexpected error", error));
 
-  const answer = async (request: Request): Promise<Response> => {
+  const answer = async (request: ApiRequest): Promise<Reply> => {
     try {
       return await route(request);
     } catch (error) {
@@ -237,22 +238,23 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
     }
   };
 
-  const answerWithHead = async (request: Request): Promise<Response> => {
+  // Plain functions where they only pass a promise on: each async layer costs a request microtasks.
+  const answerWithHead = (request: ApiRequest): Promise<Reply> => {
     if (request.method.toUpperCase() !== "HEAD") return answer(request);
     // HEAD, in this one place: answered as GET would be, without the body.
-    const response = await answer(new Request(request, { method: "GET" }));
-    return new Response(null, { status: response.status, headers: response.headers });
+    return answer(withMethod(request, "GET")).then((reply) => ({ ...reply, body: null }));
   };
-  /** The answer as the handlers made it, CORS included: a JSON body not yet attached (see `withBody`). */
-  const answerUnbodied = async (request: Request): Promise<Response> => {
-    if (!cors) return answerWithHead(request);
-    const handlers = match(new URL(request.url));
-    const preflight = cors.preflight(request, handlers && allowedMethods(handlers));
-    return preflight ?? cors.decorate(request, await answerWithHead(request));
-  };
-  const handle = async (request: Request): Promise<Response> => withBody(await answerUnbodied(request));
-  // createNodeListener(auth.handle) finds this and writes JSON bodies without building their streams.
-  Object.defineProperty(handle, RAW_HANDLE, { value: answerUnbodied });
+  /** The answer as the handlers made it, CORS included. */
+  const reply = !cors
+    ? answerWithHead
+    : async (request: ApiRequest): Promise<Reply> => {
+        const handlers = match(new URL(request.url));
+        const preflight = cors.preflight(request, handlers && allowedMethods(handlers));
+        return preflight ?? cors.decorate(request, await answerWithHead(request));
+      };
+  const handle = async (request: Request): Promise<Response> => toResponse(await reply(request));
+  // createNodeListener(auth.handle) finds this and writes replies without building Web objects.
+  Object.defineProperty(handle, RAW_HANDLE, { value: reply });
 
   return {
     model,

@@ -1,58 +1,113 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { PEER_ADDRESS_HEADER } from "./client-address.js";
+import type { ApiRequest } from "./http/api-request.js";
 import { writeError } from "./http/node-errors.js";
-import { pendingBodyOf, RAW_HANDLE } from "./http/responses.js";
+import { RAW_HANDLE, type Reply } from "./http/responses.js";
 
 type Handler = (request: Request) => Promise<Response>;
+type RawHandler = (request: ApiRequest) => Promise<Reply>;
+
+/**
+ * A node:http request as the API reads it. Header names are looked up in Node's own parsed
+ * headers (a repeated header joined with ", " as a Web `Headers` joins it, where Node keeps the
+ * values), the peer address header is the socket's, whatever the client sent, and the body
+ * becomes a stream only when a handler reads it.
+ */
+class NodeApiRequest implements ApiRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Pick<Headers, "get" | "has">;
+  readonly #incoming: IncomingMessage;
+  #body: ReadableStream<Uint8Array> | null | undefined;
+
+  constructor(incoming: IncomingMessage) {
+    this.#incoming = incoming;
+    this.method = incoming.method ?? "GET";
+    this.url = new URL(incoming.url ?? "/", "http://localhost").href;
+    const raw = incoming.headers;
+    const peer = incoming.socket.remoteAddress ?? "unknown";
+    const get = (name: string): string | null => {
+      const key = name.toLowerCase();
+      if (key === PEER_ADDRESS_HEADER) return peer;
+      const value = raw[key];
+      if (value === undefined) return null;
+      return Array.isArray(value) ? value.join(", ") : value;
+    };
+    this.headers = { get, has: (name) => get(name) !== null };
+  }
+
+  get body(): ReadableStream<Uint8Array> | null {
+    if (this.#body === undefined) {
+      const hasBody = this.method !== "GET" && this.method !== "HEAD";
+      this.#body = hasBody ? (Readable.toWeb(this.#incoming) as ReadableStream<Uint8Array>) : null;
+    }
+    return this.#body;
+  }
+}
 
 /**
  * Adapts a Web-standard handler to `node:http`, recording the socket's peer address in
  * {@link PEER_ADDRESS_HEADER} (a client-sent value is replaced). For serving the API without a
- * framework. Given an instance's own `auth.handle` (not a function wrapping it), JSON answers go
- * to the socket as text, without building a Web body stream for each.
+ * framework. Given an instance's own `auth.handle` (not a function wrapping it), no Web `Request`
+ * or `Response` is built: the request is read from Node's own and the answer written as text.
  *
  * @example
  * createServer(createNodeListener(auth.handle)).listen(3000);
  */
 export function createNodeListener(handle: Handler): (request: IncomingMessage, response: ServerResponse) => void {
-  const answer: Handler = (handle as Handler & { [RAW_HANDLE]?: Handler })[RAW_HANDLE] ?? handle;
-  const toRequest = (incoming: IncomingMessage): Request => {
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(incoming.headers)) {
-      if (value === undefined || name.toLowerCase() === PEER_ADDRESS_HEADER) continue;
-      for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
-    }
-    headers.set(PEER_ADDRESS_HEADER, incoming.socket.remoteAddress ?? "unknown");
-    const method = incoming.method ?? "GET";
-    const hasBody = method !== "GET" && method !== "HEAD";
-    return new Request(new URL(incoming.url ?? "/", "http://localhost"), {
-      method,
-      headers,
-      ...(hasBody ? { body: Readable.toWeb(incoming) as ReadableStream<Uint8Array>, duplex: "half" } : {}),
-    } as RequestInit);
-  };
+  const raw = (handle as Handler & { [RAW_HANDLE]?: RawHandler })[RAW_HANDLE];
   return (incoming, outgoing) => {
-    let request: Request;
+    if (!raw) {
+      let request: Request;
+      try {
+        request = toWebRequest(incoming);
+      } catch {
+        writeError(outgoing, "BAD_REQUEST");
+        return;
+      }
+      handle(request)
+        .then(async (response) => {
+          outgoing.writeHead(response.status, Object.fromEntries(response.headers));
+          outgoing.end(response.body ? Buffer.from(await response.arrayBuffer()) : undefined);
+        })
+        .catch(() => writeError(outgoing, "INTERNAL_ERROR"));
+      return;
+    }
+    let request: NodeApiRequest;
     try {
-      request = toRequest(incoming);
+      request = new NodeApiRequest(incoming);
     } catch {
       writeError(outgoing, "BAD_REQUEST");
       return;
     }
-    answer(request)
-      .then(async (response) => {
-        const headers: Record<string, string> = Object.fromEntries(response.headers);
-        const text = pendingBodyOf(response);
-        if (text !== undefined) {
-          headers["content-length"] = String(Buffer.byteLength(text));
-          outgoing.writeHead(response.status, headers);
-          outgoing.end(text);
+    raw(request)
+      .then((reply) => {
+        if (reply.body === null) {
+          outgoing.writeHead(reply.status, reply.headers);
+          outgoing.end();
           return;
         }
-        outgoing.writeHead(response.status, headers);
-        outgoing.end(response.body ? Buffer.from(await response.arrayBuffer()) : undefined);
+        outgoing.writeHead(reply.status, { ...reply.headers, "content-length": String(Buffer.byteLength(reply.body)) });
+        outgoing.end(reply.body);
       })
       .catch(() => writeError(outgoing, "INTERNAL_ERROR"));
   };
+}
+
+/** A Web `Request` of a node:http request, for a handler other than an instance's own. */
+function toWebRequest(incoming: IncomingMessage): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(incoming.headers)) {
+    if (value === undefined || name.toLowerCase() === PEER_ADDRESS_HEADER) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  headers.set(PEER_ADDRESS_HEADER, incoming.socket.remoteAddress ?? "unknown");
+  const method = incoming.method ?? "GET";
+  const hasBody = method !== "GET" && method !== "HEAD";
+  return new Request(new URL(incoming.url ?? "/", "http://localhost"), {
+    method,
+    headers,
+    ...(hasBody ? { body: Readable.toWeb(incoming) as ReadableStream<Uint8Array>, duplex: "half" } : {}),
+  } as RequestInit);
 }

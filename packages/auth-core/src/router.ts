@@ -1,6 +1,8 @@
 import { AUTH_ROUTES, type AuthRoute, type EntityModel } from "./config/index.js";
 import type { AuthServices, RouteContext } from "./context.js";
+import type { ApiRequest } from "./http/api-request.js";
 import { ApiError } from "./http/errors.js";
+import type { Reply } from "./http/responses.js";
 import { createRecord, deleteRecord, listRecords, readRecord } from "./routes/entity.js";
 import { updateRecord } from "./routes/entity-update.js";
 import { forgotPassword } from "./routes/forgot-password.js";
@@ -14,7 +16,7 @@ import { listSessions, revokeSession, revokeSessions } from "./routes/sessions.j
 import { setup, setupStatus } from "./routes/setup.js";
 import { resendVerification, verifyEmail } from "./routes/verify-email.js";
 
-type AuthHandler = (context: RouteContext, services: AuthServices, request: Request) => Promise<Response>;
+type AuthHandler = (context: RouteContext, services: AuthServices, request: ApiRequest) => Promise<Reply>;
 
 const HANDLERS: Record<AuthRoute, Partial<Record<string, AuthHandler>>> = {
   login: { POST: login },
@@ -34,7 +36,7 @@ const HANDLERS: Record<AuthRoute, Partial<Record<string, AuthHandler>>> = {
 const ROUTES_BY_PATH = new Map<string, AuthRoute>(Object.entries(AUTH_ROUTES).map(([name, route]) => [route.path, name as AuthRoute]));
 
 /** The handlers of one path, by method (upper case). */
-export type PathHandlers = Readonly<Partial<Record<string, (request: Request) => Promise<Response>>>>;
+export type PathHandlers = Readonly<Partial<Record<string, (request: ApiRequest) => Promise<Reply>>>>;
 
 /** Finds the handlers of a request's path; `null` for an unknown path or a disabled endpoint (404). */
 export type RouteMatcher = (url: URL) => PathHandlers | null;
@@ -62,6 +64,22 @@ function pathSegments(url: URL): string[] | null {
 export function createRouteMatcher(context: RouteContext, extra: Readonly<Record<string, PathHandlers>> = {}): RouteMatcher {
   const entities = new Map<string, EntityModel>(context.model.entities.map((entity) => [entity.segment, entity]));
   const services = context.services;
+  // The handlers of each enabled auth endpoint, made once rather than on every request.
+  const authHandlers = new Map<AuthRoute, PathHandlers>();
+  if (services) {
+    for (const [name, methods] of Object.entries(HANDLERS) as [AuthRoute, Partial<Record<string, AuthHandler>>][]) {
+      if (!services.endpoints[AUTH_ROUTES[name].endpoint]) continue;
+      authHandlers.set(
+        name,
+        Object.fromEntries(
+          Object.entries(methods).map(([method, handler]) => [
+            method,
+            (request: ApiRequest) => (handler as AuthHandler)(context, services, request),
+          ]),
+        ),
+      );
+    }
+  }
 
   return (url) => {
     if (Object.hasOwn(extra, url.pathname)) return extra[url.pathname] ?? null;
@@ -77,15 +95,7 @@ export function createRouteMatcher(context: RouteContext, extra: Readonly<Record
 
     const routeName = id === undefined ? undefined : ROUTES_BY_PATH.get(id);
     const isEndpointName = routeName !== undefined;
-    if (services && segment === services.auth.entity.segment && routeName !== undefined) {
-      if (!services.endpoints[AUTH_ROUTES[routeName].endpoint]) return null;
-      return Object.fromEntries(
-        Object.entries(HANDLERS[routeName]).map(([method, handler]) => [
-          method,
-          (request: Request) => (handler as AuthHandler)(context, services, request),
-        ]),
-      );
-    }
+    if (services && segment === services.auth.entity.segment && routeName !== undefined) return authHandlers.get(routeName) ?? null;
 
     const entity = entities.get(segment);
     if (!entity || id === "") return null;
@@ -110,12 +120,13 @@ export function createRouteMatcher(context: RouteContext, extra: Readonly<Record
  * Creates the request router over a {@link RouteMatcher}: 404 `NOT_FOUND` for a path without
  * handlers, 405 `METHOD_NOT_ALLOWED` (with `Allow`) for a method the path does not answer.
  */
-export function createRouter(match: RouteMatcher): (request: Request) => Promise<Response> {
-  return async (request) => {
+export function createRouter(match: RouteMatcher): (request: ApiRequest) => Promise<Reply> {
+  // Not an async function: it hands the handler's promise on as it is (a refusal is a rejected one).
+  return (request) => {
     const handlers = match(new URL(request.url));
-    if (!handlers) throw new ApiError("NOT_FOUND");
+    if (!handlers) return Promise.reject(new ApiError("NOT_FOUND"));
     const handler = handlers[request.method.toUpperCase()];
-    if (!handler) throw new ApiError("METHOD_NOT_ALLOWED", { headers: { allow: allowedMethods(handlers).join(", ") } });
+    if (!handler) return Promise.reject(new ApiError("METHOD_NOT_ALLOWED", { headers: { allow: allowedMethods(handlers).join(", ") } }));
     return handler(request);
   };
 }

@@ -1,14 +1,15 @@
 import type { AuthServices, RouteContext } from "../context.js";
+import type { ApiRequest } from "../http/api-request.js";
 import { ApiError } from "../http/errors.js";
 import type { Caller } from "../policy/subjects.js";
-import type { SessionRow } from "../sessions/session-store.js";
-import type { StoredUser } from "../store/rows.js";
+import type { LiveSessionRow } from "../sessions/session-store.js";
+import type { SignedInUser } from "../store/rows.js";
 
 /** An authenticated caller with their current user record and the session their token belongs to. */
 export interface Authenticated {
   readonly caller: NonNullable<Caller>;
-  readonly user: StoredUser;
-  readonly session: SessionRow;
+  readonly user: SignedInUser;
+  readonly session: LiveSessionRow;
 }
 
 /** The 401 for a token that fails verification, or whose session ended or whose user is gone or changed since. */
@@ -20,7 +21,7 @@ export function invalidTokenError(): ApiError {
 }
 
 /** The bearer token of a request; another scheme counts as no token. */
-export function bearerToken(request: Request): string | null {
+export function bearerToken(request: ApiRequest): string | null {
   const header = request.headers.get("authorization");
   if (header === null) return null;
   const match = /^\s*([A-Za-z]+)(?:\s+(.*?))?\s*$/s.exec(header);
@@ -33,7 +34,7 @@ export function bearerToken(request: Request): string | null {
  * session was revoked or expired, or whose user is gone or whose role or password changed since,
  * is a 401, never anonymous. One database read: the session and its user together.
  */
-export async function authenticate(context: RouteContext, request: Request): Promise<Authenticated | null> {
+export async function authenticate(context: RouteContext, request: ApiRequest): Promise<Authenticated | null> {
   const services: AuthServices | null = context.services;
   if (!services) return null;
   const token = bearerToken(request);
@@ -47,7 +48,7 @@ export async function authenticate(context: RouteContext, request: Request): Pro
 }
 
 /** Like {@link authenticate}, but a request without a token is a 401 too. */
-export async function requireUser(context: RouteContext, request: Request): Promise<Authenticated> {
+export async function requireUser(context: RouteContext, request: ApiRequest): Promise<Authenticated> {
   const authenticated = await authenticate(context, request);
   if (!authenticated) throw new ApiError("UNAUTHENTICATED", { headers: { "www-authenticate": "Bearer" } });
   return authenticated;

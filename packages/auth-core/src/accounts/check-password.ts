@@ -1,4 +1,5 @@
 import type { AuthServices, RouteContext } from "../context.js";
+import type { ApiRequest } from "../http/api-request.js";
 import { ApiError } from "../http/errors.js";
 import type { StoredUser } from "../store/rows.js";
 
@@ -20,7 +21,7 @@ export interface PasswordAttempt {
 export async function checkPassword(
   context: RouteContext,
   services: AuthServices,
-  request: Request,
+  request: ApiRequest,
   attempt: PasswordAttempt,
 ): Promise<boolean> {
   const address = context.clientAddress(request);

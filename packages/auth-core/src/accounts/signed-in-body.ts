@@ -1,4 +1,5 @@
 import type { AuthServices, RouteContext } from "../context.js";
+import type { ApiRequest } from "../http/api-request.js";
 import { serializeRecord } from "../records/serialize.js";
 import type { IssuedRefresh } from "../sessions/sessions.js";
 import type { StoredUser } from "../store/rows.js";
@@ -25,7 +26,7 @@ export async function signedInBody(
   context: RouteContext,
   services: AuthServices,
   user: StoredUser,
-  request: Request,
+  request: ApiRequest,
 ): Promise<Record<string, unknown>> {
   const issued = await services.sessions.start(user.id, {
     userAgent: request.headers.get("user-agent"),

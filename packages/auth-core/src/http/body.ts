@@ -1,3 +1,4 @@
+import type { ApiRequest } from "./api-request.js";
 import { ApiError } from "./errors.js";
 
 /** The largest accepted request body, in bytes. */
@@ -9,7 +10,7 @@ function isJsonContentType(value: string | null): boolean {
   return mediaType === "application/json" || (mediaType?.startsWith("application/") === true && mediaType.endsWith("+json"));
 }
 
-async function readLimited(request: Request): Promise<Uint8Array> {
+async function readLimited(request: ApiRequest): Promise<Uint8Array> {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw new ApiError("PAYLOAD_TOO_LARGE");
   if (!request.body) return new Uint8Array();
@@ -39,7 +40,7 @@ async function readLimited(request: Request): Promise<Uint8Array> {
  * Reads a JSON object body: 415 without a JSON content type, 413 over 16 KiB, 400 when it is
  * not valid UTF-8 JSON or not an object.
  */
-export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
+export async function readJsonObject(request: ApiRequest): Promise<Record<string, unknown>> {
   if (!isJsonContentType(request.headers.get("content-type"))) throw new ApiError("UNSUPPORTED_MEDIA_TYPE");
   const bytes = await readLimited(request);
   let value: unknown;

@@ -1,3 +1,5 @@
+import type { ApiRequest } from "./api-request.js";
+import type { Reply } from "./responses.js";
 /**
  * Cross-origin calls to `/api/*` (CONTRACT §12): the origins allowed, the preflight's answer and the
  * headers every response to an allowed origin carries. Never credentials: tokens travel in
@@ -60,16 +62,15 @@ export interface CorsPolicy {
    * The answer to a preflight from an allowed origin for a path answering `methods`, or `null` when
    * the request is not such a preflight (it is then routed like any request).
    */
-  preflight(request: Request, methods: readonly string[] | null): Response | null;
+  preflight(request: ApiRequest, methods: readonly string[] | null): Reply | null;
   /** Adds `Vary: Origin` to an API response and, for an allowed origin, its CORS headers. */
-  decorate(request: Request, response: Response): Response;
+  decorate(request: ApiRequest, reply: Reply): Reply;
 }
 
-function appendVary(headers: Headers, value: string): void {
-  const current = headers.get("vary");
-  if (!current) headers.set("vary", value);
-  else if (!current.split(",").some((item) => item.trim().toLowerCase() === value.toLowerCase()))
-    headers.set("vary", `${current}, ${value}`);
+function appendVary(headers: Record<string, string>, value: string): void {
+  const current = headers.vary;
+  if (!current) headers.vary = value;
+  else if (!current.split(",").some((item) => item.trim().toLowerCase() === value.toLowerCase())) headers.vary = `${current}, ${value}`;
 }
 
 /**
@@ -88,8 +89,9 @@ export function createCorsPolicy(origins: CorsOrigins): CorsPolicy {
       const origin = request.headers.get("origin");
       if (request.method.toUpperCase() !== "OPTIONS" || !request.headers.has("access-control-request-method")) return null;
       if (!allows(origin) || methods === null) return null;
-      return new Response(null, {
+      return {
         status: 204,
+        body: null,
         headers: {
           "access-control-allow-origin": origin,
           "access-control-allow-methods": methods.join(", "),
@@ -100,15 +102,15 @@ export function createCorsPolicy(origins: CorsOrigins): CorsPolicy {
           "x-content-type-options": "nosniff",
           "cache-control": "no-store",
         },
-      });
+      };
     },
     decorate(request, response) {
       const origin = request.headers.get("origin");
       const headers = response.headers;
       appendVary(headers, "Origin");
       if (allows(origin)) {
-        headers.set("access-control-allow-origin", origin);
-        headers.set("access-control-expose-headers", CORS_EXPOSED_HEADERS);
+        headers["access-control-allow-origin"] = origin;
+        headers["access-control-expose-headers"] = CORS_EXPOSED_HEADERS;
       }
       return response;
     },

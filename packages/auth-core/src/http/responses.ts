@@ -4,52 +4,46 @@ import { API_SECURITY_HEADERS } from "./security-headers.js";
 const JSON_HEADERS = { ...API_SECURITY_HEADERS, "content-type": "application/json; charset=utf-8" };
 
 /**
- * The JSON text of each response {@link json} made, kept beside it: a Web `Response` built with a
- * body costs a body stream (tens of microseconds in Node.js 20, more than the rest of a `me`), so
- * the handlers make theirs without one. {@link withBody} gives it its body for Web callers (the
- * instance's `handle`); `createNodeListener` writes the text to the socket without any stream.
+ * An answer as the handlers make it: its status, its headers by lower-case name and its body as
+ * text. It becomes a Web `Response` once, at the edge ({@link toResponse}, for `auth.handle`);
+ * `createNodeListener` writes it to the socket as it is. In Node.js 20 a Web `Response` costs a
+ * headers list, and one with a body a stream as well: more than the rest of a `me`.
  */
-const pendingBodies = new WeakMap<Response, string>();
-
-/**
- * A JSON response; like every API response it is never sniffed nor stored by a cache. Its body
- * is attached by {@link withBody} (or written by `createNodeListener` from {@link pendingBodyOf}).
- */
-export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  const response = new Response(null, { status, headers: { ...JSON_HEADERS, ...headers } });
-  pendingBodies.set(response, JSON.stringify(body));
-  return response;
+export interface Reply {
+  readonly status: number;
+  /** Each reply has its own object: the CORS layer adds to it. */
+  readonly headers: Record<string, string>;
+  /** `null` for no body. */
+  readonly body: string | null;
 }
 
-/**
- * The property of an instance's `handle` that holds the same handler answering without attaching
- * JSON bodies (read them with {@link pendingBodyOf}); `createNodeListener` uses it.
- */
-export const RAW_HANDLE: unique symbol = Symbol("domain-auth.handle-without-bodies");
-
-/** The JSON text of a response made by {@link json} and not yet given its body, else `undefined`. */
-export function pendingBodyOf(response: Response): string | undefined {
-  return pendingBodies.get(response);
+/** A JSON reply; like every API response it is never sniffed nor stored by a cache. */
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): Reply {
+  return { status, headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body) };
 }
 
-/** `response` as a complete Web `Response`: one made by {@link json} gets its JSON text as its body. */
-export function withBody(response: Response): Response {
-  const text = pendingBodies.get(response);
-  if (text === undefined) return response;
-  return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
-}
-
-/** A JSON response that carries a token: also `Pragma: no-cache` for HTTP/1.0 caches. */
-export function jsonWithToken(status: number, body: unknown): Response {
+/** A JSON reply that carries a token: also `Pragma: no-cache` for HTTP/1.0 caches. */
+export function jsonWithToken(status: number, body: unknown): Reply {
   return json(status, body, { pragma: "no-cache" });
 }
 
 /** 204 No Content. */
-export function noContent(): Response {
-  return new Response(null, { status: 204, headers: API_SECURITY_HEADERS });
+export function noContent(): Reply {
+  return { status: 204, headers: { ...API_SECURITY_HEADERS }, body: null };
 }
 
-/** The error response for an {@link ApiError}. */
-export function errorResponse(error: ApiError): Response {
+/** The error reply for an {@link ApiError}. */
+export function errorResponse(error: ApiError): Reply {
   return json(error.status, error.toBody(), error.headers);
 }
+
+/** The Web `Response` of a reply. */
+export function toResponse(reply: Reply): Response {
+  return new Response(reply.body, { status: reply.status, headers: reply.headers });
+}
+
+/**
+ * The property of an instance's `handle` that holds the same handler answering with {@link Reply}s
+ * instead of Web `Response`s; `createNodeListener` uses it.
+ */
+export const RAW_HANDLE: unique symbol = Symbol("domain-auth.handle-with-replies");

@@ -1,15 +1,16 @@
 import { authenticate } from "../accounts/authenticate.js";
 import type { EntityModel, Operation } from "../config/index.js";
 import type { RouteContext } from "../context.js";
+import type { ApiRequest } from "../http/api-request.js";
 import { ApiError } from "../http/errors.js";
 import { authorize } from "../policy/authorize.js";
 import type { Access } from "../policy/ownership.js";
 import type { Verdict } from "../policy/verdict.js";
-import type { SessionRow } from "../sessions/session-store.js";
+import type { LiveSessionRow } from "../sessions/session-store.js";
 
 /** An allowed operation, and the session of the caller's token (`null` for an anonymous caller). */
 export interface Permitted extends Access {
-  readonly session: SessionRow | null;
+  readonly session: LiveSessionRow | null;
 }
 
 /**
@@ -18,7 +19,7 @@ export interface Permitted extends Access {
  *
  * @throws {ApiError} 401 `UNAUTHENTICATED` (with `WWW-Authenticate: Bearer`) or 403 `FORBIDDEN`.
  */
-export async function permit(context: RouteContext, request: Request, entity: EntityModel, operation: Operation): Promise<Permitted> {
+export async function permit(context: RouteContext, request: ApiRequest, entity: EntityModel, operation: Operation): Promise<Permitted> {
   const authenticated = await authenticate(context, request);
   const caller = authenticated?.caller ?? null;
   const decision = authorize(entity, operation, caller, { open: context.services === null });

@@ -1,8 +1,9 @@
 import type { EntityModel } from "../config/index.js";
 import type { RouteContext } from "../context.js";
+import type { ApiRequest } from "../http/api-request.js";
 import { readJsonObject } from "../http/body.js";
 import { ApiError } from "../http/errors.js";
-import { json } from "../http/responses.js";
+import { json, type Reply } from "../http/responses.js";
 import { storeError } from "../http/store-errors.js";
 import { checkFieldGuards } from "../policy/field-guards.js";
 import { type Access, checkOwnership } from "../policy/ownership.js";
@@ -18,7 +19,7 @@ import { updateUser } from "./user-update.js";
  * `PATCH /api/<segment>/<id>`: a partial update, with the guards of CONTRACT 5 in the order of
  * CONTRACT 9: permission, body, record exists, ownership and field guards, conflicts.
  */
-export async function updateRecord(context: RouteContext, request: Request, entity: EntityModel, id: string): Promise<Response> {
+export async function updateRecord(context: RouteContext, request: ApiRequest, entity: EntityModel, id: string): Promise<Reply> {
   const access = await permit(context, request, entity, "update");
   const extraKeys = entity.isAuthEntity ? ["currentPassword"] : [];
   const { currentPassword, ...values } = parseRecordBody(entity, await readJsonObject(request), "update", { extraKeys });
@@ -36,7 +37,7 @@ async function updateOtherRecord(
   id: string,
   access: Access,
   values: Record<string, unknown>,
-): Promise<Response> {
+): Promise<Reply> {
   const auth = context.services?.auth ?? null;
   // One transaction: the record is read (and locked) once, and checked as it is when written.
   try {

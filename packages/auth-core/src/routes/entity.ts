@@ -2,9 +2,10 @@ import { invalidTokenError } from "../accounts/authenticate.js";
 import { createUser } from "../accounts/create-user.js";
 import type { EntityModel } from "../config/index.js";
 import type { RouteContext } from "../context.js";
+import type { ApiRequest } from "../http/api-request.js";
 import { readJsonObject } from "../http/body.js";
 import { ApiError } from "../http/errors.js";
-import { json, noContent } from "../http/responses.js";
+import { json, noContent, type Reply } from "../http/responses.js";
 import { referenceError, storeError } from "../http/store-errors.js";
 import { isInvitation, vouchesForEmail } from "../policy/email-verification.js";
 import { checkFieldGuards } from "../policy/field-guards.js";
@@ -29,7 +30,7 @@ function integerParam(url: URL, name: string, fallback: number, min: number, max
 }
 
 /** `GET /api/<segment>`: a page of the records the caller may read. */
-export async function listRecords(context: RouteContext, request: Request, entity: EntityModel): Promise<Response> {
+export async function listRecords(context: RouteContext, request: ApiRequest, entity: EntityModel): Promise<Reply> {
   const access = await permit(context, request, entity, "read");
   const url = new URL(request.url);
   const limit = integerParam(url, "limit", 20, 1, 100);
@@ -40,7 +41,7 @@ export async function listRecords(context: RouteContext, request: Request, entit
 }
 
 /** `GET /api/<segment>/<id>`. */
-export async function readRecord(context: RouteContext, request: Request, entity: EntityModel, id: string): Promise<Response> {
+export async function readRecord(context: RouteContext, request: ApiRequest, entity: EntityModel, id: string): Promise<Reply> {
   const access = await permit(context, request, entity, "read");
   const record = await context.store.find(entity, id);
   if (!record) throw new ApiError("NOT_FOUND");
@@ -49,7 +50,7 @@ export async function readRecord(context: RouteContext, request: Request, entity
 }
 
 /** `POST /api/<segment>`: creates a record owned by the caller. */
-export async function createRecord(context: RouteContext, request: Request, entity: EntityModel): Promise<Response> {
+export async function createRecord(context: RouteContext, request: ApiRequest, entity: EntityModel): Promise<Reply> {
   const { caller } = await permit(context, request, entity, "create");
   const body = await readJsonObject(request);
   const services = context.services;
@@ -89,7 +90,7 @@ export async function createRecord(context: RouteContext, request: Request, enti
  * `DELETE /api/<segment>/<id>`; deleting a user revokes their sessions. Optional `ref`s (owner fields included) that point at the record
  * become `null` in the same transaction; a required one makes it 409 `CONFLICT`, changing nothing.
  */
-export async function deleteRecord(context: RouteContext, request: Request, entity: EntityModel, id: string): Promise<Response> {
+export async function deleteRecord(context: RouteContext, request: ApiRequest, entity: EntityModel, id: string): Promise<Reply> {
   const access = await permit(context, request, entity, "delete");
   const auth = entity.isAuthEntity ? context.services?.auth : undefined;
   // One transaction: the record is read (and locked) once, and checked as it is when deleted.

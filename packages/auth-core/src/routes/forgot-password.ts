@@ -1,9 +1,10 @@
 import { authenticate } from "../accounts/authenticate.js";
 import type { AuthServices, RouteContext } from "../context.js";
+import type { ApiRequest } from "../http/api-request.js";
 import { readJsonObject } from "../http/body.js";
 import { ApiError } from "../http/errors.js";
 import { parseBody } from "../http/parse.js";
-import { json } from "../http/responses.js";
+import { json, type Reply } from "../http/responses.js";
 import type { MailThrottle } from "../throttle/mail-throttle.js";
 import { emailRequestBodySchema } from "./mail-bodies.js";
 
@@ -15,7 +16,7 @@ const TOO_MANY_REQUESTS = "Too many requests for this email or from this address
  *
  * @throws {ApiError} `INVALID_BODY`, or `TOO_MANY_ATTEMPTS` with `Retry-After`.
  */
-export async function admitEmailRequest(context: RouteContext, throttle: MailThrottle, request: Request): Promise<string> {
+export async function admitEmailRequest(context: RouteContext, throttle: MailThrottle, request: ApiRequest): Promise<string> {
   const { email } = parseBody(emailRequestBodySchema, await readJsonObject(request));
   const wait = await throttle.admit(email, context.clientAddress(request));
   if (wait !== null) throw new ApiError("TOO_MANY_ATTEMPTS", { message: TOO_MANY_REQUESTS, headers: { "retry-after": String(wait) } });
@@ -27,7 +28,7 @@ export async function admitEmailRequest(context: RouteContext, throttle: MailThr
  * user is sent a reset link after the answer, so the answer takes as long either way and says
  * nothing about whether the account exists, nor about the mail server.
  */
-export async function forgotPassword(context: RouteContext, services: AuthServices, request: Request): Promise<Response> {
+export async function forgotPassword(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
   await authenticate(context, request);
   const email = await admitEmailRequest(context, services.forgotPasswordThrottle, request);
   const user = await context.store.findByEmail(services.auth.entity, email);

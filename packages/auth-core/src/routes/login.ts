@@ -3,9 +3,10 @@ import { authenticate } from "../accounts/authenticate.js";
 import { checkPassword } from "../accounts/check-password.js";
 import { signedInBody } from "../accounts/signed-in-body.js";
 import type { AuthServices, RouteContext } from "../context.js";
+import type { ApiRequest } from "../http/api-request.js";
 import { readJsonObject } from "../http/body.js";
 import { ApiError } from "../http/errors.js";
-import { jsonWithToken } from "../http/responses.js";
+import { jsonWithToken, type Reply } from "../http/responses.js";
 import { checkEmailConfirmed } from "../policy/email-verification.js";
 import { normalizeEmail } from "../records/email.js";
 import { enforce } from "./access.js";
@@ -16,7 +17,7 @@ import { enforce } from "./access.js";
  * `auth.verifyEmail`, a user who never confirmed an address is 403 `EMAIL_NOT_VERIFIED`, after the
  * password was found right.
  */
-export async function login(context: RouteContext, services: AuthServices, request: Request): Promise<Response> {
+export async function login(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
   await authenticate(context, request);
   services.hasher.ensureRoom();
   const parsed = loginBodySchema.safeParse(await readJsonObject(request));

@@ -1,10 +1,11 @@
 import { requireUser } from "../accounts/authenticate.js";
 import type { AuthServices, RouteContext } from "../context.js";
-import { json } from "../http/responses.js";
+import type { ApiRequest } from "../http/api-request.js";
+import { json, type Reply } from "../http/responses.js";
 import { serializeRecord } from "../records/serialize.js";
 
 /** `GET /api/<auth>/me`: the caller's profile. */
-export async function me(context: RouteContext, services: AuthServices, request: Request): Promise<Response> {
+export async function me(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
   const { user } = await requireUser(context, request);
   return json(200, { user: serializeRecord(services.auth.entity, user) });
 }

@@ -1,9 +1,10 @@
 import { authenticate } from "../accounts/authenticate.js";
 import { createUser, parseSignUpBody } from "../accounts/create-user.js";
 import type { AuthServices, RouteContext } from "../context.js";
+import type { ApiRequest } from "../http/api-request.js";
 import { readJsonObject } from "../http/body.js";
 import { ApiError } from "../http/errors.js";
-import { json } from "../http/responses.js";
+import { json, type Reply } from "../http/responses.js";
 import { serializeRecord } from "../records/serialize.js";
 import { checkRefs } from "./refs.js";
 
@@ -19,7 +20,7 @@ const TOO_MANY_REGISTRATIONS = "Too many registrations from this address; try ag
  * (409) and the password hashed. So one past the limit never gets a password hashed. With
  * `auth.verifyEmail`, a confirmation link is sent after the answer.
  */
-export async function register(context: RouteContext, services: AuthServices, request: Request): Promise<Response> {
+export async function register(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
   await authenticate(context, request);
   services.hasher.ensureRoom();
   const values = parseSignUpBody(services, await readJsonObject(request));

@@ -1,10 +1,11 @@
 import { authenticate } from "../accounts/authenticate.js";
 import { signedInBody } from "../accounts/signed-in-body.js";
 import type { AuthServices, RouteContext } from "../context.js";
+import type { ApiRequest } from "../http/api-request.js";
 import { readJsonObject } from "../http/body.js";
 import { ApiError } from "../http/errors.js";
 import { parseBody } from "../http/parse.js";
-import { jsonWithToken } from "../http/responses.js";
+import { jsonWithToken, type Reply } from "../http/responses.js";
 import { toStoredUser } from "../store/rows.js";
 import { resetPasswordBodySchema } from "./mail-bodies.js";
 
@@ -14,7 +15,7 @@ import { resetPasswordBodySchema } from "./mail-bodies.js";
  * simultaneous uses, one succeeds), the email marked confirmed, the token version bumped and
  * every session of the user revoked; then the email's login lock is lifted and a session started.
  */
-export async function resetPassword(context: RouteContext, services: AuthServices, request: Request): Promise<Response> {
+export async function resetPassword(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
   await authenticate(context, request);
   services.hasher.ensureRoom();
   const { token, password } = parseBody(resetPasswordBodySchema, await readJsonObject(request));

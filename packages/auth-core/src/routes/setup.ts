@@ -2,9 +2,10 @@ import { authenticate } from "../accounts/authenticate.js";
 import { createUser, parseSignUpBody } from "../accounts/create-user.js";
 import { signedInBody } from "../accounts/signed-in-body.js";
 import type { AuthServices, RouteContext } from "../context.js";
+import type { ApiRequest } from "../http/api-request.js";
 import { readJsonObject } from "../http/body.js";
 import { ApiError } from "../http/errors.js";
-import { json, jsonWithToken } from "../http/responses.js";
+import { json, jsonWithToken, type Reply } from "../http/responses.js";
 import type { SetupTokenCheck } from "../tokens/setup-token.js";
 import { checkRefs } from "./refs.js";
 
@@ -12,7 +13,7 @@ import { checkRefs } from "./refs.js";
  * `GET /api/<auth>/setup`: whether the first administrator still has to be created, and, while
  * they do on a server with a setup token, `setupTokenRequired: true`.
  */
-export async function setupStatus(context: RouteContext, services: AuthServices): Promise<Response> {
+export async function setupStatus(context: RouteContext, services: AuthServices): Promise<Reply> {
   const setupRequired = !(await context.store.isSetupComplete());
   const body = setupRequired && services.setupToken ? { setupRequired, setupTokenRequired: true } : { setupRequired };
   return json(200, body);
@@ -34,7 +35,7 @@ function checkSetupToken(check: SetupTokenCheck, candidate: unknown): void {
  * setup token, the body's `setupToken` must match it: checked after the body is validated and
  * before anything is hashed or written; it is never stored.
  */
-export async function setup(context: RouteContext, services: AuthServices, request: Request): Promise<Response> {
+export async function setup(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
   await authenticate(context, request);
   if (await context.store.isSetupComplete()) throw new ApiError("SETUP_COMPLETE");
   const body = await readJsonObject(request);

@@ -2,8 +2,9 @@ import { checkPassword } from "../accounts/check-password.js";
 import { sessionTokens } from "../accounts/signed-in-body.js";
 import type { EntityModel } from "../config/index.js";
 import type { AuthServices, RouteContext } from "../context.js";
+import type { ApiRequest } from "../http/api-request.js";
 import { ApiError } from "../http/errors.js";
-import { json, jsonWithToken } from "../http/responses.js";
+import { json, jsonWithToken, type Reply } from "../http/responses.js";
 import { storeError } from "../http/store-errors.js";
 import { changesOwnCredentials, checkCredentialWriter, checkCurrentPassword, credentialChanges } from "../policy/credentials.js";
 import { checkFieldGuards } from "../policy/field-guards.js";
@@ -30,7 +31,7 @@ export interface UserUpdate {
  * for an own password or email change, then the write; that change answers with fresh tokens
  * (access and refresh) for the session that made it, the user's other sessions revoked.
  */
-export async function updateUser(context: RouteContext, services: AuthServices, request: Request, update: UserUpdate): Promise<Response> {
+export async function updateUser(context: RouteContext, services: AuthServices, request: ApiRequest, update: UserUpdate): Promise<Reply> {
   const user = await context.store.findUser(update.entity, update.id);
   if (!user) throw new ApiError("NOT_FOUND");
   await checkUserUpdate(context, services, request, user, update);
@@ -50,7 +51,7 @@ export async function updateUser(context: RouteContext, services: AuthServices, 
 async function checkUserUpdate(
   context: RouteContext,
   services: AuthServices,
-  request: Request,
+  request: ApiRequest,
   user: StoredUser,
   { entity, access, values, currentPassword }: UserUpdate,
 ): Promise<void> {

@@ -1,9 +1,10 @@
 import { authenticate } from "../accounts/authenticate.js";
 import type { AuthServices, RouteContext } from "../context.js";
+import type { ApiRequest } from "../http/api-request.js";
 import { readJsonObject } from "../http/body.js";
 import { ApiError } from "../http/errors.js";
 import { parseBody } from "../http/parse.js";
-import { json } from "../http/responses.js";
+import { json, type Reply } from "../http/responses.js";
 import { serializeRecord } from "../records/serialize.js";
 import { admitEmailRequest } from "./forgot-password.js";
 import { verifyEmailBodySchema } from "./mail-bodies.js";
@@ -12,7 +13,7 @@ import { verifyEmailBodySchema } from "./mail-bodies.js";
  * `POST /api/<auth>/verify-email` `{ token }`: confirms the address the link was sent to, when it
  * is still the user's; 200 `{ user }`. The token works once (of simultaneous uses, one succeeds).
  */
-export async function verifyEmail(context: RouteContext, services: AuthServices, request: Request): Promise<Response> {
+export async function verifyEmail(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
   await authenticate(context, request);
   const { token } = parseBody(verifyEmailBodySchema, await readJsonObject(request));
   const now = services.sessions.now();
@@ -37,7 +38,7 @@ export async function verifyEmail(context: RouteContext, services: AuthServices,
  * `POST /api/<auth>/resend-verification` `{ email }`: 202 `{}` for every well-formed email; a
  * known user whose address is not confirmed yet is sent a new link (the earlier ones stop working).
  */
-export async function resendVerification(context: RouteContext, services: AuthServices, request: Request): Promise<Response> {
+export async function resendVerification(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
   await authenticate(context, request);
   const email = await admitEmailRequest(context, services.resendVerificationThrottle, request);
   const user = await context.store.findByEmail(services.auth.entity, email);

@@ -1,8 +1,10 @@
-import { CompiledQuery, type Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import type { EntityModel } from "../config/index.js";
+import { entityColumns } from "../store/columns.js";
 import type { AnyDB, Database } from "../store/database.js";
 import { TABLES } from "../store/migrate.js";
-import { fromRow, type StoredUser, toStoredUser } from "../store/rows.js";
+import { fromRow, type SignedInUser, type StoredRecord, type StoredUser, toStoredUser } from "../store/rows.js";
+import { selectRows } from "../store/select-rows.js";
 
 /** A row of the sessions table; times are milliseconds since the epoch. */
 export interface SessionRow {
@@ -26,6 +28,24 @@ export interface SessionRow {
 export interface SessionWithUser {
   readonly session: SessionRow;
   readonly user: StoredUser;
+}
+
+/** What a token check reads of a session: enough to tell it is live, and to renew it. */
+export type LiveSessionRow = Pick<SessionRow, "id" | "userId" | "createdAt" | "expiresAt" | "revokedAt" | "refreshHash">;
+
+/** A live session's row and its user, as a token check reads them. */
+export interface LiveSessionWithUser {
+  readonly session: LiveSessionRow;
+  readonly user: SignedInUser;
+}
+
+/** The columns of a session that a token check reads. */
+const LIVE_SESSION_COLUMNS = ["id", "userId", "createdAt", "expiresAt", "revokedAt", "refreshHash"] as const;
+
+/** The token check's read of one user table: its SQL, built once, and how a row becomes its result. */
+interface TokenCheckRead {
+  readonly sql: string;
+  toResult(row: Record<string, unknown>): LiveSessionWithUser;
 }
 
 /** The longest session id we look up; ours are 22 characters. */
@@ -85,8 +105,8 @@ export interface RevokeOptions {
 
 /** The sessions table: one row per sign-in. */
 export class SessionStore {
-  /** The SQL of the per-request read, by user table: built once, so checking a token builds no query. */
-  private readonly findSql = new Map<string, string>();
+  /** The per-request read, by user table: built once, so checking a token builds no query. */
+  private readonly tokenCheckReads = new Map<string, TokenCheckRead>();
 
   constructor(private readonly database: Database) {}
 
@@ -106,17 +126,54 @@ export class SessionStore {
     await this.db.insertInto(TABLES.sessions).values(row).execute();
   }
 
-  /** A session and its user together, by the session's id: the one read that checks an access token. */
-  async findWithUser(entity: EntityModel, id: string): Promise<SessionWithUser | undefined> {
+  /**
+   * A session and its user together, by the session's id: the one read that checks an access
+   * token. It reads only the columns the check and the routes after it use (never the password hash).
+   */
+  async findForTokenCheck(entity: EntityModel, id: string): Promise<LiveSessionWithUser | undefined> {
     if (id.length === 0 || id.length > MAX_ID_LENGTH || id.includes("\u0000")) return undefined;
-    let text = this.findSql.get(entity.table);
-    if (text === undefined) {
-      text = this.joined(entity).where("s.id", "=", id).compile().sql;
-      this.findSql.set(entity.table, text);
-    }
-    const { rows } = await this.db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, [id]));
-    const row = rows[0];
-    return row ? splitJoined(entity, row) : undefined;
+    const read = this.tokenCheckReadOf(entity);
+    const [row] = await selectRows<Record<string, unknown>>(this.database, read.sql, [id]);
+    return row ? read.toResult(row) : undefined;
+  }
+
+  private tokenCheckReadOf(entity: EntityModel): TokenCheckRead {
+    const known = this.tokenCheckReads.get(entity.table);
+    if (known) return known;
+    const userColumns = [
+      "id",
+      "createdAt",
+      "updatedAt",
+      ...entityColumns(entity, this.database.dialect).map((column) => column.name),
+    ].filter((name) => name !== "passwordHash");
+    const sql = this.db
+      .selectFrom(`${TABLES.sessions} as s`)
+      .innerJoin(`${entity.table} as u`, "u.id", "s.userId")
+      .select(userColumns.map((column) => `u.${column}`))
+      .select(LIVE_SESSION_COLUMNS.map((column) => `s.${column} as ${PREFIX}${column}`))
+      .where("s.id", "=", "")
+      .compile().sql;
+    const read: TokenCheckRead = {
+      sql,
+      toResult(row) {
+        const record: Record<string, unknown> = {};
+        for (const column of userColumns) record[column] = row[column];
+        const { passwordHash: _, ...user } = toStoredUser(fromRow(entity, record as StoredRecord));
+        return {
+          user,
+          session: {
+            id: String(row[`${PREFIX}id`]),
+            userId: String(row[`${PREFIX}userId`]),
+            createdAt: Number(row[`${PREFIX}createdAt`]),
+            expiresAt: Number(row[`${PREFIX}expiresAt`]),
+            revokedAt: row[`${PREFIX}revokedAt`] === null ? null : Number(row[`${PREFIX}revokedAt`]),
+            refreshHash: String(row[`${PREFIX}refreshHash`]),
+          },
+        };
+      },
+    };
+    this.tokenCheckReads.set(entity.table, read);
+    return read;
   }
 
   /** The session whose current or previous refresh token has this hash, with its user. */

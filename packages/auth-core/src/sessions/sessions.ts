@@ -3,7 +3,7 @@ import type { EntityModel } from "../config/index.js";
 import type { AnyDB } from "../store/database.js";
 import type { StoredUser } from "../store/rows.js";
 import { hashRefreshToken, newRefreshToken, newSessionId } from "./secrets.js";
-import type { SessionRow, SessionStore, SessionWithUser } from "./session-store.js";
+import type { LiveSessionRow, LiveSessionWithUser, SessionRow, SessionStore } from "./session-store.js";
 
 /** `AUTH_REFRESH_TTL`'s default: 30 days. */
 export const DEFAULT_REFRESH_TTL_SECONDS = 30 * 24 * 3600;
@@ -99,8 +99,8 @@ export class SessionService {
   }
 
   /** A live session and its user, by id: `undefined` for an unknown, revoked or expired session or a deleted user. */
-  async findLive(entity: EntityModel, id: string): Promise<SessionWithUser | undefined> {
-    const found = await this.store.findWithUser(entity, id);
+  async findLive(entity: EntityModel, id: string): Promise<LiveSessionWithUser | undefined> {
+    const found = await this.store.findForTokenCheck(entity, id);
     if (!found || found.session.revokedAt !== null || found.session.expiresAt <= this.now()) return undefined;
     return found;
   }
@@ -133,7 +133,7 @@ export class SessionService {
    * @returns `undefined` when the current token was spent or the session revoked meanwhile.
    */
   async renew(
-    session: SessionRow,
+    session: Pick<LiveSessionRow, "id" | "createdAt" | "refreshHash">,
     options: { readonly now?: number; readonly trx?: Kysely<AnyDB> } = {},
   ): Promise<IssuedRefresh | undefined> {
     const now = options.now ?? this.now();

@@ -3,7 +3,7 @@ import type SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import { openSqliteFile } from "./sqlite-open.js";
-import { withStatementCache } from "./statement-cache.js";
+import { type StatementCache, withStatementCache } from "./statement-cache.js";
 
 // Rows are shaped by domain.yaml at run time, so tables are typed loosely.
 // biome-ignore lint/suspicious/noExplicitAny: table shapes come from the model at run time
@@ -11,7 +11,14 @@ export type AnyDB = Record<string, any>;
 
 /** An open database: the query builder and the driver-level client beneath it. */
 export type Database =
-  | { readonly dialect: "sqlite"; readonly db: Kysely<AnyDB>; readonly client: SQLite.Database; close(): Promise<void> }
+  | {
+      readonly dialect: "sqlite";
+      readonly db: Kysely<AnyDB>;
+      readonly client: SQLite.Database;
+      /** The client's statements, each prepared once (kysely's queries go through them too). */
+      readonly statements: StatementCache;
+      close(): Promise<void>;
+    }
   | { readonly dialect: "postgres"; readonly db: Kysely<AnyDB>; readonly client: pg.Pool; close(): Promise<void> };
 
 export interface OpenDatabaseOptions {
@@ -48,8 +55,9 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
   const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
   if (url.startsWith("file:")) {
     const client = await openSqliteFile(sqlitePathOf(url), busyTimeoutMs);
-    const db = new Kysely<AnyDB>({ dialect: new SqliteDialect({ database: withStatementCache(client) }) });
-    return { dialect: "sqlite", db, client, close: () => db.destroy() };
+    const statements = withStatementCache(client);
+    const db = new Kysely<AnyDB>({ dialect: new SqliteDialect({ database: statements }) });
+    return { dialect: "sqlite", db, client, statements, close: () => db.destroy() };
   }
   if (/^postgres(ql)?:\/\//.test(url)) {
     const client = new pg.Pool({

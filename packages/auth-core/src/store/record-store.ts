@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { CompiledQuery, type Kysely, sql } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { EntityModel } from "../config/index.js";
 import type { AnyDB, Database } from "./database.js";
 import { uniqueViolationColumn } from "./errors.js";
 import { TABLES } from "./migrate.js";
 import { holdRefTargets, type Referrer, type RefTarget, releaseReferences } from "./references.js";
 import { fromRow, type StoredRecord, type StoredUser, toColumns, toStoredUser } from "./rows.js";
+import { selectRows } from "./select-rows.js";
 import { writeTransaction } from "./transaction.js";
 
 /** A write clashed with a unique column. */
@@ -117,12 +118,12 @@ export class RecordStore {
     const text = this.listSql(entity, owned);
     const ownerParameters = owned ? [options.ownedBy] : [];
     const [page, count] = await Promise.all([
-      this.db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text.page, [...ownerParameters, options.limit, options.offset])),
-      this.db.executeQuery<{ total: number | string }>(CompiledQuery.raw(text.count, ownerParameters)),
+      selectRows<Record<string, unknown>>(this.database, text.page, [...ownerParameters, options.limit, options.offset]),
+      selectRows<{ total: number | string }>(this.database, text.count, ownerParameters),
     ]);
-    const total = count.rows[0]?.total;
+    const total = count[0]?.total;
     if (total === undefined) throw new Error(`no count of ${entity.table}`);
-    return { rows: page.rows.map((row) => fromRow(entity, row)), total: Number(total) };
+    return { rows: page.map((row) => fromRow(entity, row)), total: Number(total) };
   }
 
   async find(entity: EntityModel, id: string): Promise<StoredRecord | undefined> {

@@ -4,10 +4,9 @@ import { dataFields } from "./columns.js";
 /** A record as the API sees it: field values by name, plus `id`, `createdAt`, `updatedAt`. */
 export type StoredRecord = Record<string, unknown> & { readonly id: string; readonly createdAt: string; readonly updatedAt: string };
 
-/** A record of the auth entity, with the columns every user has. */
-export type StoredUser = StoredRecord & {
+/** A record of the auth entity as a signed-in caller's is read: every column every user has but the password hash. */
+export type SignedInUser = StoredRecord & {
   readonly email: string;
-  readonly passwordHash: string;
   readonly role: string | null;
   readonly tokenVersion: number;
   /** The current email address has been confirmed (a link used, or set by an administrator). */
@@ -15,6 +14,9 @@ export type StoredUser = StoredRecord & {
   /** Some email address of this user has ever been confirmed: sign-in is allowed under `verifyEmail`. */
   readonly everVerified: boolean;
 };
+
+/** A record of the auth entity, with the columns every user has. */
+export type StoredUser = SignedInUser & { readonly passwordHash: string };
 
 /** A record read from the auth entity's table as a user: its role `null` when unset, its token version a number. */
 export function toStoredUser(record: StoredRecord): StoredUser {

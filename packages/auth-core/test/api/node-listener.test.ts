@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSqliteDatabase } from "../../../../test/support/databases.js";
-import { createNodeListener } from "../../src/index.js";
+import { createNodeListener, PEER_ADDRESS_HEADER } from "../../src/index.js";
 import { useInstance } from "../support/instance.js";
 
 /** What a client sees of an answer, less what depends on the connection. */
@@ -82,5 +82,52 @@ describe("createNodeListener", () => {
     );
     expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
     expect(await response.json()).toMatchObject({ user: { email: "admin@example.com" } });
+  });
+});
+
+describe("createNodeListener reading requests without a Web Request", () => {
+  const seenAddresses: (string | null)[] = [];
+  const instance = useInstance(createSqliteDatabase, undefined, {
+    clientAddress: (request) => {
+      seenAddresses.push(request.headers.get(PEER_ADDRESS_HEADER));
+      return "test";
+    },
+  });
+  let server: Server;
+  let base = "";
+  beforeAll(async () => {
+    server = createServer(createNodeListener(instance.auth.handle));
+    base = await listen(server);
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server?.close(resolve));
+  });
+
+  it("reads a JSON body, and the peer address from the socket whatever the client sent", async () => {
+    const response = await fetch(`${base}/api/user/setup`, {
+      method: "POST",
+      headers: { "content-type": "application/json", [PEER_ADDRESS_HEADER]: "203.0.113.9" },
+      body: JSON.stringify({ email: "first@example.com", password: "correct horse battery" }),
+    });
+    expect(response.status).toBe(201);
+    expect(await response.json()).toMatchObject({ user: { email: "first@example.com" } });
+    expect(seenAddresses.length).toBeGreaterThan(0);
+    expect(new Set(seenAddresses)).toEqual(new Set(["127.0.0.1"]));
+  });
+
+  it("answers a request line it cannot read as a URL with 400 and the error body", async () => {
+    const { request } = await import("node:http");
+    const { port } = server.address() as AddressInfo;
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const sent = request({ host: "127.0.0.1", port, path: "http://[bad", method: "GET" }, (response) => {
+        let body = "";
+        response.on("data", (chunk) => (body += chunk));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
+      });
+      sent.on("error", reject);
+      sent.end();
+    });
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body)).toMatchObject({ code: "BAD_REQUEST" });
   });
 });
