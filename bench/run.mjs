@@ -4,9 +4,10 @@
 //   node run.mjs [--cpu-prof DIR] [--no-write]
 // --cpu-prof DIR  also profiles the three HTTP servers (written to DIR when they stop)
 // --no-write      prints only, leaves docs/benchmarks.md as it is
+// --baseline PATH another build of the core (PATH/dist/index.js) on bare node:http in the same `me` turns
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { ensureBuilt } from "../apps/web/ensure-build.mjs";
@@ -17,9 +18,15 @@ import { alternate, closedLoop } from "./lib/load.mjs";
 import { renderMarkdown, renderText } from "./lib/report.mjs";
 import * as startup from "./lib/startup.mjs";
 import { median, sleep } from "./lib/stats.mjs";
+import { buildWebVariant, TRIVIAL_PATH } from "./lib/web-variant.mjs";
 
 const { values: flags } = parseArgs({
-  options: { "cpu-prof": { type: "string" }, "no-write": { type: "boolean" }, "save-results": { type: "string" } },
+  options: {
+    "cpu-prof": { type: "string" },
+    "no-write": { type: "boolean" },
+    "save-results": { type: "string" },
+    baseline: { type: "string" },
+  },
 });
 const REPORT = fileURLToPath(new URL("../docs/benchmarks.md", import.meta.url));
 
@@ -171,10 +178,21 @@ try {
   };
   const bare = await http.preparePosts(await http.prepareCore(await start(http.startCoreServer), SETTINGS.loginPool), 20);
   const floor = await start((_dir, options) => http.startFloorServer(bare, options));
+  const baseline = flags.baseline
+    ? await http.prepareCore(
+        await start((work, options) => http.startCoreServer(work, { ...options, name: "baseline", entry: resolve(flags.baseline) })),
+        0,
+      )
+    : null;
+  if (baseline) results.baseline = flags.baseline;
   const betterAuth = await http.prepareBetterAuth(await start(http.startBetterAuthServer));
   let next = null;
   try {
-    next = await http.prepareCore(await start(http.startNextServer), 0);
+    const script = buildWebVariant();
+    next = await http.prepareCore(await start((work, options) => http.startNextServer(work, { ...options, script })), 0);
+    // The same `me` by way of Next.js's route handler: server.mjs leaves a percent-encoded path to Next.js.
+    next.meViaNext = { ...next.me, path: next.me.path.replace(/me$/, "%6De") };
+    next.trivial = { path: TRIVIAL_PATH, headers: {} };
   } catch (error) {
     results.notes.push(
       `The web app's server did not start, so the rows through Next.js are missing: ${String(error.message).split("\n")[0]}`,
@@ -182,20 +200,27 @@ try {
     log(`warning: the web app did not start: ${error.message}`);
   }
   const contenders = [
-    ...(next ? [{ name: "next", server: next }] : []),
+    ...(next
+      ? [
+          { name: "next", server: next },
+          { name: "nextHandler", server: next, target: "meViaNext" },
+          { name: "nextTrivial", server: next, target: "trivial" },
+        ]
+      : []),
     { name: "bare", server: bare },
     { name: "floor", server: floor },
+    ...(baseline ? [{ name: "baseline", server: baseline }] : []),
     { name: "betterAuth", server: betterAuth },
   ];
   const { connections, seconds } = SETTINGS.http;
-  for (const { server } of contenders) await http.hitMe(server, { connections, seconds: 1 });
+  for (const { server, target } of contenders) await http.hitMe(server, { connections, seconds: 1, target });
   log("Over HTTP: me and get-session at full speed, taking turns…", "HTTP throughput");
   const throughputRuns = {};
   results.http = await alternate(
-    contenders.map(({ name, server }) => ({
+    contenders.map(({ name, server, target }) => ({
       name,
       measure: async () => {
-        const run = await http.hitMe(server, { connections, seconds });
+        const run = await http.hitMe(server, { connections, seconds, target });
         collect(throughputRuns, name, run);
         return run.requestsPerSecond;
       },

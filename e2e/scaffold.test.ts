@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -293,7 +293,15 @@ describe("npx create-domain-auth in a project create-next-app made with its defa
   it("builds, and npm start serves the first run in Chromium, the user's home page keeping its own styles", {
     timeout: 900_000,
   }, async () => {
+    // A route of the user's own under /api, added after the wizard ran: it stays theirs under npm start.
+    await mkdir(join(project, "app/api/hello"), { recursive: true });
+    await writeFile(join(project, "app/api/hello/route.ts"), 'export function GET() {\n  return Response.json({ hello: "world" });\n}\n');
     const app = await expectBuildAndFirstRun(project, "scaffold-create-next-app-profile");
+    const hello = await fetch(`${app.url}/api/hello`);
+    expect(await hello.json()).toEqual({ hello: "world" });
+    // The domain's API is answered by server.mjs before Next.js (no Next.js Vary), the user's route by Next.js.
+    expect((await fetch(`${app.url}/api/user/setup`)).headers.get("vary")).toBeNull();
+    expect(hello.headers.get("vary")).toContain("rsc");
     const home = await fetch(`${app.url}/`);
     expect(home.headers.get("content-security-policy")).toBeNull();
     expect(await home.text()).toContain("To get started, edit the");

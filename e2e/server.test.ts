@@ -12,10 +12,11 @@ const SERVER = fileURLToPath(new URL("../apps/web/server.mjs", import.meta.url))
 
 describe("the production server", () => {
   let app: RunningApp;
+  let token = "";
 
   beforeAll(async () => {
     app = await startApp();
-    await setUpAdmin(app.url, ADMIN);
+    ({ token } = await setUpAdmin(app.url, ADMIN));
   });
 
   afterAll(async () => {
@@ -39,6 +40,22 @@ describe("the production server", () => {
     }
     expect(statuses.every((status) => status === 401)).toBe(true);
     expect(await attempt(1000)).toBe(429);
+  });
+
+  test("answers the API before Next.js, and a path it leaves to Next.js's route handler the same way", async () => {
+    const seen = async (path: string) => {
+      const response = await fetch(`${app.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+      return { status: response.status, vary: response.headers.get("vary"), body: await response.json() };
+    };
+    const direct = await seen("/api/user/me");
+    // A percent-encoded path is not plain: server.mjs leaves it to Next.js, whose route handler passes it on.
+    const throughNext = await seen("/api/user/%6De");
+    expect(direct.status).toBe(200);
+    expect(direct.body).toEqual(throughNext.body);
+    expect(direct.vary).toBeNull();
+    expect(throughNext.vary).toContain("rsc");
+    // Next.js's own answers stay its own: the trailing-slash redirect, the pages.
+    expect((await fetch(`${app.url}/api/user/me/`, { redirect: "manual" })).status).toBe(308);
   });
 
   test("a healthy start prints one line saying where to go", async () => {

@@ -124,10 +124,13 @@ export async function startFloorServer(core, options = {}) {
   return { ...server, me: core.me };
 }
 
-/** The web app's production server (apps/web/server.mjs: Next.js with the same handler). */
-export async function startNextServer(dir, options = {}) {
+/**
+ * The web app's production server (apps/web/server.mjs: Next.js with the same handler); `script`
+ * runs another copy of it (the bench's variant with a trivial route, `web-variant.mjs`).
+ */
+export async function startNextServer(dir, { script = WEB_SERVER, ...options } = {}) {
   const port = await freePort();
-  return startProcess("next", WEB_SERVER, {
+  return startProcess("next", script, {
     env: { ...coreEnv(join(dir, "http-next.db")), HOSTNAME: "127.0.0.1" },
     port,
     ready: (output) => (/domain-auth: (ready at|create the first administrator)/.test(output) ? { port } : null),
