@@ -11,15 +11,14 @@ type RawHandler = (request: ApiRequest) => Promise<Reply>;
 /**
  * A node:http request as the API reads it. Header names are looked up in Node's own parsed
  * headers (a repeated header joined with ", " as a Web `Headers` joins it, where Node keeps the
- * values), the peer address header is the socket's, whatever the client sent, and the body
- * becomes a stream only when a handler reads it.
+ * values), the peer address header is the socket's, whatever the client sent, and the body is
+ * Node's request itself.
  */
 class NodeApiRequest implements ApiRequest {
   readonly method: string;
   readonly url: string;
   readonly headers: Pick<Headers, "get" | "has">;
   readonly #incoming: IncomingMessage;
-  #body: ReadableStream<Uint8Array> | null | undefined;
 
   constructor(incoming: IncomingMessage) {
     this.#incoming = incoming;
@@ -37,12 +36,8 @@ class NodeApiRequest implements ApiRequest {
     this.headers = { get, has: (name) => get(name) !== null };
   }
 
-  get body(): ReadableStream<Uint8Array> | null {
-    if (this.#body === undefined) {
-      const hasBody = this.method !== "GET" && this.method !== "HEAD";
-      this.#body = hasBody ? (Readable.toWeb(this.#incoming) as ReadableStream<Uint8Array>) : null;
-    }
-    return this.#body;
+  get body(): AsyncIterable<Uint8Array> | null {
+    return this.method === "GET" || this.method === "HEAD" ? null : this.#incoming;
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * What the API reads of a request: its method, absolute URL, headers by name and body. A Web
  * `Request` is one; `createNodeListener` makes a lighter one for each node:http request, which
- * builds no Web headers list, abort signal or body stream unless the body is read.
+ * builds no Web headers list, abort signal or body stream.
  */
 export interface ApiRequest {
   /** Upper case for the methods HTTP defines. */
@@ -9,8 +9,8 @@ export interface ApiRequest {
   /** The absolute URL. */
   readonly url: string;
   readonly headers: Pick<Headers, "get" | "has">;
-  /** The body's bytes; `null` when the request has none. */
-  readonly body: ReadableStream<Uint8Array> | null;
+  /** The body's bytes in chunks (a Web stream, or Node's own request); `null` when the request has none. */
+  readonly body: AsyncIterable<Uint8Array> | null;
 }
 
 /** The same request under another method and without a body (HEAD is answered as GET). */

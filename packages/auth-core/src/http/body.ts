@@ -14,18 +14,13 @@ async function readLimited(request: ApiRequest): Promise<Uint8Array> {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw new ApiError("PAYLOAD_TOO_LARGE");
   if (!request.body) return new Uint8Array();
-  const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => {});
-      throw new ApiError("PAYLOAD_TOO_LARGE");
-    }
-    chunks.push(value);
+  for await (const chunk of request.body) {
+    size += chunk.byteLength;
+    // Leaving the loop stops the body (a Web stream is cancelled, Node's request destroyed).
+    if (size > MAX_BODY_BYTES) throw new ApiError("PAYLOAD_TOO_LARGE");
+    chunks.push(chunk);
   }
   const bytes = new Uint8Array(size);
   let offset = 0;

@@ -107,6 +107,8 @@ export interface RevokeOptions {
 export class SessionStore {
   /** The per-request read, by user table: built once, so checking a token builds no query. */
   private readonly tokenCheckReads = new Map<string, TokenCheckRead>();
+  /** The SQL of the read by refresh token hash, by user table: built once. */
+  private readonly refreshReads = new Map<string, string>();
 
   constructor(private readonly database: Database) {}
 
@@ -178,9 +180,14 @@ export class SessionStore {
 
   /** The session whose current or previous refresh token has this hash, with its user. */
   async findByRefreshHash(entity: EntityModel, hash: string): Promise<SessionWithUser | undefined> {
-    const row = await this.joined(entity)
-      .where((eb) => eb.or([eb("s.refreshHash", "=", hash), eb("s.previousHash", "=", hash)]))
-      .executeTakeFirst();
+    let sql = this.refreshReads.get(entity.table);
+    if (sql === undefined) {
+      sql = this.joined(entity)
+        .where((eb) => eb.or([eb("s.refreshHash", "=", ""), eb("s.previousHash", "=", "")]))
+        .compile().sql;
+      this.refreshReads.set(entity.table, sql);
+    }
+    const [row] = await selectRows<Record<string, unknown>>(this.database, sql, [hash, hash]);
     return row ? splitJoined(entity, row) : undefined;
   }
 
@@ -196,13 +203,18 @@ export class SessionStore {
     next: { readonly refreshHash: string; readonly refreshedAt: number; readonly expiresAt: number },
     options: { readonly trx?: Kysely<AnyDB> } = {},
   ): Promise<boolean> {
-    const result = await (options.trx ?? this.db)
+    const query = (options.trx ?? this.db)
       .updateTable(TABLES.sessions)
       .set({ ...next, previousHash: spent, rotatedAt: next.refreshedAt })
       .where("id", "=", id)
       .where("refreshHash", "=", spent)
-      .where("revokedAt", "is", null)
-      .executeTakeFirst();
+      .where("revokedAt", "is", null);
+    // On SQLite, rotations that arrive together share one durable commit.
+    if (!options.trx && this.database.dialect === "sqlite") {
+      const { sql, parameters } = query.compile();
+      return (await this.database.writes.run(sql, parameters)) === 1;
+    }
+    const result = await query.executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
 

@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import type SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
+import { type CommitGroup, createCommitGroup } from "./commit-group.js";
 import { openSqliteFile } from "./sqlite-open.js";
 import { type StatementCache, withStatementCache } from "./statement-cache.js";
 
@@ -17,6 +18,8 @@ export type Database =
       readonly client: SQLite.Database;
       /** The client's statements, each prepared once (kysely's queries go through them too). */
       readonly statements: StatementCache;
+      /** Single-statement writes that arrive together, committed together (`commit-group.ts`). */
+      readonly writes: CommitGroup;
       close(): Promise<void>;
     }
   | { readonly dialect: "postgres"; readonly db: Kysely<AnyDB>; readonly client: pg.Pool; close(): Promise<void> };
@@ -57,7 +60,8 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
     const client = await openSqliteFile(sqlitePathOf(url), busyTimeoutMs);
     const statements = withStatementCache(client);
     const db = new Kysely<AnyDB>({ dialect: new SqliteDialect({ database: statements }) });
-    return { dialect: "sqlite", db, client, statements, close: () => db.destroy() };
+    const writes = createCommitGroup(client, statements, db);
+    return { dialect: "sqlite", db, client, statements, writes, close: () => db.destroy() };
   }
   if (/^postgres(ql)?:\/\//.test(url)) {
     const client = new pg.Pool({

@@ -62,6 +62,17 @@ describe("createNodeListener", () => {
       () => ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "x".repeat(17 * 1024) }) }),
     ],
     [
+      "a 413 for a chunked body over 16 KiB (no Content-Length)",
+      "/api/user/register",
+      () =>
+        ({
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: new Blob([JSON.stringify({ email: "x".repeat(17 * 1024) })]).stream(),
+          duplex: "half",
+        }) as RequestInit,
+    ],
+    [
       "a 400 for bad JSON",
       "/api/user/register",
       () => ({ method: "POST", headers: { "content-type": "application/json" }, body: "{not json" }),
