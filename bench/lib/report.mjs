@@ -525,10 +525,15 @@ better-sqlite3, the handler) are under a fifth. The bare server does the same ha
 node:http and nothing else. The server process's CPU per request (tables above) says the same in
 one number.
 
-No change in auth-core closes that gap. The fix belongs to the web app: \`apps/web/server.mjs\`
-already puts its own node:http server in front of Next.js's handler, so it can send \`/api/*\`
-straight to auth-core (\`createNodeListener(auth.handle)\`, the very listener of the bare server) and
-leave the pages to Next.js. \`me\` through the web app then costs what it costs on bare node:http.
+No change in auth-core closes that gap, so the web app's server now answers API requests itself:
+\`apps/web/server.mjs\` hands a plain \`/api/…\` path to auth-core (\`createNodeListener(auth.handle)\`,
+the very listener of the bare server) before Next.js, unless something of the project's own could
+answer it (a route, a \`next.config\` redirect, rewrite or header rule, a proxy whose matcher covers
+it: read once from the build's manifests; see docs/web.md). \`me\` through the web app now costs
+what it costs on bare node:http, and the HTTP table above measures the old way too: the same \`me\`
+by way of Next.js's route handler (a percent-encoded path, which \`server.mjs\` leaves to Next.js),
+next to a route handler that does nothing but answer a constant, both on the same server and build
+(a copy of the app with that one route added, \`bench/lib/web-variant.mjs\`).
 
 ### The core's own cost per request (auth-core changes)
 
@@ -572,23 +577,51 @@ check of the header), requires \`iss\` to be the domain's name, \`sub\`, \`iat\`
 refuses any \`crit\`, checks \`exp\` against the instance's clock with no leeway, and refuses a
 token whose \`exp − iat\` exceeds the TTL; the session and user are read and compared as before.
 
+### The core's own cost per request, second round (auth-core changes)
+
+Profiled again with \`perf record\` (node's \`--perf-basic-prof\`, so the kernel, better-sqlite3 and
+V8's own work show beside the JavaScript) on the bare server under \`me\`: after round one the
+largest pieces of the core's own work were the Web \`Request\` and \`Headers\` made for every call
+and the \`Response\` and \`Headers\` made for every answer (with \`Object.fromEntries\` to read them
+back), the read of the session and user (21 columns, the password hash and the refresh hashes
+among them, each column name made into a V8 string per row, then three copies of the user), the
+auth routes' handlers made anew per request, and an \`async\` layer per wrapper. A refresh spent
+most of its time waiting for its own fsync, with the event loop stopped meanwhile (better-sqlite3
+is synchronous), and built its read with kysely on every call.
+
+Each change measured with \`node bench/ab.mjs --a OLD/dist/index.js --floor\` (two builds of the core
+and the hand-written floor on bare node:http, taking turns, 10 connections, 2 s per turn, medians of
+5 turns; the machine shared with other work):
+
+| Change | Measure | Before: CPU per request | After | Ratio (CPU) | req/s in the same run |
+| --- | --- | --- | --- | --- | --- |
+| 4. \`createNodeListener(auth.handle)\` reads Node's request as it is (\`ApiRequest\`: method, URL, headers by name, body; a Web \`Request\` is one too), the auth routes' handlers made once | \`me\` | 0.134 ms | 0.108 ms | 1.25× | 7,399 → 9,072/s |
+| 5. The token check reads only the columns it and the routes after it use (never the password hash), built once; a read on SQLite outside a transaction runs its prepared statement without kysely's queue | \`me\` against the floor | – | – | – | 0.56× → 0.60× of the floor |
+| 6. Handlers answer with a plain reply (status, headers, JSON text): \`auth.handle\` makes one Web \`Response\` of it, \`createNodeListener\` writes it with no Web object at all | \`me\` against the floor | – | – | – | 0.60× → 0.67× of the floor |
+| 4 to 6, the build before this round against this one | \`me\` | 0.134 ms | 0.090 ms | 1.48× | 7,495 → 10,747/s |
+| | entity list (20 records) | 0.290 ms | 0.206 ms | 1.40× | 3,174 → 4,297/s |
+| 7. Rotations that arrive together share one durable commit (\`store/commit-group.ts\`: each \`UPDATE\` runs alone and in order inside one \`BEGIN IMMEDIATE … COMMIT\`, and every refresh is answered only after that commit); the refresh read's SQL built once; request bodies read from Node's request without a Web stream | \`refresh\` | 0.747 ms | 0.232 ms | 3.22× | 882 → 3,150/s |
+| The core at the start of the round (the build of \`f801ce8^\`, before fast-jwt) against this one | \`me\` | 0.261 ms | 0.103 ms | 2.53× | 4,160 → 9,135/s (2.20×) |
+
+Every check stays where it was: the same claims, the same session-and-user comparison, the same
+SQL decides a rotation (exactly one of simultaneous refreshes with one token wins, tested in one
+group), and an acknowledged refresh is still on disk (\`synchronous = FULL\`) before its answer
+leaves. The Web path gained too: \`auth.handle\` used to build a \`Response\` without a body and
+then a second one with it.
+
 What is left, and why it was not taken further here:
 
-- **The Web \`Request\` per call** (about 5 % of \`me\`'s samples, 30–45 µs per \`new Request\`
-  on this loaded machine): the handlers take a Web \`Request\`. Handing them a lighter object for
-  bodiless GETs would remove it, at the price of the handlers' types no longer being the truth.
-- **\`refresh\` is a durable write.** Its rotation commits one \`UPDATE\` with
-  \`synchronous = FULL\`, so every refresh waits for an fsync; in its profile
-  (\`node bench/profile.mjs node-http --target refresh\`) 63 % of the samples are inside that
-  query, and the token signature, the SHA-256 and the read are a few per cent. The contract wants
-  an acknowledged refresh to survive a power cut, so this stays.
-- **The floor** (\`bench/servers/floor-http.mjs\`): one HMAC with \`node:crypto\`, the same join
-  with one prepared better-sqlite3 statement, JSON out, nothing else. What the core adds to it is
-  many small pieces: the Web \`Request\`, kysely's driver (its connection mutex and promise hops),
-  fast-jwt's decoding and claim checks, the row conversion, routing and the serializer, each a few
-  per cent of the samples.
-- **The socket write** (\`writev\`) is now the largest single item of both \`me\` and the floor:
-  the kernel's part of answering over the loopback.
+- **The floor** (\`bench/servers/floor-http.mjs\`): one HMAC with \`node:crypto\`, a 10-column join
+  with one prepared statement, JSON out. The core adds fast-jwt's decoding and claim checks (its
+  own HMAC is a third of its verify), the wider row the routes need, routing, the serializer and
+  a few promise hops; the socket write and the SQLite read are the same for both.
+- **\`refresh\` against \`me\`**: a refresh is a read, a conditional write, an fsync shared with the
+  others of its group, a token signature, a SHA-256 and 32 random bytes, and an answer carrying
+  the user; \`me\` is one read. The commit group is as large as the refreshes waiting at once (10
+  callers here), so its fsync still costs about as much as a whole \`me\`.
+- **The entity list** does a \`me\`'s token check and then a page of 20 rows and their count,
+  20 records serialized and a 4 KiB JSON text: the faster \`me\` got, the further below half of
+  it the list fell, though the list itself got 1.4× faster.
 - **\`me\` during a flood of 200 registering callers** waits for the one event loop, which reads
   and refuses thousands of registrations a second (see "A register flood"); a cheaper \`me\` does
   not change that, a limit per connection or per address in front of the server does.
