@@ -267,6 +267,10 @@ describe("npx create-domain-auth in a project create-next-app made with its defa
 
   beforeAll(async () => {
     ({ project, mine } = await userProject("default"));
+    // A route of the user's own under /api: it stays theirs under npm start.
+    await mkdir(join(project, "app/api/hello"), { recursive: true });
+    mine["app/api/hello/route.ts"] = 'export function GET() {\n  return Response.json({ hello: "world" });\n}\n';
+    await writeFile(join(project, "app/api/hello/route.ts"), mine["app/api/hello/route.ts"]);
     wizard(project, "--yes", "--no-install");
     await install(project);
   }, 900_000);
@@ -293,9 +297,6 @@ describe("npx create-domain-auth in a project create-next-app made with its defa
   it("builds, and npm start serves the first run in Chromium, the user's home page keeping its own styles", {
     timeout: 900_000,
   }, async () => {
-    // A route of the user's own under /api, added after the wizard ran: it stays theirs under npm start.
-    await mkdir(join(project, "app/api/hello"), { recursive: true });
-    await writeFile(join(project, "app/api/hello/route.ts"), 'export function GET() {\n  return Response.json({ hello: "world" });\n}\n');
     const app = await expectBuildAndFirstRun(project, "scaffold-create-next-app-profile");
     const hello = await fetch(`${app.url}/api/hello`);
     expect(await hello.json()).toEqual({ hello: "world" });

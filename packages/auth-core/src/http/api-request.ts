@@ -10,7 +10,7 @@ export interface ApiRequest {
   readonly url: string;
   readonly headers: Pick<Headers, "get" | "has">;
   /** The body's bytes in chunks (a Web stream, or Node's own request); `null` when the request has none. */
-  readonly body: AsyncIterable<Uint8Array> | null;
+  readonly body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | null;
 }
 
 /** The same request under another method and without a body (HEAD is answered as GET). */

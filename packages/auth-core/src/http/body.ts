@@ -16,7 +16,8 @@ async function readLimited(request: ApiRequest): Promise<Uint8Array> {
   if (!request.body) return new Uint8Array();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of request.body) {
+  // A Web stream is async iterable in Node.js, which the core runs on (DOM typings do not say so).
+  for await (const chunk of request.body as AsyncIterable<Uint8Array>) {
     size += chunk.byteLength;
     // Leaving the loop stops the body (a Web stream is cancelled, Node's request destroyed).
     if (size > MAX_BODY_BYTES) throw new ApiError("PAYLOAD_TOO_LARGE");

@@ -54,7 +54,7 @@ export function createCommitGroup(client: SQLite.Database, statements: Statement
       for (const write of batch) void alone(write);
       return;
     }
-    batch.forEach((write, index) => write.resolve(changes[index] ?? 0));
+    for (const [index, write] of batch.entries()) write.resolve(changes[index] ?? 0);
   };
 
   return {
