@@ -48,6 +48,9 @@ interface TokenCheckRead {
   toResult(row: Record<string, unknown>): LiveSessionWithUser;
 }
 
+/** What a rotation's SQL takes: the values it writes, the session's id and the refresh token hash it spends. */
+type RotationParameter = "refreshHash" | "refreshedAt" | "expiresAt" | "previousHash" | "rotatedAt" | "id" | "spent";
+
 /** The longest session id we look up; ours are 22 characters. */
 const MAX_ID_LENGTH = 64;
 const SESSION_COLUMNS = [
@@ -109,6 +112,7 @@ export class SessionStore {
   private readonly tokenCheckReads = new Map<string, TokenCheckRead>();
   /** The SQL of the read by refresh token hash, by user table: built once. */
   private readonly refreshReads = new Map<string, string>();
+  private rotationText: { readonly sql: string; readonly order: readonly RotationParameter[] } | undefined;
 
   constructor(private readonly database: Database) {}
 
@@ -203,19 +207,43 @@ export class SessionStore {
     next: { readonly refreshHash: string; readonly refreshedAt: number; readonly expiresAt: number },
     options: { readonly trx?: Kysely<AnyDB> } = {},
   ): Promise<boolean> {
-    const query = (options.trx ?? this.db)
-      .updateTable(TABLES.sessions)
-      .set({ ...next, previousHash: spent, rotatedAt: next.refreshedAt })
-      .where("id", "=", id)
-      .where("refreshHash", "=", spent)
-      .where("revokedAt", "is", null);
+    const values = { ...next, previousHash: spent, rotatedAt: next.refreshedAt };
     // On SQLite, rotations that arrive together share one durable commit.
     if (!options.trx && this.database.dialect === "sqlite") {
-      const { sql, parameters } = query.compile();
+      const { sql, order } = this.rotationSql();
+      const parameters = order.map((name) => (name === "id" ? id : name === "spent" ? spent : values[name]));
       return (await this.database.writes.run(sql, parameters)) === 1;
     }
-    const result = await query.executeTakeFirst();
+    const result = await this.rotation(options.trx ?? this.db, values, id, spent).executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
+  }
+
+  private rotation(db: Kysely<AnyDB>, values: Record<string, unknown>, id: unknown, spent: unknown) {
+    return db.updateTable(TABLES.sessions).set(values).where("id", "=", id).where("refreshHash", "=", spent).where("revokedAt", "is", null);
+  }
+
+  /** The rotation's SQL, built once, with the order its parameters take (read off a compilation with markers). */
+  private rotationSql(): { readonly sql: string; readonly order: readonly RotationParameter[] } {
+    if (this.rotationText) return this.rotationText;
+    const markers: Record<RotationParameter, string> = {
+      refreshHash: "\u0000refreshHash",
+      refreshedAt: "\u0000refreshedAt",
+      expiresAt: "\u0000expiresAt",
+      previousHash: "\u0000previousHash",
+      rotatedAt: "\u0000rotatedAt",
+      id: "\u0000id",
+      spent: "\u0000spent",
+    };
+    const { id, spent, ...values } = markers;
+    const compiled = this.rotation(this.db, values, id, spent).compile();
+    const byMarker = new Map(Object.entries(markers).map(([name, marker]) => [marker, name as RotationParameter]));
+    const order = compiled.parameters.map((parameter) => {
+      const name = byMarker.get(parameter as string);
+      if (!name) throw new Error("unexpected parameter in the rotation's SQL");
+      return name;
+    });
+    this.rotationText = { sql: compiled.sql, order };
+    return this.rotationText;
   }
 
   /**

@@ -3,6 +3,7 @@ import type SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import { type CommitGroup, createCommitGroup } from "./commit-group.js";
+import { createRowReader, type RowReader } from "./row-reader.js";
 import { openSqliteFile } from "./sqlite-open.js";
 import { type StatementCache, withStatementCache } from "./statement-cache.js";
 
@@ -20,6 +21,8 @@ export type Database =
       readonly statements: StatementCache;
       /** Single-statement writes that arrive together, committed together (`commit-group.ts`). */
       readonly writes: CommitGroup;
+      /** Reads with statements of their own, for reads outside kysely (`select-rows.ts`). */
+      readonly rows: RowReader;
       close(): Promise<void>;
     }
   | { readonly dialect: "postgres"; readonly db: Kysely<AnyDB>; readonly client: pg.Pool; close(): Promise<void> };
@@ -61,7 +64,7 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
     const statements = withStatementCache(client);
     const db = new Kysely<AnyDB>({ dialect: new SqliteDialect({ database: statements }) });
     const writes = createCommitGroup(client, statements, db);
-    return { dialect: "sqlite", db, client, statements, writes, close: () => db.destroy() };
+    return { dialect: "sqlite", db, client, statements, writes, rows: createRowReader(client), close: () => db.destroy() };
   }
   if (/^postgres(ql)?:\/\//.test(url)) {
     const client = new pg.Pool({
