@@ -605,7 +605,9 @@ and the hand-written floor on bare node:http, taking turns, 10 connections, 2 s 
 | 4 to 6, the build before this round against this one | \`me\` | 0.134 ms | 0.090 ms | 1.48× | 7,495 → 10,747/s |
 | | entity list (20 records) | 0.290 ms | 0.206 ms | 1.40× | 3,174 → 4,297/s |
 | 7. Rotations that arrive together share one durable commit (\`store/commit-group.ts\`: each \`UPDATE\` runs alone and in order inside one \`BEGIN IMMEDIATE … COMMIT\`, and every refresh is answered only after that commit); the refresh read's SQL built once; request bodies read from Node's request without a Web stream | \`refresh\` | 0.747 ms | 0.232 ms | 3.22× | 882 → 3,150/s |
-| The core at the start of the round (the build of \`f801ce8^\`, before fast-jwt) against this one | \`me\` | 0.261 ms | 0.103 ms | 2.53× | 4,160 → 9,135/s (2.20×) |
+| 8. SQLite reads outside kysely return arrays, made into objects with column names made once per statement (\`store/row-reader.ts\`), and the rotation's SQL built once | entity list (20 records) | 0.208 ms | 0.185 ms | 1.12× | 4,369 → 4,797/s |
+| | \`refresh\` | 0.215 ms | 0.187 ms | 1.15× | 3,873 → 4,479/s |
+| The core at the start of the round (the build of \`f801ce8^\`, before fast-jwt) against this one, with changes 4 to 6 | \`me\` | 0.261 ms | 0.103 ms | 2.53× | 4,160 → 9,135/s (2.20×) |
 
 Every check stays where it was: the same claims, the same session-and-user comparison, the same
 SQL decides a rotation (exactly one of simultaneous refreshes with one token wins, tested in one

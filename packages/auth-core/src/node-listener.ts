@@ -52,23 +52,14 @@ class NodeApiRequest implements ApiRequest {
  */
 export function createNodeListener(handle: Handler): (request: IncomingMessage, response: ServerResponse) => void {
   const raw = (handle as Handler & { [RAW_HANDLE]?: RawHandler })[RAW_HANDLE];
+  return raw ? replyListener(raw) : webListener(handle);
+}
+
+type NodeListener = (request: IncomingMessage, response: ServerResponse) => void;
+
+/** An instance's own handler: Node's request read as it is, the reply written as text. */
+function replyListener(answer: RawHandler): NodeListener {
   return (incoming, outgoing) => {
-    if (!raw) {
-      let request: Request;
-      try {
-        request = toWebRequest(incoming);
-      } catch {
-        writeError(outgoing, "BAD_REQUEST");
-        return;
-      }
-      handle(request)
-        .then(async (response) => {
-          outgoing.writeHead(response.status, Object.fromEntries(response.headers));
-          outgoing.end(response.body ? Buffer.from(await response.arrayBuffer()) : undefined);
-        })
-        .catch(() => writeError(outgoing, "INTERNAL_ERROR"));
-      return;
-    }
     let request: NodeApiRequest;
     try {
       request = new NodeApiRequest(incoming);
@@ -76,7 +67,7 @@ export function createNodeListener(handle: Handler): (request: IncomingMessage, 
       writeError(outgoing, "BAD_REQUEST");
       return;
     }
-    raw(request)
+    answer(request)
       .then((reply) => {
         if (reply.body === null) {
           outgoing.writeHead(reply.status, reply.headers);
@@ -85,6 +76,25 @@ export function createNodeListener(handle: Handler): (request: IncomingMessage, 
         }
         outgoing.writeHead(reply.status, { ...reply.headers, "content-length": String(Buffer.byteLength(reply.body)) });
         outgoing.end(reply.body);
+      })
+      .catch(() => writeError(outgoing, "INTERNAL_ERROR"));
+  };
+}
+
+/** Any other Web-standard handler: a Web `Request` in, its `Response` written out. */
+function webListener(handle: Handler): NodeListener {
+  return (incoming, outgoing) => {
+    let request: Request;
+    try {
+      request = toWebRequest(incoming);
+    } catch {
+      writeError(outgoing, "BAD_REQUEST");
+      return;
+    }
+    handle(request)
+      .then(async (response) => {
+        outgoing.writeHead(response.status, Object.fromEntries(response.headers));
+        outgoing.end(response.body ? Buffer.from(await response.arrayBuffer()) : undefined);
       })
       .catch(() => writeError(outgoing, "INTERNAL_ERROR"));
   };

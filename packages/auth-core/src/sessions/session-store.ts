@@ -3,7 +3,7 @@ import type { EntityModel } from "../config/index.js";
 import { entityColumns } from "../store/columns.js";
 import type { AnyDB, Database } from "../store/database.js";
 import { TABLES } from "../store/migrate.js";
-import { fromRow, type SignedInUser, type StoredRecord, type StoredUser, toStoredUser } from "../store/rows.js";
+import { fromRow, type SignedInUser, type StoredRecord, type StoredUser, toSignedInUser, toStoredUser } from "../store/rows.js";
 import { selectRows } from "../store/select-rows.js";
 
 /** A row of the sessions table; times are milliseconds since the epoch. */
@@ -164,9 +164,8 @@ export class SessionStore {
       toResult(row) {
         const record: Record<string, unknown> = {};
         for (const column of userColumns) record[column] = row[column];
-        const { passwordHash: _, ...user } = toStoredUser(fromRow(entity, record as StoredRecord));
         return {
-          user,
+          user: toSignedInUser(fromRow(entity, record as StoredRecord)),
           session: {
             id: String(row[`${PREFIX}id`]),
             userId: String(row[`${PREFIX}userId`]),

@@ -18,17 +18,21 @@ export type SignedInUser = StoredRecord & {
 /** A record of the auth entity, with the columns every user has. */
 export type StoredUser = SignedInUser & { readonly passwordHash: string };
 
-/** A record read from the auth entity's table as a user: its role `null` when unset, its token version a number. */
-export function toStoredUser(record: StoredRecord): StoredUser {
+/** A record read from the auth entity's table without its password hash: its role `null` when unset, its token version a number. */
+export function toSignedInUser(record: StoredRecord): SignedInUser {
   return {
     ...record,
     email: String(record.email),
-    passwordHash: String(record.passwordHash ?? ""),
     role: typeof record.role === "string" ? record.role : null,
     tokenVersion: Number(record.tokenVersion),
     emailVerified: Number(record.emailVerified) === 1,
     everVerified: Number(record.everVerified) === 1,
   };
+}
+
+/** A record read from the auth entity's table as a user, as {@link toSignedInUser} with its password hash. */
+export function toStoredUser(record: StoredRecord): StoredUser {
+  return { ...toSignedInUser(record), passwordHash: String(record.passwordHash ?? "") };
 }
 
 /** Field values on their way into the database (booleans as 0/1). */
