@@ -674,9 +674,16 @@ ${FINDINGS}
 - \`node bench/profile.mjs next|node-http|better-auth [--target me|refresh|list]\`: one server under a
   \`me\` (or refresh, or entity list) load with \`--cpu-prof\`, then a summary of the profile by
   package and function.
-- \`node bench/ab.mjs --a OLD/dist/index.js [--b NEW/dist/index.js]\`: two builds of the core on bare
-  node:http taking turns (\`me\`, \`refresh\`, the entity list): req/s and CPU per request.
+- \`node bench/ab.mjs --a OLD/dist/index.js [--b NEW/dist/index.js] [--floor]\`: two builds of the core on bare
+  node:http taking turns (\`me\`, \`refresh\`, the entity list): req/s and CPU per request; \`--floor\`
+  adds the hand-written floor to the turns. An older build: \`git archive REV packages/auth-core
+  tsconfig.base.json | tar -x -C /tmp/base\`, link the repository's \`node_modules\` into it, and
+  \`npx tsc -p tsconfig.build.json\` in its \`packages/auth-core\`.
+- \`node bench/run.mjs --baseline OLD/dist/index.js\`: the same run with that build of the core on bare
+  node:http in the \`me\` turns (the row "vs the core as it was before").
 - \`node bench/run.mjs --save-results FILE\`: also keeps the raw figures of the run as JSON.
+- The rows through Next.js run a copy of the web app with one trivial route handler added
+  (\`bench/.web-variant\`, built by \`bench/lib/web-variant.mjs\` when its sources change).
 - \`npx vitest run --config bench/vitest.config.ts\`: the smoke version CI runs (each in-process
   benchmark for about a second, no thresholds).
 `;
