@@ -10,7 +10,7 @@ import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { ensureBuilt } from "../apps/web/ensure-build.mjs";
+import { ensureBuilt, ensureTrivialRouteBuilt, TRIVIAL_ROUTE_PATH } from "../apps/web/ensure-build.mjs";
 import * as http from "./lib/http.mjs";
 import { BCRYPT_COST, createOurs, createTheirs } from "./lib/in-process.mjs";
 import { hashCapacityNow, hashLimits, loginLimitNow, meFloor } from "./lib/limits.mjs";
@@ -18,7 +18,6 @@ import { alternate, closedLoop } from "./lib/load.mjs";
 import { renderMarkdown, renderText } from "./lib/report.mjs";
 import * as startup from "./lib/startup.mjs";
 import { median, sleep } from "./lib/stats.mjs";
-import { buildWebVariant, TRIVIAL_PATH } from "./lib/web-variant.mjs";
 
 const { values: flags } = parseArgs({
   options: {
@@ -188,11 +187,11 @@ try {
   const betterAuth = await http.prepareBetterAuth(await start(http.startBetterAuthServer));
   let next = null;
   try {
-    const script = buildWebVariant();
+    const script = join(ensureTrivialRouteBuilt(), "server.mjs");
     next = await http.prepareCore(await start((work, options) => http.startNextServer(work, { ...options, script })), 0);
     // The same `me` by way of Next.js's route handler: server.mjs leaves a percent-encoded path to Next.js.
     next.meViaNext = { ...next.me, path: next.me.path.replace(/me$/, "%6De") };
-    next.trivial = { path: TRIVIAL_PATH, headers: {} };
+    next.trivial = { path: TRIVIAL_ROUTE_PATH, headers: {} };
   } catch (error) {
     results.notes.push(
       `The web app's server did not start, so the rows through Next.js are missing: ${String(error.message).split("\n")[0]}`,

@@ -14,3 +14,16 @@ export declare const CACHE_COMPONENTS_APP: string;
  * @returns the copy's folder, which holds its `server.mjs`.
  */
 export declare function ensureCacheComponentsBuilt(): string;
+
+/** Where {@link ensureTrivialRouteBuilt} builds the app with one more route. */
+export declare const TRIVIAL_ROUTE_APP: string;
+
+/** The path of the trivial route in {@link TRIVIAL_ROUTE_APP}. */
+export declare const TRIVIAL_ROUTE_PATH: string;
+
+/**
+ * Builds a copy of the app with one more route handler that answers a constant JSON, unless its build
+ * is newer than the app's sources; throws when the build fails.
+ * @returns the copy's folder, which holds its `server.mjs`.
+ */
+export declare function ensureTrivialRouteBuilt(): string;

@@ -1,7 +1,7 @@
 // Builds what the web app runs on when it is missing or older than its sources: auth-core's
 // dist (through the root `npm run build`) and the Next.js production build in apps/web/.next.
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -78,7 +78,32 @@ export function ensureBuilt() {
 
 /** Where {@link ensureCacheComponentsBuilt} builds the app with `cacheComponents` on (ignored by git). */
 export const CACHE_COMPONENTS_APP = join(root, ".test-results/web-cache-components");
-const APP_FILES = ["app", "components", "lib", "proxy.ts", "server.mjs", "tsconfig.json", "package.json", "domain.yaml"];
+/** Where {@link ensureTrivialRouteBuilt} builds the app with one more route (ignored by git). */
+export const TRIVIAL_ROUTE_APP = join(root, ".test-results/web-trivial-route");
+/** The path of that route. */
+export const TRIVIAL_ROUTE_PATH = "/bench-constant";
+const APP_FILES = ["app", "components", "lib", "proxy.ts", "server.mjs", "tsconfig.json", "package.json", "domain.yaml", "next.config.ts"];
+
+/**
+ * Builds a copy of the app in `folder`, changed by `adapt(folder)` once copied, unless the copy's build is
+ * newer than the app's sources; throws when the build fails.
+ * @returns the folder, which holds the copy's `server.mjs`.
+ */
+function ensureCopyBuilt(folder, name, adapt) {
+  const built = join(folder, ".next/BUILD_ID");
+  if (existsSync(built) && !APP_FILES.some((path) => newestChange(join(web, path)) > statSync(built).mtimeMs)) return folder;
+  console.log(`Building the web app ${name}…`);
+  for (const path of APP_FILES) rmSync(join(folder, path), { recursive: true, force: true });
+  for (const path of APP_FILES) cpSync(join(web, path), join(folder, path), { recursive: true });
+  adapt(folder);
+  const result = spawnSync("npx", ["next", "build"], {
+    cwd: folder,
+    stdio: "inherit",
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  if (result.status !== 0) throw new Error(`building the web app ${name} failed (next build)`);
+  return folder;
+}
 
 /**
  * Builds a copy of the app the way a project made by the newest create-next-app runs it: `cacheComponents`
@@ -87,28 +112,34 @@ const APP_FILES = ["app", "components", "lib", "proxy.ts", "server.mjs", "tsconf
  * @returns the copy's folder, which holds its `server.mjs`.
  */
 export function ensureCacheComponentsBuilt() {
-  const built = join(CACHE_COMPONENTS_APP, ".next/BUILD_ID");
-  const sources = [...APP_FILES, "next.config.ts"].map((path) => join(web, path));
-  if (existsSync(built) && !sources.some((source) => newestChange(source) > statSync(built).mtimeMs)) return CACHE_COMPONENTS_APP;
-  console.log("Building the web app with cacheComponents…");
-  const sync = spawnSync(process.execPath, [join(root, "apps/wizard/scripts/sync-templates.mjs")], { stdio: "inherit" });
-  if (sync.status !== 0) throw new Error("the wizard's templates could not be synced");
-  for (const path of APP_FILES) rmSync(join(CACHE_COMPONENTS_APP, path), { recursive: true, force: true });
-  for (const path of APP_FILES) cpSync(join(web, path), join(CACHE_COMPONENTS_APP, path), { recursive: true });
-  const config = readFileSync(join(web, "next.config.ts"), "utf8");
-  const changed = config.replace(
-    "  reactStrictMode: true,\n",
-    "  reactStrictMode: true,\n  cacheComponents: true,\n  partialPrefetching: true,\n",
-  );
-  if (changed === config) throw new Error("apps/web/next.config.ts has no `reactStrictMode: true,` line to add cacheComponents after");
-  writeFileSync(join(CACHE_COMPONENTS_APP, "next.config.ts"), changed);
-  // The auth pages' layout and pages as the wizard scaffolds them into such a project.
-  cpSync(join(root, "apps/wizard/templates/next-cache-components"), CACHE_COMPONENTS_APP, { recursive: true });
-  const result = spawnSync("npx", ["next", "build"], {
-    cwd: CACHE_COMPONENTS_APP,
-    stdio: "inherit",
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  return ensureCopyBuilt(CACHE_COMPONENTS_APP, "with cacheComponents", (folder) => {
+    const sync = spawnSync(process.execPath, [join(root, "apps/wizard/scripts/sync-templates.mjs")], { stdio: "inherit" });
+    if (sync.status !== 0) throw new Error("the wizard's templates could not be synced");
+    const config = readFileSync(join(web, "next.config.ts"), "utf8");
+    const changed = config.replace(
+      "  reactStrictMode: true,\n",
+      "  reactStrictMode: true,\n  cacheComponents: true,\n  partialPrefetching: true,\n",
+    );
+    if (changed === config) throw new Error("apps/web/next.config.ts has no `reactStrictMode: true,` line to add cacheComponents after");
+    writeFileSync(join(folder, "next.config.ts"), changed);
+    // The auth pages' layout and pages as the wizard scaffolds them into such a project.
+    cpSync(join(root, "apps/wizard/templates/next-cache-components"), folder, { recursive: true });
   });
-  if (result.status !== 0) throw new Error("building the web app with cacheComponents failed (next build)");
-  return CACHE_COMPONENTS_APP;
+}
+
+/**
+ * Builds a copy of the app with one more route handler, at {@link TRIVIAL_ROUTE_PATH}, that does nothing
+ * but answer a constant JSON: what Next.js costs alone, measured by the bench on the same server and
+ * build as the API. Skipped when the copy's build is newer than the app's sources.
+ * @returns the copy's folder, which holds its `server.mjs`.
+ */
+export function ensureTrivialRouteBuilt() {
+  return ensureCopyBuilt(TRIVIAL_ROUTE_APP, "with a trivial route", (folder) => {
+    const route = join(folder, "app", TRIVIAL_ROUTE_PATH.slice(1));
+    mkdirSync(route, { recursive: true });
+    writeFileSync(
+      join(route, "route.ts"),
+      'export const dynamic = "force-dynamic";\n\nconst BODY = { ok: true };\n\nexport function GET(): Response {\n  return Response.json(BODY);\n}\n',
+    );
+  });
 }

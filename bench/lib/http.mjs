@@ -126,7 +126,7 @@ export async function startFloorServer(core, options = {}) {
 
 /**
  * The web app's production server (apps/web/server.mjs: Next.js with the same handler); `script`
- * runs another copy of it (the bench's variant with a trivial route, `web-variant.mjs`).
+ * runs another copy of it (the copy with a trivial route, `ensureTrivialRouteBuilt`).
  */
 export async function startNextServer(dir, { script = WEB_SERVER, ...options } = {}) {
   const port = await freePort();
