@@ -9,7 +9,8 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 const { createAuthFromEnv, createNodeListener } = await import(process.env.BENCH_CORE_ENTRY || "@domain-auth/core");
 
 const auth = await createAuthFromEnv();
-const server = createServer(createNodeListener(auth.handle));
+// An older core (BENCH_CORE_ENTRY) serves its handle; the current one is served itself.
+const server = createServer(createNodeListener(typeof auth.answer === "function" ? auth : auth.handle));
 server.keepAliveTimeout = 10_000;
 server.listen(Number(process.env.PORT || 0), "127.0.0.1", () => console.log(JSON.stringify({ port: server.address().port })));
 const delays = monitorEventLoopDelay({ resolution: 1 });

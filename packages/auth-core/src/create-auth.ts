@@ -2,10 +2,10 @@ import { clientAddressOf, PEER_ADDRESS_HEADER, UNKNOWN_ADDRESS } from "./client-
 import { type DomainModel, ENDPOINTS, type Endpoint, MAIL_ENDPOINTS } from "./config/index.js";
 import type { AuthServices, RouteContext } from "./context.js";
 import { OPENAPI_PATH } from "./http/api-paths.js";
-import { type ApiRequest, withMethod } from "./http/api-request.js";
+import { type ApiRequest, pathOf, withMethod } from "./http/api-request.js";
 import { type CorsOrigins, type CorsPolicy, createCorsPolicy, parseCorsOrigins } from "./http/cors.js";
 import { ApiError } from "./http/errors.js";
-import { errorResponse, RAW_HANDLE, type Reply, toResponse } from "./http/responses.js";
+import { errorResponse, type Reply, toResponse } from "./http/responses.js";
 import { AccountTokenStore } from "./mail/account-tokens.js";
 import { type MailOptions, MailService } from "./mail/mail-service.js";
 import { openApiDocument } from "./openapi/document.js";
@@ -122,6 +122,12 @@ export interface Auth {
   readonly model: DomainModel;
   /** Answers one `/api/*` request. Never throws; never answers with a stack trace. */
   handle(request: Request): Promise<Response>;
+  /**
+   * The same pipeline as {@link Auth.handle}, for adapters that write to a socket themselves: a
+   * request read as an {@link ApiRequest} (a Web `Request` is one) answered with a plain
+   * {@link Reply} (status, headers, JSON text). `createNodeListener(auth)` serves it on node:http.
+   */
+  answer(request: ApiRequest): Promise<Reply>;
   /** `true` until the first user exists. */
   isSetupRequired(): Promise<boolean>;
   /** `true` when `POST setup` needs a `setupToken` (created with the `setupToken` option, under `auth.type: jwt`). */
@@ -248,13 +254,11 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
   const reply = !cors
     ? answerWithHead
     : async (request: ApiRequest): Promise<Reply> => {
-        const handlers = match(new URL(request.url));
+        const handlers = match(pathOf(request.url));
         const preflight = cors.preflight(request, handlers && allowedMethods(handlers));
         return preflight ?? cors.decorate(request, await answerWithHead(request));
       };
   const handle = async (request: Request): Promise<Response> => toResponse(await reply(request));
-  // createNodeListener(auth.handle) finds this and writes replies without building Web objects.
-  Object.defineProperty(handle, RAW_HANDLE, { value: reply });
 
   return {
     model,
@@ -264,6 +268,7 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
     endpoints: services?.endpoints ?? null,
     setupTokenRequired: services?.setupToken != null,
     handle,
+    answer: reply,
     async isSetupRequired() {
       return !(await store.isSetupComplete());
     },

@@ -16,8 +16,10 @@ export {
 } from "./config/index.js";
 export { type Auth, type CreateAuthOptions, createAuth } from "./create-auth.js";
 export { authFromEnv, type CreateAuthFromEnvOptions, createAuthFromEnv } from "./env.js";
+export { type ApiRequest, pathOf } from "./http/api-request.js";
 export { ApiError, ERROR_CODES, type ErrorBody, type ErrorCode, type Issue } from "./http/errors.js";
 export { type EdgeErrorOptions, rawErrorResponse, writeError } from "./http/node-errors.js";
+export type { Reply } from "./http/responses.js";
 export {
   API_SECURITY_HEADERS,
   contentSecurityPolicy,
@@ -35,7 +37,7 @@ export {
   type MailMessage,
   type SmtpMailerOptions,
 } from "./mail/mailer.js";
-export { createNodeListener } from "./node-listener.js";
+export { createNodeListener, type NodeListener, type ReplyingHandler } from "./node-listener.js";
 export { OPENAPI_PATH, type OpenApiDocument, openApiDocument } from "./openapi/index.js";
 export {
   createPasswordHasher,

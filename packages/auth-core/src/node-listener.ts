@@ -3,10 +3,28 @@ import { Readable } from "node:stream";
 import { PEER_ADDRESS_HEADER } from "./client-address.js";
 import type { ApiRequest } from "./http/api-request.js";
 import { writeError } from "./http/node-errors.js";
-import { RAW_HANDLE, type Reply } from "./http/responses.js";
+import type { Reply } from "./http/responses.js";
 
 type Handler = (request: Request) => Promise<Response>;
-type RawHandler = (request: ApiRequest) => Promise<Reply>;
+
+/** What answers requests read as {@link ApiRequest}s with {@link Reply}s: an instance made by `createAuth`. */
+export interface ReplyingHandler {
+  answer(request: ApiRequest): Promise<Reply>;
+}
+
+const PLACEHOLDER_ORIGIN = "http://localhost";
+
+/**
+ * The absolute URL of a request target as the client sent it: an origin-form target (`/api/…`) is
+ * put after a placeholder origin as it stands, so no `..` is resolved and nothing is decoded.
+ *
+ * @throws {TypeError} when the target is no URL at all.
+ */
+function targetUrl(target: string): string {
+  // Throws for a target no URL parser accepts; the URL it makes is not used, being normalized.
+  new URL(target, PLACEHOLDER_ORIGIN);
+  return target.startsWith("/") ? `${PLACEHOLDER_ORIGIN}${target}` : target;
+}
 
 /**
  * A node:http request as the API reads it. Header names are looked up in Node's own parsed
@@ -23,7 +41,7 @@ class NodeApiRequest implements ApiRequest {
   constructor(incoming: IncomingMessage) {
     this.#incoming = incoming;
     this.method = incoming.method ?? "GET";
-    this.url = new URL(incoming.url ?? "/", "http://localhost").href;
+    this.url = targetUrl(incoming.url ?? "/");
     const raw = incoming.headers;
     const peer = incoming.socket.remoteAddress ?? "unknown";
     const get = (name: string): string | null => {
@@ -41,24 +59,24 @@ class NodeApiRequest implements ApiRequest {
   }
 }
 
+/** A `node:http` request listener. */
+export type NodeListener = (request: IncomingMessage, response: ServerResponse) => void;
+
 /**
- * Adapts a Web-standard handler to `node:http`, recording the socket's peer address in
- * {@link PEER_ADDRESS_HEADER} (a client-sent value is replaced). For serving the API without a
- * framework. Given an instance's own `auth.handle` (not a function wrapping it), no Web `Request`
- * or `Response` is built: the request is read from Node's own and the answer written as text.
+ * Serves an instance, or any Web-standard handler, on `node:http`, recording the socket's peer
+ * address in {@link PEER_ADDRESS_HEADER} (a client-sent value is replaced). Given the instance
+ * itself, no Web `Request` or `Response` is built: the request is read from Node's own, its path
+ * kept as sent, and the answer written as text.
  *
  * @example
- * createServer(createNodeListener(auth.handle)).listen(3000);
+ * createServer(createNodeListener(auth)).listen(3000);
  */
-export function createNodeListener(handle: Handler): (request: IncomingMessage, response: ServerResponse) => void {
-  const raw = (handle as Handler & { [RAW_HANDLE]?: RawHandler })[RAW_HANDLE];
-  return raw ? replyListener(raw) : webListener(handle);
+export function createNodeListener(target: ReplyingHandler | Handler): NodeListener {
+  return typeof target === "function" ? webListener(target) : replyListener((request) => target.answer(request));
 }
 
-type NodeListener = (request: IncomingMessage, response: ServerResponse) => void;
-
-/** An instance's own handler: Node's request read as it is, the reply written as text. */
-function replyListener(answer: RawHandler): NodeListener {
+/** An instance's own pipeline: Node's request read as it is, the reply written as text. */
+function replyListener(answer: (request: ApiRequest) => Promise<Reply>): NodeListener {
   return (incoming, outgoing) => {
     let request: NodeApiRequest;
     try {
@@ -93,11 +111,22 @@ function webListener(handle: Handler): NodeListener {
     }
     handle(request)
       .then(async (response) => {
-        outgoing.writeHead(response.status, Object.fromEntries(response.headers));
+        outgoing.writeHead(response.status, headersOf(response.headers));
         outgoing.end(response.body ? Buffer.from(await response.arrayBuffer()) : undefined);
       })
       .catch(() => writeError(outgoing, "INTERNAL_ERROR"));
   };
+}
+
+/** A Web response's headers as node:http writes them, each `Set-Cookie` kept on its own. */
+function headersOf(headers: Headers): Record<string, string | string[]> {
+  const written: Record<string, string | string[]> = {};
+  headers.forEach((value, name) => {
+    if (name !== "set-cookie") written[name] = value;
+  });
+  const cookies = headers.getSetCookie();
+  if (cookies.length > 0) written["set-cookie"] = cookies;
+  return written;
 }
 
 /** A Web `Request` of a node:http request, for a handler other than an instance's own. */

@@ -1,6 +1,6 @@
 import { AUTH_ROUTES, type AuthRoute, type EntityModel } from "./config/index.js";
 import type { AuthServices, RouteContext } from "./context.js";
-import type { ApiRequest } from "./http/api-request.js";
+import { type ApiRequest, pathOf } from "./http/api-request.js";
 import { ApiError } from "./http/errors.js";
 import type { Reply } from "./http/responses.js";
 import { createRecord, deleteRecord, listRecords, readRecord } from "./routes/entity.js";
@@ -38,8 +38,11 @@ const ROUTES_BY_PATH = new Map<string, AuthRoute>(Object.entries(AUTH_ROUTES).ma
 /** The handlers of one path, by method (upper case). */
 export type PathHandlers = Readonly<Partial<Record<string, (request: ApiRequest) => Promise<Reply>>>>;
 
-/** Finds the handlers of a request's path; `null` for an unknown path or a disabled endpoint (404). */
-export type RouteMatcher = (url: URL) => PathHandlers | null;
+/**
+ * Finds the handlers of a request's path as sent ({@link pathOf}); `null` for an unknown path or a
+ * disabled endpoint (404).
+ */
+export type RouteMatcher = (path: string) => PathHandlers | null;
 
 /** The methods a path answers, as `Allow` and a CORS preflight list them: `HEAD` wherever `GET` is. */
 export function allowedMethods(handlers: PathHandlers): string[] {
@@ -47,13 +50,14 @@ export function allowedMethods(handlers: PathHandlers): string[] {
   return methods.includes("GET") ? [...methods, "HEAD"] : methods;
 }
 
-function pathSegments(url: URL): string[] | null {
-  if (!url.pathname.startsWith("/api/")) return null;
-  try {
-    return url.pathname.slice("/api/".length).replace(/\/$/, "").split("/").map(decodeURIComponent);
-  } catch {
-    return null;
-  }
+/**
+ * The segments after `/api/`, compared as sent: a percent-encoded name is not that name, and an
+ * empty, `.` or `..` segment names nothing (no path is normalized into another).
+ */
+function pathSegments(path: string): string[] | null {
+  if (!path.startsWith("/api/")) return null;
+  const segments = path.slice("/api/".length).split("/");
+  return segments.some((segment) => segment === "" || segment === "." || segment === "..") ? null : segments;
 }
 
 /**
@@ -81,15 +85,15 @@ export function createRouteMatcher(context: RouteContext, extra: Readonly<Record
     }
   }
 
-  return (url) => {
-    if (Object.hasOwn(extra, url.pathname)) return extra[url.pathname] ?? null;
-    const segments = pathSegments(url);
+  return (path) => {
+    if (Object.hasOwn(extra, path)) return extra[path] ?? null;
+    const segments = pathSegments(path);
     if (!segments || segments.length > 3) return null;
     const [segment = "", id, sessionId] = segments;
 
     if (sessionId !== undefined) {
       if (!services || segment !== services.auth.entity.segment || id !== "sessions") return null;
-      if (!services.endpoints.sessions || sessionId === "") return null;
+      if (!services.endpoints.sessions) return null;
       return { DELETE: (request) => revokeSession(context, services, request, sessionId) };
     }
 
@@ -98,7 +102,7 @@ export function createRouteMatcher(context: RouteContext, extra: Readonly<Record
     if (services && segment === services.auth.entity.segment && routeName !== undefined) return authHandlers.get(routeName) ?? null;
 
     const entity = entities.get(segment);
-    if (!entity || id === "") return null;
+    if (!entity) return null;
     // Under auth.type none no auth endpoint exists: 404 for every method, not a 405 from the item
     // route (no record can have these ids; ours are UUIDs).
     if (!services && isEndpointName) return null;
@@ -123,7 +127,7 @@ export function createRouteMatcher(context: RouteContext, extra: Readonly<Record
 export function createRouter(match: RouteMatcher): (request: ApiRequest) => Promise<Reply> {
   // Not an async function: it hands the handler's promise on as it is (a refusal is a rejected one).
   return (request) => {
-    const handlers = match(new URL(request.url));
+    const handlers = match(pathOf(request.url));
     if (!handlers) return Promise.reject(new ApiError("NOT_FOUND"));
     const handler = handlers[request.method.toUpperCase()];
     if (!handler) return Promise.reject(new ApiError("METHOD_NOT_ALLOWED", { headers: { allow: allowedMethods(handlers).join(", ") } }));

@@ -6,6 +6,8 @@ import { API_SECURITY_HEADERS } from "./security-headers.js";
 export interface EdgeErrorOptions {
   /** The sentence of the body. @default the error table's message */
   readonly message?: string;
+  /** More headers, by lower-case name (`allow` with a 405, say). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 function errorBodyText(code: ErrorCode, options: EdgeErrorOptions): string {
@@ -19,7 +21,7 @@ const EDGE_HEADERS = { ...API_SECURITY_HEADERS, "content-type": "application/jso
  * connection: for what never reaches a handler, or a handler that failed before answering.
  */
 export function writeError(outgoing: ServerResponse, code: ErrorCode, options: EdgeErrorOptions = {}): void {
-  if (!outgoing.headersSent) outgoing.writeHead(ERROR_CODES[code].status, EDGE_HEADERS);
+  if (!outgoing.headersSent) outgoing.writeHead(ERROR_CODES[code].status, { ...EDGE_HEADERS, ...options.headers });
   outgoing.end(errorBodyText(code, options));
 }
 
@@ -30,7 +32,7 @@ export function writeError(outgoing: ServerResponse, code: ErrorCode, options: E
 export function rawErrorResponse(code: ErrorCode, options: EdgeErrorOptions = {}): string {
   const { status } = ERROR_CODES[code];
   const body = errorBodyText(code, options);
-  const headers = Object.entries({ ...EDGE_HEADERS, "content-length": String(Buffer.byteLength(body)) })
+  const headers = Object.entries({ ...EDGE_HEADERS, ...options.headers, "content-length": String(Buffer.byteLength(body)) })
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join("");
   return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${headers}\r\n${body}`;

@@ -41,9 +41,3 @@ export function errorResponse(error: ApiError): Reply {
 export function toResponse(reply: Reply): Response {
   return new Response(reply.body, { status: reply.status, headers: reply.headers });
 }
-
-/**
- * The property of an instance's `handle` that holds the same handler answering with {@link Reply}s
- * instead of Web `Response`s; `createNodeListener` uses it.
- */
-export const RAW_HANDLE: unique symbol = Symbol("domain-auth.handle-with-replies");

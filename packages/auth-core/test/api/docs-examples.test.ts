@@ -60,7 +60,7 @@ describe("the curl examples of docs/api.md", () => {
     instance = await startInstance(domainOf(BLOG_YAML), database.url, {
       mail: { mailer: createSmtpMailer({ url: mail.url, from: "no-reply@app.example.com" }), appUrl: "https://app.example.com" },
     });
-    server = createServer(createNodeListener(instance.auth.handle));
+    server = createServer(createNodeListener(instance.auth));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });

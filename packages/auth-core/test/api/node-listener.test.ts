@@ -30,7 +30,7 @@ describe("createNodeListener", () => {
   let token = "";
 
   beforeAll(async () => {
-    direct = createServer(createNodeListener(instance.auth.handle));
+    direct = createServer(createNodeListener(instance.auth));
     wrapped = createServer(createNodeListener((request) => instance.auth.handle(request)));
     directBase = await listen(direct);
     wrappedBase = await listen(wrapped);
@@ -107,7 +107,7 @@ describe("createNodeListener reading requests without a Web Request", () => {
   let server: Server;
   let base = "";
   beforeAll(async () => {
-    server = createServer(createNodeListener(instance.auth.handle));
+    server = createServer(createNodeListener(instance.auth));
     base = await listen(server);
   });
   afterAll(async () => {

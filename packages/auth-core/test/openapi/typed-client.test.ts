@@ -87,7 +87,7 @@ describe("a typed client generated from the document (openapi-typescript + opena
   let dir: string;
 
   beforeAll(async () => {
-    server = createServer(createNodeListener(instance.auth.handle));
+    server = createServer(createNodeListener(instance.auth));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const address = server.address();
     baseUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
