@@ -4,7 +4,7 @@ import { type RunningApp, startApp } from "../test/support/app-server.js";
 import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
 import { ADMIN, fillAccountForm, profileValue } from "./support/flows.js";
 
-/** The auth pages; the project's own pages (here apps/web's stand-in home page) get no policy from domain-auth. */
+/** The auth pages; the project's own pages (here apps/web's home page) get no nonce policy from domain-auth. */
 const PAGES = ["/login", "/register", "/setup", "/admin", "/profile", "/docs"];
 const NONCE = /'nonce-([A-Za-z0-9+/=_-]+)'/;
 
@@ -102,14 +102,31 @@ describe("security headers", () => {
     }
   });
 
-  test("the project's own pages keep their headers: domain-auth sets no policy on them", async () => {
+  test("every rendering of an auth page carries the policy: a prefetch, an RSC request, a page that is not found", async () => {
+    const renderings: [string, Record<string, string>][] = [
+      ["a router prefetch", { "next-router-prefetch": "1", rsc: "1" }],
+      ["a browser prefetch", { purpose: "prefetch" }],
+      ["an RSC request", { rsc: "1" }],
+    ];
+    for (const path of PAGES) {
+      for (const [what, headers] of renderings) {
+        const response = await fetch(`${app.url}${path}`, { headers, redirect: "manual" });
+        expectPageHeaders(`${what} of ${path}`, response.headers);
+        await response.body?.cancel();
+      }
+    }
+  });
+
+  test("the sample's own pages carry no nonce policy, but are neither sniffed, nor framed, nor referred", async () => {
     for (const [path, status] of [
       ["/", 200],
       ["/no-such-page", 404],
     ] as const) {
       const response = await fetch(`${app.url}${path}`);
       expect(response.status, path).toBe(status);
-      expect(response.headers.get("content-security-policy"), path).toBeNull();
+      expect(response.headers.get("content-security-policy"), path).toBe("frame-ancestors 'none'");
+      expect(response.headers.get("x-content-type-options"), path).toBe("nosniff");
+      expect(response.headers.get("referrer-policy"), path).toBe("no-referrer");
       expect(response.headers.get("x-powered-by"), path).toBeNull();
       await response.body?.cancel();
     }

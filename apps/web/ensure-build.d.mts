@@ -27,3 +27,15 @@ export declare const TRIVIAL_ROUTE_PATH: string;
  * @returns the copy's folder, which holds its `server.mjs`.
  */
 export declare function ensureTrivialRouteBuilt(): string;
+
+/** Where {@link ensureOwnerRulesBuilt} builds the app with a project's own proxy, route and rewrite. */
+export declare const OWNER_RULES_APP: string;
+
+/**
+ * Builds a copy of the app whose proxy closes `/api/post` (403 `{ owner: "proxy" }`), whose own route
+ * answers `/api/user/register` (`{ owner: "route" }`) and whose next.config rewrites `/api/user/login` to
+ * another route of its own (`{ owner: "rewrite" }`), unless its build is newer than the app's sources;
+ * throws when the build fails.
+ * @returns the copy's folder, which holds its `server.mjs`.
+ */
+export declare function ensureOwnerRulesBuilt(): string;

@@ -82,6 +82,8 @@ export const CACHE_COMPONENTS_APP = join(root, ".test-results/web-cache-componen
 export const TRIVIAL_ROUTE_APP = join(root, ".test-results/web-trivial-route");
 /** The path of that route. */
 export const TRIVIAL_ROUTE_PATH = "/bench-constant";
+/** Where {@link ensureOwnerRulesBuilt} builds the app with a project's own proxy, route and rewrite (ignored by git). */
+export const OWNER_RULES_APP = join(root, ".test-results/web-owner-rules");
 const APP_FILES = ["app", "components", "lib", "proxy.ts", "server.mjs", "tsconfig.json", "package.json", "domain.yaml", "next.config.ts"];
 
 /**
@@ -141,5 +143,55 @@ export function ensureTrivialRouteBuilt() {
       join(route, "route.ts"),
       'export const dynamic = "force-dynamic";\n\nconst BODY = { ok: true };\n\nexport function GET(): Response {\n  return Response.json(BODY);\n}\n',
     );
+  });
+}
+
+/** The proxy of a project that closes /api/post to everyone (403, `X-Owner: proxy`) and keeps the auth pages' headers. */
+const OWNER_PROXY = `import { type NextRequest, NextResponse } from "next/server";
+import { isAuthPage, withSecurityHeaders } from "@/lib/domain-auth/security-headers";
+
+export function proxy(request: NextRequest): NextResponse {
+  const path = request.nextUrl.pathname;
+  if (path === "/api/post" || path.startsWith("/api/post/")) {
+    return NextResponse.json({ owner: "proxy" }, { status: 403, headers: { "x-owner": "proxy" } });
+  }
+  if (isAuthPage(path)) return withSecurityHeaders(request);
+  return NextResponse.next();
+}
+
+export const config = { matcher: ["/api/post", "/api/post/:path*", "/((?!api/|_next/|favicon\\\\.ico).*)"] };
+`;
+
+/** A route handler of the project's own, answering every method with `{ owner: <what> }` and `X-Owner: <what>`. */
+function ownerRoute(what) {
+  const body = `const handle = (): Response => Response.json({ owner: "${what}" }, { headers: { "x-owner": "${what}" } });\n`;
+  return `${body}\nexport { handle as DELETE, handle as GET, handle as PATCH, handle as POST, handle as PUT };\n`;
+}
+
+/**
+ * Builds a copy of the app as a project that claims some API paths itself: its proxy closes
+ * `/api/post` and `/api/post/:path*` (403 `{ owner: "proxy" }`), its own route handler answers
+ * `/api/user/register` (`{ owner: "route" }`), and a next.config rewrite sends `/api/user/login` to
+ * another route of its own (`{ owner: "rewrite" }`). Skipped when the copy's build is newer than the
+ * app's sources.
+ * @returns the copy's folder, which holds its `server.mjs`.
+ */
+export function ensureOwnerRulesBuilt() {
+  return ensureCopyBuilt(OWNER_RULES_APP, "with a project's own proxy, route and rewrite", (folder) => {
+    writeFileSync(join(folder, "proxy.ts"), OWNER_PROXY);
+    for (const [path, what] of [
+      ["app/api/user/register", "route"],
+      ["app/api/owner-login", "rewrite"],
+    ]) {
+      mkdirSync(join(folder, path), { recursive: true });
+      writeFileSync(join(folder, path, "route.ts"), ownerRoute(what));
+    }
+    const config = readFileSync(join(web, "next.config.ts"), "utf8");
+    const changed = config.replace(
+      "  reactStrictMode: true,\n",
+      '  reactStrictMode: true,\n  async rewrites() {\n    return [{ source: "/api/user/login", destination: "/api/owner-login" }];\n  },\n',
+    );
+    if (changed === config) throw new Error("apps/web/next.config.ts has no `reactStrictMode: true,` line to add a rewrite after");
+    writeFileSync(join(folder, "next.config.ts"), changed);
   });
 }

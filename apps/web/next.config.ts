@@ -1,5 +1,12 @@
 import type { NextConfig } from "next";
 
+/** What the sample's own pages carry at least (CONTRACT §13): no sniffing, no referrer, no framing. */
+const OWN_PAGE_HEADERS = [
+  { key: "X-Content-Type-Options", value: "nosniff" },
+  { key: "Referrer-Policy", value: "no-referrer" },
+  { key: "Content-Security-Policy", value: "frame-ancestors 'none'" },
+];
+
 /**
  * One build serves any `domain.yaml`: the domain, database and secret are read when the
  * server starts (see `server.mjs`), never at build time.
@@ -11,6 +18,10 @@ const nextConfig: NextConfig = {
   typescript: { ignoreBuildErrors: true },
   poweredByHeader: false,
   reactStrictMode: true,
+  // The sample's own pages (home, 404): the auth pages' proxy sets their full policy instead.
+  async headers() {
+    return [{ source: "/((?!api/|_next/).*)", headers: OWN_PAGE_HEADERS }];
+  },
 };
 
 export default nextConfig;

@@ -8,14 +8,7 @@ export function proxy(request: NextRequest): NextResponse {
 }
 
 export const config = {
-  // Pages only (the API sets its own headers; assets need none); prefetches render no page.
-  matcher: [
-    {
-      source: "/((?!api/|_next/|favicon\\.ico).*)",
-      missing: [
-        { type: "header", key: "next-router-prefetch" },
-        { type: "header", key: "purpose", value: "prefetch" },
-      ],
-    },
-  ],
+  // Pages only (the API sets its own headers; assets need none), however they are rendered: a
+  // navigation, a prefetch, an RSC request.
+  matcher: ["/((?!api/|_next/|favicon\\.ico).*)"],
 };

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { authFromEnv, createNodeListener, PEER_ADDRESS_HEADER, rawErrorResponse, writeError } from "@domain-auth/core";
+import { authFromEnv, createNodeListener, PEER_ADDRESS_HEADER, pathOf, rawErrorResponse, writeError } from "@domain-auth/core";
 import nextEnv from "@next/env";
 import next from "next";
 
@@ -35,8 +35,12 @@ const NEXT_METHODS = new Set(["GET", "HEAD", "OPTIONS", "POST", "PUT", "DELETE",
 
 /** The route handler that passes API requests to auth-core (app/api/[...path]/route.ts). */
 const CORE_ROUTE = "/api/[...path]";
-/** Paths whose every segment is plain: Next.js would route them as they are, with nothing decoded or normalized. */
-const PLAIN_API_PATH = /^\/api(?:\/(?!\.\.?(?:\/|$))[A-Za-z0-9_.~-]+)+$/;
+/** Paths whose every segment is plain: Next.js routes them as they are, with nothing decoded or normalized. */
+const PLAIN_API_PATH = /^\/api(?:\/(?!\.\.?(?:\/|$))[A-Za-z0-9_.~-]+)*$/;
+/** The build's files, which Next.js serves to GET and HEAD only (and answers any other method with a 500). */
+const BUILD_ASSETS = "/_next/static/";
+/** The manifest versions whose shape `readNextRouting` knows. */
+const KNOWN_VERSIONS = { routes: 3, middleware: 3, functions: 1 };
 
 function readJson(path) {
   try {
@@ -46,31 +50,58 @@ function readJson(path) {
   }
 }
 
+const isList = (value) => Array.isArray(value) && value.every((item) => item !== null && typeof item === "object");
+
+/**
+ * The patterns, as source text, of everything in the build that could answer a path other than by handing
+ * it to auth-core's route handler: a route of the project's own (under /api or anywhere), a redirect,
+ * rewrite or header rule, or a proxy (middleware) whose matcher covers it. `null` when a manifest is
+ * missing or of a version or shape not known here, when the build uses `basePath` or i18n routing, or has
+ * no route handler for auth-core.
+ */
+function claimingSources(routes, edge, node) {
+  if (routes?.version !== KNOWN_VERSIONS.routes || edge?.version !== KNOWN_VERSIONS.middleware) return null;
+  if (node?.version !== KNOWN_VERSIONS.functions || !node.functions || typeof node.functions !== "object") return null;
+  if (routes.basePath !== "" || routes.i18n || !edge.middleware || typeof edge.middleware !== "object") return null;
+  const rewrites = Array.isArray(routes.rewrites) ? routes.rewrites : Object.values(routes.rewrites ?? {}).flat();
+  const pages = [...(routes.staticRoutes ?? []), ...(routes.dynamicRoutes ?? [])];
+  const rules = [
+    ...pages,
+    ...(routes.dataRoutes ?? []),
+    ...(routes.redirects ?? []),
+    ...(routes.headers ?? []),
+    ...(routes.onMatchHeaders ?? []),
+    ...rewrites,
+  ];
+  if (!isList(rules) || !pages.some((route) => route.page === CORE_ROUTE)) return null;
+  const sources = rules.filter((rule) => rule.page !== CORE_ROUTE).map((rule) => rule.regex);
+  const proxies = [...Object.values(edge.middleware), ...(node.functions["/_middleware"] ? [node.functions["/_middleware"]] : [])];
+  if (!isList(proxies)) return null;
+  for (const proxy of proxies) {
+    const matchers = proxy.matchers ?? [{ regexp: "^/.*$" }];
+    if (!isList(matchers)) return null;
+    sources.push(...matchers.map((matcher) => matcher.regexp));
+  }
+  return sources.every((source) => typeof source === "string") ? sources : null;
+}
+
 /**
  * Reads from the build's manifests whether Next.js might answer a path other than by handing it to
- * auth-core's route handler: a route of the project's own (under /api or anywhere), a redirect,
- * rewrite or header rule, or a proxy (middleware) whose matcher covers it. Any manifest it cannot
- * read, a `basePath` or i18n routing, and every path is left to Next.js.
+ * auth-core's route handler (see `claimingSources`). Fails closed: whatever it cannot read or does not
+ * know leaves every path to Next.js. Patterns are matched ignoring case, which may claim more, never less.
  */
 function readNextRouting(appDir) {
   const build = join(appDir, ".next");
-  const routes = readJson(join(build, "routes-manifest.json"));
-  const edge = readJson(join(build, "server", "middleware-manifest.json"));
-  // Only builds with a Node.js proxy have it.
-  const node = readJson(join(build, "server", "functions-config-manifest.json")) ?? { functions: {} };
-  if (!routes || !edge?.middleware || !node.functions || routes.basePath || routes.i18n) return () => true;
-  const rewrites = Array.isArray(routes.rewrites) ? routes.rewrites : Object.values(routes.rewrites ?? {}).flat();
-  const sources = [
-    ...[...(routes.staticRoutes ?? []), ...(routes.dynamicRoutes ?? [])].filter((route) => route.page !== CORE_ROUTE),
-    ...(routes.redirects ?? []),
-    ...(routes.headers ?? []),
-    ...rewrites,
-  ].map((rule) => rule.regex);
-  const proxies = [...Object.values(edge.middleware), ...(node.functions["/_middleware"] ? [node.functions["/_middleware"]] : [])];
-  for (const proxy of proxies) for (const matcher of proxy.matchers ?? [{ regexp: "^/.*$" }]) sources.push(matcher.regexp);
+  const sources = claimingSources(
+    readJson(join(build, "routes-manifest.json")),
+    readJson(join(build, "server", "middleware-manifest.json")),
+    // Only builds with a Node.js proxy have it.
+    readJson(join(build, "server", "functions-config-manifest.json")) ?? { version: KNOWN_VERSIONS.functions, functions: {} },
+  );
+  if (!sources) return () => true;
   let patterns;
   try {
-    patterns = sources.map((source) => new RegExp(source));
+    patterns = sources.map((source) => new RegExp(source, "i"));
   } catch {
     return () => true;
   }
@@ -78,17 +109,20 @@ function readNextRouting(appDir) {
 }
 
 /**
- * `true` for the API requests auth-core answers itself: those of plain paths under /api that nothing
- * of the project's own claims (see `readNextRouting`), and those Next.js cannot route: `/api` itself
- * (not under `app/api/[...path]`), paths whose percent-encoding is broken (a bare 500 from Next.js) and
- * methods Next.js does not know (a bare 400). The core answers the last with its error body: 404
- * NOT_FOUND or 405 METHOD_NOT_ALLOWED.
+ * `true` for an API path auth-core answers itself, exactly as sent: a plain path under /api (every
+ * segment plain, nothing to decode or normalize) that nothing of the project's own could claim (see
+ * `readNextRouting`). Every other path goes to Next.js, which routes it as the project's proxy and routes
+ * see it.
  */
-function isForCore(request, nextMightAnswer) {
-  const path = (request.url ?? "/").split("?")[0] ?? "";
-  if (path !== "/api" && !path.startsWith("/api/")) return false;
-  if (path === "/api" || !NEXT_METHODS.has(request.method ?? "")) return true;
-  if (PLAIN_API_PATH.test(path)) return !nextMightAnswer(path);
+function isCorePath(path, nextMightAnswer) {
+  return PLAIN_API_PATH.test(path) && !nextMightAnswer(path);
+}
+
+/**
+ * `true` for a path whose percent-encoding is broken (`%zz`, or bytes that are no UTF-8, such as `%C0`):
+ * no route can be matched on it, and Next.js answers some with a bare 500.
+ */
+function hasBrokenEncoding(path) {
   try {
     decodeURIComponent(path);
     return false;
@@ -126,13 +160,21 @@ const setupRequired = await auth.isSetupRequired().catch((error) => fail(error?.
 const app = next({ dev: false, dir });
 await app.prepare().catch((error) => fail(error?.message ?? error));
 const handleRequest = app.getRequestHandler();
-const handleInCore = createNodeListener(auth.handle);
+const handleInCore = createNodeListener(auth);
 const nextMightAnswer = readNextRouting(dir);
 
 // Node.js would answer a request without Host with a bare 400; we answer it with the error body.
 const server = createServer({ requireHostHeader: false }, (request, response) => {
   if (!request.headers.host) return writeError(response, "BAD_REQUEST", { message: "The request has no Host header" });
-  if (isForCore(request, nextMightAnswer)) return handleInCore(request, response);
+  const method = request.method ?? "GET";
+  const path = pathOf(request.url ?? "/");
+  if (hasBrokenEncoding(path)) return writeError(response, "BAD_REQUEST", { message: "The request's path has broken percent-encoding" });
+  if (path.startsWith(BUILD_ASSETS) && method !== "GET" && method !== "HEAD") {
+    return writeError(response, "METHOD_NOT_ALLOWED", { headers: { allow: "GET, HEAD" } });
+  }
+  if (isCorePath(path, nextMightAnswer)) return handleInCore(request, response);
+  // Next.js answers a method it does not know with a bare 400, without asking the project's proxy.
+  if (!NEXT_METHODS.has(method)) return writeError(response, "BAD_REQUEST", { message: "The request's method is not supported" });
   recordPeerAddress(request);
   handleRequest(request, response);
 });
