@@ -24,6 +24,12 @@ export interface SessionRow {
   readonly rotatedAt: number | null;
 }
 
+/** A spent refresh token: its session, and when its rotation spent it (ms since the epoch). */
+export interface SpentRefreshToken {
+  readonly sessionId: string;
+  readonly spentAt: number;
+}
+
 /** A session and its user, read together. */
 export interface SessionWithUser {
   readonly session: SessionRow;
@@ -113,6 +119,7 @@ export class SessionStore {
   /** The SQL of the read by refresh token hash, by user table: built once. */
   private readonly refreshReads = new Map<string, string>();
   private rotationText: { readonly sql: string; readonly order: readonly RotationParameter[] } | undefined;
+  private spentReadText: string | undefined;
 
   constructor(private readonly database: Database) {}
 
@@ -192,6 +199,21 @@ export class SessionStore {
     }
     const [row] = await selectRows<Record<string, unknown>>(this.database, sql, [hash, hash]);
     return row ? splitJoined(entity, row) : undefined;
+  }
+
+  /**
+   * A refresh token some rotation of a session spent, by its hash. The rotation that spends a
+   * token records it in the same statement (a trigger of the sessions table, `store/migrate.ts`),
+   * so a token is always either current or here; rows go when their session is purged.
+   */
+  async findSpent(hash: string): Promise<SpentRefreshToken | undefined> {
+    this.spentReadText ??= this.db
+      .selectFrom(TABLES.spentRefreshTokens)
+      .select(["sessionId", "spentAt"])
+      .where("hash", "=", "")
+      .compile().sql;
+    const [row] = await selectRows<{ sessionId: unknown; spentAt: unknown }>(this.database, this.spentReadText, [hash]);
+    return row ? { sessionId: String(row.sessionId), spentAt: Number(row.spentAt) } : undefined;
   }
 
   /**
@@ -288,8 +310,8 @@ export class SessionStore {
   }
 
   /**
-   * Deletes sessions that ended (expired or revoked) before `before`: a user's, or, with `limit`,
-   * at most that many of anyone's.
+   * Deletes sessions that ended (expired or revoked) before `before`, with their spent refresh
+   * tokens (the foreign key cascades): a user's, or, with `limit`, at most that many of anyone's.
    *
    * @returns how many rows were deleted.
    */
@@ -304,10 +326,10 @@ export class SessionStore {
     return Number(result.numDeletedRows);
   }
 
-  /** How many rows the table holds (for tests and tools). */
-  async count(): Promise<number> {
+  /** How many rows the sessions table holds, or with `spent` the table of spent refresh tokens (for tests and tools). */
+  async count(table: "sessions" | "spent" = "sessions"): Promise<number> {
     const row = await this.db
-      .selectFrom(TABLES.sessions)
+      .selectFrom(table === "spent" ? TABLES.spentRefreshTokens : TABLES.sessions)
       .select((eb) => eb.fn.countAll<number | string>().as("total"))
       .executeTakeFirstOrThrow();
     return Number(row.total);
