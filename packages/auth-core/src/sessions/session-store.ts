@@ -19,7 +19,10 @@ export interface SessionRow {
   readonly revokedAt: number | null;
   /** SHA-256 of the current refresh token. */
   readonly refreshHash: string;
-  /** SHA-256 of the refresh token the last rotation spent, and when it did. */
+  /**
+   * SHA-256 of the refresh token a rotation spent, and when, as versions before the table of spent
+   * refresh tokens recorded them; rotations now leave them as they are ({@link SessionStore.findSpent}).
+   */
   readonly previousHash: string | null;
   readonly rotatedAt: number | null;
 }
@@ -55,7 +58,7 @@ interface TokenCheckRead {
 }
 
 /** What a rotation's SQL takes: the values it writes, the session's id and the refresh token hash it spends. */
-type RotationParameter = "refreshHash" | "refreshedAt" | "expiresAt" | "previousHash" | "rotatedAt" | "id" | "spent";
+type RotationParameter = "refreshHash" | "refreshedAt" | "expiresAt" | "id" | "spent";
 
 /** The longest session id we look up; ours are 22 characters. */
 const MAX_ID_LENGTH = 64;
@@ -188,16 +191,14 @@ export class SessionStore {
     return read;
   }
 
-  /** The session whose current or previous refresh token has this hash, with its user. */
+  /** The session whose current refresh token has this hash, with its user. */
   async findByRefreshHash(entity: EntityModel, hash: string): Promise<SessionWithUser | undefined> {
     let sql = this.refreshReads.get(entity.table);
     if (sql === undefined) {
-      sql = this.joined(entity)
-        .where((eb) => eb.or([eb("s.refreshHash", "=", ""), eb("s.previousHash", "=", "")]))
-        .compile().sql;
+      sql = this.joined(entity).where("s.refreshHash", "=", "").compile().sql;
       this.refreshReads.set(entity.table, sql);
     }
-    const [row] = await selectRows<Record<string, unknown>>(this.database, sql, [hash, hash]);
+    const [row] = await selectRows<Record<string, unknown>>(this.database, sql, [hash]);
     return row ? splitJoined(entity, row) : undefined;
   }
 
@@ -228,7 +229,8 @@ export class SessionStore {
     next: { readonly refreshHash: string; readonly refreshedAt: number; readonly expiresAt: number },
     options: { readonly trx?: Kysely<AnyDB> } = {},
   ): Promise<boolean> {
-    const values = { ...next, previousHash: spent, rotatedAt: next.refreshedAt };
+    // The spent token is recorded by the sessions table's trigger, in this same statement.
+    const values = { refreshHash: next.refreshHash, refreshedAt: next.refreshedAt, expiresAt: next.expiresAt };
     // On SQLite, rotations that arrive together share one durable commit.
     if (!options.trx && this.database.dialect === "sqlite") {
       const { sql, order } = this.rotationSql();
@@ -250,8 +252,6 @@ export class SessionStore {
       refreshHash: "\u0000refreshHash",
       refreshedAt: "\u0000refreshedAt",
       expiresAt: "\u0000expiresAt",
-      previousHash: "\u0000previousHash",
-      rotatedAt: "\u0000rotatedAt",
       id: "\u0000id",
       spent: "\u0000spent",
     };
