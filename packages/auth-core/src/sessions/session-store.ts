@@ -19,9 +19,18 @@ export interface SessionRow {
   readonly revokedAt: number | null;
   /** SHA-256 of the current refresh token. */
   readonly refreshHash: string;
-  /** SHA-256 of the refresh token the last rotation spent, and when it did. */
+  /**
+   * SHA-256 of the refresh token a rotation spent, and when, as versions before the table of spent
+   * refresh tokens recorded them; rotations now leave them as they are ({@link SessionStore.findSpent}).
+   */
   readonly previousHash: string | null;
   readonly rotatedAt: number | null;
+}
+
+/** A spent refresh token: its session, and when its rotation spent it (ms since the epoch). */
+export interface SpentRefreshToken {
+  readonly sessionId: string;
+  readonly spentAt: number;
 }
 
 /** A session and its user, read together. */
@@ -49,7 +58,7 @@ interface TokenCheckRead {
 }
 
 /** What a rotation's SQL takes: the values it writes, the session's id and the refresh token hash it spends. */
-type RotationParameter = "refreshHash" | "refreshedAt" | "expiresAt" | "previousHash" | "rotatedAt" | "id" | "spent";
+type RotationParameter = "refreshHash" | "refreshedAt" | "expiresAt" | "id" | "spent";
 
 /** The longest session id we look up; ours are 22 characters. */
 const MAX_ID_LENGTH = 64;
@@ -113,6 +122,7 @@ export class SessionStore {
   /** The SQL of the read by refresh token hash, by user table: built once. */
   private readonly refreshReads = new Map<string, string>();
   private rotationText: { readonly sql: string; readonly order: readonly RotationParameter[] } | undefined;
+  private spentReadText: string | undefined;
 
   constructor(private readonly database: Database) {}
 
@@ -181,17 +191,30 @@ export class SessionStore {
     return read;
   }
 
-  /** The session whose current or previous refresh token has this hash, with its user. */
+  /** The session whose current refresh token has this hash, with its user. */
   async findByRefreshHash(entity: EntityModel, hash: string): Promise<SessionWithUser | undefined> {
     let sql = this.refreshReads.get(entity.table);
     if (sql === undefined) {
-      sql = this.joined(entity)
-        .where((eb) => eb.or([eb("s.refreshHash", "=", ""), eb("s.previousHash", "=", "")]))
-        .compile().sql;
+      sql = this.joined(entity).where("s.refreshHash", "=", "").compile().sql;
       this.refreshReads.set(entity.table, sql);
     }
-    const [row] = await selectRows<Record<string, unknown>>(this.database, sql, [hash, hash]);
+    const [row] = await selectRows<Record<string, unknown>>(this.database, sql, [hash]);
     return row ? splitJoined(entity, row) : undefined;
+  }
+
+  /**
+   * A refresh token some rotation of a session spent, by its hash. The rotation that spends a
+   * token records it in the same statement (a trigger of the sessions table, `store/migrate.ts`),
+   * so a token is always either current or here; rows go when their session is purged.
+   */
+  async findSpent(hash: string): Promise<SpentRefreshToken | undefined> {
+    this.spentReadText ??= this.db
+      .selectFrom(TABLES.spentRefreshTokens)
+      .select(["sessionId", "spentAt"])
+      .where("hash", "=", "")
+      .compile().sql;
+    const [row] = await selectRows<{ sessionId: unknown; spentAt: unknown }>(this.database, this.spentReadText, [hash]);
+    return row ? { sessionId: String(row.sessionId), spentAt: Number(row.spentAt) } : undefined;
   }
 
   /**
@@ -206,7 +229,8 @@ export class SessionStore {
     next: { readonly refreshHash: string; readonly refreshedAt: number; readonly expiresAt: number },
     options: { readonly trx?: Kysely<AnyDB> } = {},
   ): Promise<boolean> {
-    const values = { ...next, previousHash: spent, rotatedAt: next.refreshedAt };
+    // The spent token is recorded by the sessions table's trigger, in this same statement.
+    const values = { refreshHash: next.refreshHash, refreshedAt: next.refreshedAt, expiresAt: next.expiresAt };
     // On SQLite, rotations that arrive together share one durable commit.
     if (!options.trx && this.database.dialect === "sqlite") {
       const { sql, order } = this.rotationSql();
@@ -228,8 +252,6 @@ export class SessionStore {
       refreshHash: "\u0000refreshHash",
       refreshedAt: "\u0000refreshedAt",
       expiresAt: "\u0000expiresAt",
-      previousHash: "\u0000previousHash",
-      rotatedAt: "\u0000rotatedAt",
       id: "\u0000id",
       spent: "\u0000spent",
     };
@@ -288,8 +310,8 @@ export class SessionStore {
   }
 
   /**
-   * Deletes sessions that ended (expired or revoked) before `before`: a user's, or, with `limit`,
-   * at most that many of anyone's.
+   * Deletes sessions that ended (expired or revoked) before `before`, with their spent refresh
+   * tokens (the foreign key cascades): a user's, or, with `limit`, at most that many of anyone's.
    *
    * @returns how many rows were deleted.
    */
@@ -304,10 +326,10 @@ export class SessionStore {
     return Number(result.numDeletedRows);
   }
 
-  /** How many rows the table holds (for tests and tools). */
-  async count(): Promise<number> {
+  /** How many rows the sessions table holds, or with `spent` the table of spent refresh tokens (for tests and tools). */
+  async count(table: "sessions" | "spent" = "sessions"): Promise<number> {
     const row = await this.db
-      .selectFrom(TABLES.sessions)
+      .selectFrom(table === "spent" ? TABLES.spentRefreshTokens : TABLES.sessions)
       .select((eb) => eb.fn.countAll<number | string>().as("total"))
       .executeTakeFirstOrThrow();
     return Number(row.total);

@@ -114,16 +114,24 @@ export class SessionService {
     const now = this.now();
     const hash = hashRefreshToken(refreshToken);
     const found = await this.store.findByRefreshHash(entity, hash);
-    if (!found) return REFUSED;
+    if (!found) return this.refuseSpent(hash, now);
     const { session, user } = found;
     if (session.revokedAt !== null || session.expiresAt <= now) return REFUSED;
-    if (session.refreshHash !== hash) {
-      const withinGrace = session.rotatedAt !== null && now - session.rotatedAt <= REUSE_GRACE_MS;
-      if (!withinGrace) await this.store.revoke(session.id, now);
-      return REFUSED;
-    }
     const issued = await this.renew(session, { now });
     return issued ? { refreshed: true, user, issued } : REFUSED;
+  }
+
+  /**
+   * Refuses a token that is not the current one of any session. One that a rotation of a session
+   * spent (any of them, not only the last), presented more than the grace after that rotation, is
+   * a replay: whoever holds the newest tokens may be the thief, so the whole session goes (a no-op
+   * when it already ended).
+   */
+  private async refuseSpent(hash: string, now: number): Promise<RefreshOutcome> {
+    const spent = await this.store.findSpent(hash);
+    // The grace runs from this token's own rotation: two tabs refreshing at once, not a replay.
+    if (spent && now - spent.spentAt > REUSE_GRACE_MS) await this.store.revoke(spent.sessionId, now);
+    return REFUSED;
   }
 
   /**

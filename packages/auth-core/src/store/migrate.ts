@@ -10,6 +10,7 @@ export const TABLES = {
   setup: "domain_auth_setup",
   throttle: "domain_auth_throttle",
   sessions: "domain_auth_sessions",
+  spentRefreshTokens: "domain_auth_spent_refresh_tokens",
   tokens: "domain_auth_tokens",
 } as const;
 
@@ -103,6 +104,82 @@ function sessionSteps(dialect: Database["dialect"]): Step[] {
   ];
 }
 
+/** The trigger that records, in the same statement, each refresh token a rotation spends. */
+const SPEND_TRIGGER = `${TABLES.sessions}__spend`;
+const SPEND_FUNCTION = "domain_auth_spend_refresh_token";
+
+/**
+ * The trigger on the sessions table: whatever statement replaces a session's refresh token (a
+ * rotation, on either database, alone or in a transaction) records the token it replaced, so a
+ * spent token can never be missing from the spent table while its successor works.
+ */
+async function createSpendTrigger(trx: Kysely<AnyDB>, dialect: Database["dialect"]): Promise<void> {
+  const sessions = sql.table(TABLES.sessions);
+  const spent = sql.table(TABLES.spentRefreshTokens);
+  const record = sql`insert into ${spent} ("hash", "sessionId", "spentAt") values (old."refreshHash", old."id", new."refreshedAt")`;
+  if (dialect === "sqlite") {
+    await sql`create trigger if not exists ${sql.id(SPEND_TRIGGER)} after update of "refreshHash" on ${sessions}
+      for each row when old."refreshHash" <> new."refreshHash" begin ${record}; end`.execute(trx);
+    return;
+  }
+  const present = await sql<{ found: number }>`select 1 as found from pg_trigger
+    where tgname = ${SPEND_TRIGGER} and tgrelid = to_regclass(${TABLES.sessions})`.execute(trx);
+  if (present.rows.length > 0) return;
+  await sql`create or replace function ${sql.id(SPEND_FUNCTION)}() returns trigger language plpgsql as $$
+    begin ${record}; return null; end $$`.execute(trx);
+  await sql`create trigger ${sql.id(SPEND_TRIGGER)} after update of "refreshHash" on ${sessions}
+    for each row when (old."refreshHash" is distinct from new."refreshHash") execute procedure ${sql.id(SPEND_FUNCTION)}()`.execute(trx);
+}
+
+/**
+ * Every refresh token a session has spent, by SHA-256 hash, until the session is purged (CONTRACT
+ * 10: any spent token presented again revokes its session). A database from before this table
+ * gets the spent token each session recorded itself (`previousHash`).
+ */
+function spentRefreshTokenSteps(dialect: Database["dialect"], tableExists: boolean): Step[] {
+  const time = dialect === "postgres" ? "bigint" : "integer";
+  const table = TABLES.spentRefreshTokens;
+  const steps: Step[] = [
+    {
+      name: `create table ${table}`,
+      run: (trx) => {
+        const create = trx.schema
+          .createTable(table)
+          .ifNotExists()
+          .addColumn("hash", "text", (column) => column.primaryKey())
+          .addColumn("sessionId", "text", (column) => column.notNull().references(`${TABLES.sessions}.id`).onDelete("cascade"))
+          .addColumn("spentAt", time, (column) => column.notNull());
+        // Rows are found only by their key: SQLite then keeps one tree instead of a table and its key's index.
+        return (dialect === "sqlite" ? create.modifyEnd(sql`without rowid`) : create).execute();
+      },
+    },
+    {
+      name: `create index ${table}__sessionId`,
+      run: (trx) => trx.schema.createIndex(`${table}__sessionId`).ifNotExists().on(table).column("sessionId").execute(),
+    },
+  ];
+  // The trigger first: on PostgreSQL it holds off rotations until this commits, so the copy below misses none.
+  steps.push({ name: `create trigger ${SPEND_TRIGGER}`, run: (trx) => createSpendTrigger(trx, dialect) });
+  if (!tableExists) {
+    steps.push({
+      name: `copy into ${table} the spent refresh tokens of ${TABLES.sessions}`,
+      run: (trx) =>
+        trx
+          .insertInto(table)
+          .columns(["hash", "sessionId", "spentAt"])
+          .expression((eb) =>
+            eb
+              .selectFrom(TABLES.sessions)
+              .select(["previousHash", "id", "rotatedAt"])
+              .where("previousHash", "is not", null)
+              .where("rotatedAt", "is not", null),
+          )
+          .execute(),
+    });
+  }
+  return steps;
+}
+
 /** The table of reset, verification and invitation tokens (CONTRACT 11), stored as SHA-256 hashes. */
 function accountTokenSteps(dialect: Database["dialect"]): Step[] {
   const time = dialect === "postgres" ? "bigint" : "integer";
@@ -139,7 +216,9 @@ async function plannedSteps(db: Kysely<AnyDB>, model: DomainModel, dialect: Data
   const existing = new Map(
     (await db.introspection.getTables()).map((table) => [table.name, new Set(table.columns.map((column) => column.name))]),
   );
-  const steps: Step[] = model.auth ? [...sessionSteps(dialect), ...accountTokenSteps(dialect)] : [];
+  const steps: Step[] = model.auth
+    ? [...sessionSteps(dialect), ...accountTokenSteps(dialect), ...spentRefreshTokenSteps(dialect, existing.has(TABLES.spentRefreshTokens))]
+    : [];
   for (const entity of model.entities) {
     const columns = entityColumns(entity, dialect);
     const present = existing.get(entity.table);

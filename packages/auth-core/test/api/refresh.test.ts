@@ -115,6 +115,64 @@ describe.each(BACKENDS)("refresh tokens on $name", (backend) => {
     expect((await refreshWith(pair.first.api, rotated.body.refreshToken)).status).toBe(200);
   });
 
+  it("a token spent two rotations ago, presented after the grace, revokes the session the thief kept refreshing", async () => {
+    const owner = await signUp(pair.first.api, { email: "thief2@example.com" });
+    const second = await refreshWith(pair.second.api, owner.refreshToken);
+    const third = await refreshWith(pair.second.api, second.body.refreshToken);
+    expect(third.status).toBe(200);
+    pair.advance(11);
+    await expectRefused(pair.first.api, owner.refreshToken);
+    await expectRefused(pair.second.api, third.body.refreshToken);
+    expect((await pair.second.api.get("/api/user/me", { token: third.body.token })).status).toBe(401);
+    expect((await pair.first.api.get("/api/user/me", { token: owner.token })).status).toBe(401);
+  });
+
+  it("any earlier token of a long chain, presented after the grace, revokes the session", async () => {
+    const owner = await signUp(pair.first.api, { email: "chain@example.com" });
+    const chain = [owner.refreshToken];
+    let newest = { token: owner.token, refreshToken: owner.refreshToken };
+    for (let rotation = 0; rotation < 4; rotation++) {
+      pair.advance(20);
+      const answer = await refreshWith(rotation % 2 === 0 ? pair.second.api : pair.first.api, newest.refreshToken);
+      expect(answer.status).toBe(200);
+      newest = answer.body;
+      chain.push(newest.refreshToken);
+    }
+    expect(chain).toHaveLength(5);
+    await expectRefused(pair.first.api, chain[1] as string);
+    await expectRefused(pair.second.api, newest.refreshToken);
+    expect((await pair.second.api.get("/api/user/me", { token: newest.token })).status).toBe(401);
+    // Other sessions of the user are untouched.
+    const other = await signIn(pair.first.api, { email: "chain@example.com" });
+    expect((await pair.first.api.get("/api/user/me", { token: other.token })).status).toBe(200);
+  });
+
+  it("an earlier token is judged by its own rotation: past its grace it revokes, even within 10 s of the latest", async () => {
+    const owner = await signUp(pair.first.api, { email: "own-rotation@example.com" });
+    const second = await refreshWith(pair.first.api, owner.refreshToken);
+    pair.advance(8);
+    const third = await refreshWith(pair.second.api, second.body.refreshToken);
+    expect(third.status).toBe(200);
+    pair.advance(3);
+    await expectRefused(pair.first.api, owner.refreshToken);
+    await expectRefused(pair.second.api, third.body.refreshToken);
+    expect((await pair.second.api.get("/api/user/me", { token: third.body.token })).status).toBe(401);
+  });
+
+  it("earlier tokens presented within 10 seconds of their own rotation are refused without revoking", async () => {
+    const owner = await signUp(pair.first.api, { email: "grace-chain@example.com" });
+    const second = await refreshWith(pair.first.api, owner.refreshToken);
+    pair.advance(4);
+    const third = await refreshWith(pair.second.api, second.body.refreshToken);
+    pair.advance(5);
+    await expectRefused(pair.second.api, owner.refreshToken);
+    await expectRefused(pair.first.api, second.body.refreshToken);
+    expect((await pair.first.api.get("/api/user/me", { token: third.body.token })).status).toBe(200);
+    const fourth = await refreshWith(pair.second.api, third.body.refreshToken);
+    expect(fourth.status).toBe(200);
+    expect((await pair.first.api.get("/api/user/me", { token: fourth.body.token })).status).toBe(200);
+  });
+
   it("of 20 simultaneous refreshes with one token, across two instances, exactly one is 200", async () => {
     const user = await signUp(pair.first.api, { email: "race@example.com" });
     const answers = await Promise.all(
@@ -192,11 +250,13 @@ describe.each(BACKENDS)("ended sessions on $name", (backend) => {
       expect((await refreshWith(pair.second.api, spent.refreshToken)).status).toBe(200);
     }
     expect(await sessions.store.count()).toBeGreaterThanOrEqual(62);
+    expect(await sessions.store.count("spent")).toBeGreaterThanOrEqual(30);
     // A day after they ended (and past the refresh TTL for the ones left open), the next sign-in
     // purges that user's ended rows, and a sweep everyone's.
     pair.advance(32 * 24 * 3600);
     const fresh = await signIn(pair.first.api, { email: "churn@example.com" });
     expect(await sessions.store.count()).toBe(1);
+    expect(await sessions.store.count("spent")).toBe(0);
     expect((await pair.first.api.get("/api/user/me", { token: fresh.token })).status).toBe(200);
     expect((await pair.first.api.get("/api/user/me", { token: other.token })).status).toBe(401);
   });

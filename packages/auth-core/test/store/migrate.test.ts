@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import { BACKENDS, createPostgresDatabase, type TestDatabase } from "../../../../test/support/databases.js";
 import { type Database, migrate, openDatabase, RecordStore } from "../../src/index.js";
+import { type SessionRow, SessionStore } from "../../src/sessions/session-store.js";
 import { domainOf } from "../support/domains.js";
 
 const V1 = `name: shop
@@ -118,20 +119,87 @@ describe.each(BACKENDS)("schema migrations on $name", (backend) => {
     if (!user) throw new Error("V1 has a User");
     await store.insert(user, { email: "kept@example.com", passwordHash: "x", tokenVersion: 1, emailVerified: 0, everVerified: 0 });
     // The state a database was left in by a version without sessions.
+    await database.db.schema.dropTable("domain_auth_spent_refresh_tokens").execute();
     await database.db.schema.dropTable("domain_auth_sessions").execute();
-    await database.db.deleteFrom("domain_auth_migrations").where("name", "like", "%domain_auth_sessions%").execute();
+    await database.db.deleteFrom("domain_auth_migrations").where("name", "like", "%domain_auth_s%").execute();
     expect((await migrate(database, model)).sort()).toEqual([
+      "copy into domain_auth_spent_refresh_tokens the spent refresh tokens of domain_auth_sessions",
       "create index domain_auth_sessions__expiresAt",
       "create index domain_auth_sessions__previousHash",
       "create index domain_auth_sessions__refreshHash",
       "create index domain_auth_sessions__userId",
+      "create index domain_auth_spent_refresh_tokens__sessionId",
       "create table domain_auth_sessions",
+      "create table domain_auth_spent_refresh_tokens",
+      "create trigger domain_auth_sessions__spend",
     ]);
     expect(await indexNames(database)).toEqual(
       expect.arrayContaining(["domain_auth_sessions__refreshHash", "domain_auth_sessions__userId"]),
     );
     expect(await store.findByEmail(user, "kept@example.com")).toBeDefined();
     expect(await migrate(database, model)).toEqual([]);
+  });
+});
+
+describe.each(BACKENDS)("the spent refresh tokens migration on $name", (backend) => {
+  const SPENT_STEPS = [
+    "copy into domain_auth_spent_refresh_tokens the spent refresh tokens of domain_auth_sessions",
+    "create index domain_auth_spent_refresh_tokens__sessionId",
+    "create table domain_auth_spent_refresh_tokens",
+    "create trigger domain_auth_sessions__spend",
+  ];
+
+  /** A session as a version before the spent table left it: rotated once, its spent token kept on its row. */
+  function rotatedSession(id: string, userId: string, now: number): SessionRow {
+    return {
+      id,
+      userId,
+      createdAt: now,
+      refreshedAt: now,
+      expiresAt: now + 60_000,
+      userAgent: null,
+      address: null,
+      revokedAt: null,
+      refreshHash: `current-${id}`,
+      previousHash: `previous-${id}`,
+      rotatedAt: now,
+    };
+  }
+
+  it("keeps the token each session spent last, then records every rotation's in the same statement", async () => {
+    const created = await backend.create();
+    const database = await openDatabase(created.url);
+    try {
+      const model = domainOf(V1);
+      await migrate(database, model);
+      // The state a database was left in by a version without the spent table.
+      const trigger = sql`drop trigger domain_auth_sessions__spend`;
+      await (database.dialect === "postgres" ? sql`${trigger} on domain_auth_sessions` : trigger).execute(database.db);
+      await database.db.schema.dropTable("domain_auth_spent_refresh_tokens").execute();
+      await database.db.deleteFrom("domain_auth_migrations").where("name", "like", "%spen%").execute();
+      const store = new SessionStore(database);
+      const now = Date.now();
+      await store.insert(rotatedSession("kept", "u1", now));
+      await store.insert({ ...rotatedSession("fresh", "u1", now), previousHash: null, rotatedAt: null });
+
+      expect((await migrate(database, model)).sort()).toEqual(SPENT_STEPS);
+      expect(await store.findSpent("previous-kept")).toEqual({ sessionId: "kept", spentAt: now });
+      expect(await store.count("spent")).toBe(1);
+      const next = { refreshHash: "next-kept", refreshedAt: now + 5, expiresAt: now + 60_000 };
+      expect(await store.rotate("kept", "current-kept", next)).toBe(true);
+      expect(await store.findSpent("current-kept")).toEqual({ sessionId: "kept", spentAt: now + 5 });
+      expect(await store.rotate("kept", "current-kept", { ...next, refreshHash: "other" })).toBe(false);
+      expect(await store.count("spent")).toBe(2);
+      expect(await migrate(database, model)).toEqual([]);
+
+      // Purging a session takes its spent tokens with it.
+      await store.revoke("kept", now);
+      expect(await store.purge(now + 1)).toBe(1);
+      expect(await store.count("spent")).toBe(0);
+    } finally {
+      await database.close();
+      await created.drop();
+    }
   });
 });
 
