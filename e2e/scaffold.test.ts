@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { copyOfNextProject } from "../apps/wizard/test/create-next-app.js";
 import { type RunningApp, startApp } from "../test/support/app-server.js";
 import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
-import { ADMIN, api, fillAccountForm, profileValue } from "./support/flows.js";
+import { ADMIN, api, fillAccountForm, profileValue, signOut } from "./support/flows.js";
 import { type PackedPackages, packPackages } from "./support/packed.js";
 
 // The front door, as a user walks through it: the published wizard (packed, run with npx) adds
@@ -242,14 +242,13 @@ async function expectBuildAndFirstRun(project: string, screenshot: string): Prom
   const setup = await page.goto("/setup");
   expect(setup?.headers()["content-security-policy"]).toContain("'nonce-");
   await fillAccountForm(page, ADMIN);
-  await page.getByRole("button", { name: "Create administrator" }).click();
+  await page.getByRole("main").getByRole("button", { name: "Create administrator" }).click();
   await page.waitForURL("**/profile");
-  await page.getByRole("button", { name: "Sign out" }).click();
-  await page.waitForURL("**/login*");
+  await signOut(page);
   await fillAccountForm(page, { email: ADMIN.email, password: ADMIN.password });
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("main").getByRole("button", { name: "Sign in" }).click();
   await page.waitForURL("**/profile");
-  expect(await profileValue(page, "Email")).toBe(ADMIN.email);
+  expect(await profileValue(page, ADMIN.email, "Email")).toBe(ADMIN.email);
   await saveScreenshot(page, screenshot);
   expect(scriptErrors).toEqual([]);
   expect(foreign).toEqual([]);
@@ -312,10 +311,13 @@ describe("npx create-domain-auth in a project create-next-app made with its defa
     expect(await page.evaluate(() => getComputedStyle(document.body).display)).toBe("flex");
     await page.goto("/login");
     // The auth pages' own styles hold under Tailwind's reset: the button keeps its colour and padding.
-    const style = await page.getByRole("button", { name: "Sign in" }).evaluate((element) => {
-      const computed = getComputedStyle(element);
-      return { background: computed.backgroundColor, padding: computed.paddingLeft };
-    });
+    const style = await page
+      .getByRole("main")
+      .getByRole("button", { name: "Sign in" })
+      .evaluate((element) => {
+        const computed = getComputedStyle(element);
+        return { background: computed.backgroundColor, padding: computed.paddingLeft };
+      });
     expect(style.background).not.toBe("rgba(0, 0, 0, 0)");
     expect(style.padding).not.toBe("0px");
     await page.context().close();
