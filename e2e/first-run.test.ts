@@ -53,7 +53,7 @@ describe("first run", () => {
     expect(await profileValue(page, ADMIN.email, "Email")).toBe(ADMIN.email);
     expect(await profileValue(page, ADMIN.email, "Name")).toBe(ADMIN.name);
     // The header, hidden while setup was pending, now shows the signed-in links.
-    await mainNav(page).getByRole("link", { name: "Admin" }).waitFor({ timeout: 5_000 });
+    await mainNav(page).getByRole("link", { name: "Admin" }).waitFor();
     await saveScreenshot(page, "profile-admin");
 
     const stored = await page.evaluate(() => ({
