@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { setUpAdmin } from "../test/support/accounts.js";
 import { type RunningApp, startApp } from "../test/support/app-server.js";
 import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
-import { ADMIN, api, profileCard, profileValue, signIn, signOut, storedTokens } from "./support/flows.js";
+import { ADMIN, api, mainNav, profileCard, profileValue, signIn, signOut, storedTokens } from "./support/flows.js";
 
 const BLOG = readFileSync(new URL("../apps/web/domain.yaml", import.meta.url), "utf8");
 
@@ -52,9 +52,15 @@ describe("pages follow the domain's auth block", () => {
     expect(await status(app, "/register")).toBe(404);
 
     const page = await openTab(browser, app.url);
-    for (const path of ["/", "/login"]) {
+    // Counted once the links are there: the project's home page renders its own, the auth pages'
+    // header renders the signed-out links once the page knows the tab has no session.
+    const ready = {
+      "/": page.getByRole("main").getByRole("link", { name: "Sign in" }),
+      "/login": mainNav(page).getByRole("link", { name: "Sign in" }),
+    };
+    for (const [path, signInLink] of Object.entries(ready)) {
       await page.goto(path);
-      await page.getByRole("main").waitFor();
+      await signInLink.waitFor();
       expect(await page.locator('a[href="/register"]').count(), path).toBe(0);
     }
     await signIn(page, ADMIN);
