@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -81,17 +80,6 @@ function localSqlitePrebuilds(folder: string): string {
   return folder;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /** Stops a process started `detached` with everything it started; nothing when it is already gone. */
 function stopGroup(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM"): void {
   if (!child.pid || child.exitCode !== null) return;
@@ -118,10 +106,45 @@ async function statusOnceServing(url: string, server: ChildProcess, output: () =
   }
 }
 
-/** Runs `npm run dev` until its pages answer; returns what they answered, then stops it. */
+/**
+ * Resolves with the first match of `pattern` in what `child` prints, as soon as it is printed; rejects
+ * when the child exits first or nothing matches within `timeoutMs` (a hang, not a slow machine).
+ */
+function untilPrinted(child: ChildProcess, output: () => string, pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const match = pattern.exec(output());
+      if (!match) return;
+      done();
+      resolve(match);
+    };
+    const exited = () => {
+      done();
+      reject(new Error(`the server exited before printing ${pattern}:\n${output()}`));
+    };
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error(`nothing matched ${pattern} within ${timeoutMs / 1000} s:\n${output()}`));
+    }, timeoutMs);
+    const done = () => {
+      clearTimeout(timer);
+      child.stdout?.off("data", check);
+      child.stderr?.off("data", check);
+      child.off("exit", exited);
+    };
+    child.stdout?.on("data", check);
+    child.stderr?.on("data", check);
+    child.once("exit", exited);
+    check();
+  });
+}
+
+/**
+ * Runs `npm run dev` on a port the system picks (`--port 0`: none chosen beforehand that another process
+ * could take in between) until its pages answer; returns what they answered, then stops it.
+ */
 async function devServerAnswers(project: string, paths: readonly string[]): Promise<{ statuses: Record<string, number>; output: string }> {
-  const port = await freePort();
-  const child = spawn("npm", ["run", "dev", "--", "--port", String(port), "--hostname", "127.0.0.1"], {
+  const child = spawn("npm", ["run", "dev", "--", "--port", "0", "--hostname", "127.0.0.1"], {
     cwd: project,
     env: { ...env, NODE_ENV: "development" },
     stdio: ["ignore", "pipe", "pipe"],
@@ -136,11 +159,9 @@ async function devServerAnswers(project: string, paths: readonly string[]): Prom
     output += chunk;
   });
   try {
-    const deadline = Date.now() + 120_000;
-    while (!/Ready in/.test(output)) {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`next dev did not start:\n${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    // next dev prints the address it listens on, then "Ready in"; a restart of its own keeps the port.
+    const [, port] = await untilPrinted(child, () => output, /Local:\s+http:\/\/127\.0\.0\.1:(\d+)/, 120_000);
+    await untilPrinted(child, () => output, /Ready in/, 120_000);
     const statuses: Record<string, number> = {};
     for (const path of paths) statuses[path] = await statusOnceServing(`http://127.0.0.1:${port}${path}`, child, () => output);
     return { statuses, output };
