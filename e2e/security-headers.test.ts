@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type RunningApp, startApp } from "../test/support/app-server.js";
-import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
+import { launchBrowser, openTab, saveScreenshot, WAIT_MS } from "./support/browser.js";
 import { ADMIN, fillAccountForm, mainNav, profileValue } from "./support/flows.js";
 
 /** The auth pages; the project's own pages (here apps/web's stand-in home page) get no policy from domain-auth. */
@@ -135,8 +135,9 @@ describe("security headers", () => {
     await mainNav(page).getByRole("link", { name: "Register" }).waitFor();
     expect(await page.evaluate(() => "injected" in window)).toBe(false);
     expect(fetchedForeign).toBe(false);
+    // Chromium's reports come through a binding of the page, after the violations: polled as long as a locator waits.
     await expect
-      .poll(() => reports.filter((report) => !report.startsWith("console:")))
+      .poll(() => reports.filter((report) => !report.startsWith("console:")), { timeout: WAIT_MS })
       .toEqual(["script-src-elem: inline on /login", "script-src-elem: http://elsewhere.example/evil.js on /login"]);
     await page.context().close();
   });

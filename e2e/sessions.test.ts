@@ -2,7 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { setUpAdmin } from "../test/support/accounts.js";
 import { type RunningApp, startApp } from "../test/support/app-server.js";
-import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
+import { launchBrowser, openTab, saveScreenshot, WAIT_MS } from "./support/browser.js";
 import { ADMIN, api, countRefreshes, mainNav, profileValue, signIn, signOut, storedTokens } from "./support/flows.js";
 
 const READER = { email: "rita@example.com", password: "reading all day", name: "Rita Reader" };
@@ -44,7 +44,7 @@ function untilSignedIn(answers: readonly string[]): readonly string[] {
  * Bounded by the token's own lifetime and the tests' usual wait, not by a guess of the machine's speed.
  */
 async function untilRefused(app: RunningApp, token: string): Promise<void> {
-  const timeout = Math.max(0, expiryOf(token) - Date.now()) + 15_000;
+  const timeout = Math.max(0, expiryOf(token) - Date.now()) + WAIT_MS;
   await expect.poll(() => meStatus(app, token), { timeout, interval: 200 }).toBe(401);
 }
 
