@@ -1,10 +1,14 @@
-// Opens and migrates one SQLite file at a given instant, as a server does when it starts.
-// Usage: node open-at.mjs <file> <domain.yaml> <epoch ms>. Prints "ok", or the error and exits 1.
+// Opens and migrates one SQLite file as a server does when it starts, together with other processes.
+// Usage: node open-together.mjs <file> <domain.yaml> <go file>. Prints "ready" once the package and the
+// domain are loaded, opens the file as soon as <go file> exists, then prints "ok", or the error and
+// exits 1.
+import { existsSync } from "node:fs";
 import { loadDomain, migrate, openDatabase } from "@domain-auth/core";
 
-const [file, domainFile, at] = process.argv.slice(2);
+const [file, domainFile, go] = process.argv.slice(2);
 const model = await loadDomain(domainFile);
-while (Date.now() < Number(at)) {} // every process leaves this loop in the same millisecond
+console.log("ready");
+while (!existsSync(go)) {} // every process leaves this loop as soon as the file appears
 try {
   const database = await openDatabase(`file:${file}`);
   await migrate(database, model);
