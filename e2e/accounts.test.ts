@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { setUpAdmin } from "../test/support/accounts.js";
 import { type RunningApp, startApp } from "../test/support/app-server.js";
 import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
-import { ADMIN, fieldErrorText, fillAccountForm, profileValue, signIn } from "./support/flows.js";
+import { ADMIN, fieldErrorText, fillAccountForm, mainNav, profileValue, signIn, signOut } from "./support/flows.js";
 
 const READER = { email: "rita@example.com", password: "reading all day", name: "Rita Reader" };
 
@@ -25,8 +25,8 @@ describe("register, sign in and sign out", () => {
 
   test("signed out, the auth pages' header links to sign-in and registration", async () => {
     await page.goto("/profile");
-    await page.getByText("You are not signed in.").waitFor();
-    const nav = page.getByRole("navigation", { name: "Main" });
+    await page.getByRole("main").getByText("You are not signed in.").waitFor();
+    const nav = mainNav(page);
     expect(await nav.getByRole("link", { name: "Sign in" }).getAttribute("href")).toBe("/login");
     expect(await nav.getByRole("link", { name: "Register" }).getAttribute("href")).toBe("/register");
     await saveScreenshot(page, "signed-out");
@@ -35,13 +35,14 @@ describe("register, sign in and sign out", () => {
   test("registering shows the API's field errors inline", async () => {
     await page.goto("/register");
     await fillAccountForm(page, { ...READER, email: "not-an-email@", password: "short" });
-    await page.getByLabel("Email").evaluate((input: HTMLInputElement) => {
+    const main = page.getByRole("main");
+    const email = main.getByLabel("Email");
+    const password = main.getByLabel("Password", { exact: true });
+    await email.evaluate((input: HTMLInputElement) => {
       input.type = "text";
     });
-    await page.getByRole("button", { name: "Create account" }).click();
-    await fieldErrorText(page.getByLabel("Password", { exact: true }));
-    const email = page.getByLabel("Email");
-    const password = page.getByLabel("Password", { exact: true });
+    await main.getByRole("button", { name: "Create account" }).click();
+    await fieldErrorText(password);
     expect(await email.getAttribute("aria-invalid")).toBe("true");
     expect(await password.getAttribute("aria-invalid")).toBe("true");
     const describedBy = await password.getAttribute("aria-describedby");
@@ -53,11 +54,11 @@ describe("register, sign in and sign out", () => {
   test("a registered user lands on their profile with the default role", async () => {
     await page.goto("/register");
     await fillAccountForm(page, READER);
-    await page.getByRole("button", { name: "Create account" }).click();
+    await page.getByRole("main").getByRole("button", { name: "Create account" }).click();
     await page.waitForURL("**/profile");
-    expect(await profileValue(page, "Role")).toBe("Reader");
-    expect(await profileValue(page, "Name")).toBe(READER.name);
-    expect(await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Admin" }).count()).toBe(0);
+    expect(await profileValue(page, READER.email, "Role")).toBe("Reader");
+    expect(await profileValue(page, READER.email, "Name")).toBe(READER.name);
+    expect(await mainNav(page).getByRole("link", { name: "Admin" }).count()).toBe(0);
     await saveScreenshot(page, "profile-reader");
   });
 
@@ -65,24 +66,23 @@ describe("register, sign in and sign out", () => {
     const other = await openTab(browser, app.url);
     await other.goto("/register");
     await fillAccountForm(other, { ...READER, email: " RITA@example.com " });
-    await other.getByRole("button", { name: "Create account" }).click();
+    await other.getByRole("main").getByRole("button", { name: "Create account" }).click();
     expect(await other.getByRole("main").getByRole("alert").textContent()).toMatch(/./);
     expect(new URL(other.url()).pathname).toBe("/register");
     await other.context().close();
   });
 
   test("signing out forgets the token; the profile then asks to sign in", async () => {
-    await page.getByRole("main").getByRole("button", { name: "Sign out" }).click();
-    await page.waitForURL("**/login");
+    await signOut(page);
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
     await page.goto("/profile");
-    await page.getByText("You are not signed in.").waitFor();
+    await page.getByRole("main").getByText("You are not signed in.").waitFor();
   });
 
   test("a wrong password shows an error and keeps the visitor signed out", async () => {
     await page.goto("/login");
     await fillAccountForm(page, { email: READER.email, password: "not the password" });
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("main").getByRole("button", { name: "Sign in" }).click();
     expect(await page.getByRole("main").getByRole("alert").textContent()).toBeTruthy();
     expect(new URL(page.url()).pathname).toBe("/login");
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
@@ -91,8 +91,8 @@ describe("register, sign in and sign out", () => {
 
   test("signing in opens the profile", async () => {
     await signIn(page, READER);
-    expect(await profileValue(page, "Email")).toBe(READER.email);
-    expect(await profileValue(page, "Role")).toBe("Reader");
-    await page.getByRole("navigation", { name: "Main" }).getByText(READER.email).waitFor();
+    expect(await profileValue(page, READER.email, "Email")).toBe(READER.email);
+    expect(await profileValue(page, READER.email, "Role")).toBe("Reader");
+    await mainNav(page).getByText(READER.email).waitFor();
   });
 });

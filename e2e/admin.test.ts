@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { setUpAdmin } from "../test/support/accounts.js";
 import { type RunningApp, startApp } from "../test/support/app-server.js";
 import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
-import { ADMIN, api, profileValue, signIn } from "./support/flows.js";
+import { ADMIN, api, mainNav, profileValue, signIn } from "./support/flows.js";
 
 const BOB = { email: "bob@example.com", password: "bob's long password", name: "Bob" };
 
@@ -28,47 +28,50 @@ describe("admin page", () => {
   test("a user without the setup role sees that the page is not allowed, and gets no user list", async () => {
     await signIn(bob, BOB);
     await bob.goto("/admin");
-    await bob.getByRole("heading", { name: "Not allowed" }).waitFor();
-    expect(await bob.getByRole("heading", { name: "Users" }).count()).toBe(0);
+    const main = bob.getByRole("main");
+    await main.getByRole("heading", { name: "Not allowed" }).waitFor();
+    expect(await main.getByRole("heading", { name: "Users" }).count()).toBe(0);
     await saveScreenshot(bob, "admin-not-allowed");
   });
 
   test("a signed-out visitor is asked to sign in", async () => {
     const visitor = await openTab(browser, app.url);
     await visitor.goto("/admin");
-    await visitor.getByText("You are not signed in.").waitFor();
+    await visitor.getByRole("main").getByText("You are not signed in.").waitFor();
     await visitor.context().close();
   });
 
   test("the administrator lists users and changes a role", async () => {
     await signIn(admin, ADMIN);
-    await admin.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Admin" }).click();
+    await mainNav(admin).getByRole("link", { name: "Admin" }).click();
     await admin.waitForURL("**/admin");
-    const role = admin.getByLabel(`Role of ${BOB.email}`, { exact: true });
+    const users = admin.getByRole("region", { name: "Users" });
+    const role = users.getByLabel(`Role of ${BOB.email}`, { exact: true });
     expect(await role.inputValue()).toBe("Reader");
-    expect(await admin.getByLabel(`Role of ${ADMIN.email}`, { exact: true }).inputValue()).toBe("Admin");
+    expect(await users.getByLabel(`Role of ${ADMIN.email}`, { exact: true }).inputValue()).toBe("Admin");
     await saveScreenshot(admin, "admin");
 
     await role.selectOption("Editor");
-    await admin.getByRole("button", { name: `Change role of ${BOB.email}` }).click();
-    await admin.getByText(`${BOB.email} now has the role Editor.`).waitFor();
-    expect(await admin.getByLabel(`Role of ${BOB.email}`, { exact: true }).inputValue()).toBe("Editor");
+    await users.getByRole("button", { name: `Change role of ${BOB.email}` }).click();
+    await users.getByText(`${BOB.email} now has the role Editor.`).waitFor();
+    expect(await users.getByLabel(`Role of ${BOB.email}`, { exact: true }).inputValue()).toBe("Editor");
   });
 
   test("the role change ends the user's old session, and their next sign-in carries the new role", async () => {
     await bob.goto("/profile");
-    await bob.getByText("Your session is no longer valid. Please sign in again.").waitFor();
+    await bob.getByRole("main").getByText("Your session is no longer valid. Please sign in again.").waitFor();
     await signIn(bob, BOB);
-    expect(await profileValue(bob, "Role")).toBe("Editor");
+    expect(await profileValue(bob, BOB.email, "Role")).toBe("Editor");
     await bob.goto("/admin");
-    await bob.getByRole("heading", { name: "Not allowed" }).waitFor();
+    await bob.getByRole("main").getByRole("heading", { name: "Not allowed" }).waitFor();
   });
 
   test("the last administrator cannot be demoted", async () => {
-    await admin.getByLabel(`Role of ${ADMIN.email}`, { exact: true }).selectOption("Reader");
-    await admin.getByRole("button", { name: `Change role of ${ADMIN.email}` }).click();
-    await admin.getByRole("region", { name: "Users" }).getByRole("alert").waitFor();
-    expect(await admin.getByLabel(`Role of ${ADMIN.email}`, { exact: true }).inputValue()).toBe("Admin");
+    const users = admin.getByRole("region", { name: "Users" });
+    await users.getByLabel(`Role of ${ADMIN.email}`, { exact: true }).selectOption("Reader");
+    await users.getByRole("button", { name: `Change role of ${ADMIN.email}` }).click();
+    await users.getByRole("alert").waitFor();
+    expect(await users.getByLabel(`Role of ${ADMIN.email}`, { exact: true }).inputValue()).toBe("Admin");
   });
 
   test("the administrator creates, edits and deletes a record of an entity", async () => {

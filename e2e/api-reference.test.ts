@@ -2,7 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { setUpAdmin } from "../test/support/accounts.js";
 import { type RunningApp, startApp } from "../test/support/app-server.js";
-import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
+import { launchBrowser, openTab, saveScreenshot, WAIT_MS } from "./support/browser.js";
 import { ADMIN, signIn } from "./support/flows.js";
 
 const APP_ORIGIN = "https://app.example.com";
@@ -84,14 +84,14 @@ describe("the API reference and CORS on the production server", () => {
     await signIn(page, ADMIN);
     await page.goto("/docs");
     for (const tag of ["Authentication", "User", "Post"])
-      await expect.poll(() => page.locator(`.opblock-tag[data-tag="${tag}"]`).count(), { timeout: 15_000 }).toBe(1);
+      await expect.poll(() => page.locator(`.opblock-tag[data-tag="${tag}"]`).count(), { timeout: WAIT_MS }).toBe(1);
 
     const me = page.locator(".opblock-get", { has: page.locator('[data-path="/api/user/me"]') });
     await me.locator(".opblock-summary").click();
     // tryItOutEnabled: the operation opens ready to send.
     await me.getByRole("button", { name: "Execute" }).click();
     const response = me.locator(".responses-wrapper .live-responses-table .response");
-    await expect.poll(() => response.locator(".response-col_status").first().textContent(), { timeout: 15_000 }).toContain("200");
+    await expect.poll(() => response.locator(".response-col_status").first().textContent(), { timeout: WAIT_MS }).toContain("200");
     expect(await response.locator(".response-col_description").first().textContent()).toContain(ADMIN.email);
     await saveScreenshot(page, "api-reference");
 

@@ -2,7 +2,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type RunningApp, startApp } from "../test/support/app-server.js";
 import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
-import { ADMIN, api, fieldErrorText, fillAccountForm, profileValue } from "./support/flows.js";
+import { ADMIN, api, fieldErrorText, fillAccountForm, mainNav, profileValue } from "./support/flows.js";
 
 describe("first run", () => {
   let app: RunningApp;
@@ -36,24 +36,24 @@ describe("first run", () => {
   test("setup shows the API's field errors inline, then creates the administrator and opens the profile", async () => {
     const page = await openTab(browser, app.url);
     await page.goto("/setup");
-    await page.getByRole("heading", { name: "Welcome to blog" }).waitFor();
-    expect(await page.getByLabel("Setup token").count()).toBe(0);
+    const main = page.getByRole("main");
+    await main.getByRole("heading", { name: "Welcome to blog" }).waitFor();
+    expect(await main.getByLabel("Setup token").count()).toBe(0);
     await saveScreenshot(page, "first-run");
 
     await fillAccountForm(page, { ...ADMIN, password: "short" });
-    await page.getByRole("button", { name: "Create administrator" }).click();
-    expect(await fieldErrorText(page.getByLabel("Password", { exact: true }))).toMatch(/8/);
+    await main.getByRole("button", { name: "Create administrator" }).click();
+    expect(await fieldErrorText(main.getByLabel("Password", { exact: true }))).toMatch(/8/);
     await saveScreenshot(page, "first-run-field-error");
 
     await fillAccountForm(page, ADMIN);
-    await page.getByRole("button", { name: "Create administrator" }).click();
+    await main.getByRole("button", { name: "Create administrator" }).click();
     await page.waitForURL("**/profile");
-    expect(await profileValue(page, "Role")).toBe("Admin");
-    expect(await profileValue(page, "Email")).toBe(ADMIN.email);
-    expect(await profileValue(page, "Name")).toBe(ADMIN.name);
+    expect(await profileValue(page, ADMIN.email, "Role")).toBe("Admin");
+    expect(await profileValue(page, ADMIN.email, "Email")).toBe(ADMIN.email);
+    expect(await profileValue(page, ADMIN.email, "Name")).toBe(ADMIN.name);
     // The header, hidden while setup was pending, now shows the signed-in links.
-    const nav = page.getByRole("navigation", { name: "Main" });
-    await nav.getByRole("link", { name: "Admin" }).waitFor({ timeout: 5_000 });
+    await mainNav(page).getByRole("link", { name: "Admin" }).waitFor();
     await saveScreenshot(page, "profile-admin");
 
     const stored = await page.evaluate(() => ({
@@ -68,7 +68,7 @@ describe("first run", () => {
   test("a second visit to /setup says setup is complete and links to sign-in; the API refuses another setup", async () => {
     const page = await openTab(browser, app.url);
     await page.goto("/setup");
-    await page.getByRole("heading", { name: "Setup is complete" }).waitFor();
+    await page.getByRole("main").getByRole("heading", { name: "Setup is complete" }).waitFor();
     expect(await page.getByRole("main").getByRole("link", { name: "Sign in" }).getAttribute("href")).toBe("/login");
     await saveScreenshot(page, "setup-complete");
     await page.context().close();

@@ -4,7 +4,7 @@ import { setUpAdmin, signUp } from "../test/support/accounts.js";
 import { type RunningApp, startApp } from "../test/support/app-server.js";
 import { linkOf, type MailServer, startMailServer } from "../test/support/mail-server.js";
 import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
-import { ADMIN, api, profileValue, signIn } from "./support/flows.js";
+import { ADMIN, api, profileCard, profileValue, signIn } from "./support/flows.js";
 
 /**
  * The e-mail pages in a real browser against the production server sending to a real SMTP server
@@ -57,19 +57,20 @@ describe("account recovery by e-mail", () => {
     await signUp(app.url, user);
     const page = await openTab(browser, app.url);
     await page.goto("/login");
-    await page.getByRole("link", { name: "Forgot password?" }).click();
+    const main = page.getByRole("main");
+    await main.getByRole("link", { name: "Forgot password?" }).click();
     await page.waitForURL("**/forgot-password");
-    await page.getByLabel("Email").fill(user.email);
-    await page.getByRole("button", { name: "Send the link" }).click();
-    expect(await page.getByRole("status").textContent()).toMatch(/If forgetful@example.com has an account, a link .* 30 minutes/);
+    await main.getByLabel("Email").filter({ visible: true }).fill(user.email);
+    await main.getByRole("button", { name: "Send the link" }).click();
+    expect(await main.getByRole("status").textContent()).toMatch(/If forgetful@example.com has an account, a link .* 30 minutes/);
     await saveScreenshot(page, "forgot-password-sent");
 
     await follow(page, user.email);
-    await page.getByRole("heading", { name: "Choose a new password" }).waitFor();
-    await page.getByLabel("New password").fill("my brand new password");
-    await page.getByRole("button", { name: "Change my password and sign in" }).click();
+    await main.getByRole("heading", { name: "Choose a new password" }).waitFor();
+    await main.getByLabel("New password").fill("my brand new password");
+    await main.getByRole("button", { name: "Change my password and sign in" }).click();
     await page.waitForURL("**/profile");
-    expect(await profileValue(page, "Email")).toBe(user.email);
+    expect(await profileValue(page, user.email, "Email")).toBe(user.email);
     await page.context().close();
 
     expect((await api(app.url, "/user/login", { method: "POST", body: user })).status).toBe(401);
@@ -81,20 +82,22 @@ describe("account recovery by e-mail", () => {
     const page = await openTab(browser, app.url);
     await signIn(page, ADMIN);
     await page.goto("/admin");
-    await page.getByLabel("Email to invite").fill("invitee@example.com");
-    await page.getByRole("button", { name: "Send invitation" }).click();
-    await page.getByText("invitee@example.com is invited").waitFor();
-    await page.getByRole("cell", { name: "invitee@example.com", exact: true }).waitFor();
+    const invite = page.getByRole("region", { name: "Invite user" });
+    await invite.getByLabel("Email to invite").fill("invitee@example.com");
+    await invite.getByRole("button", { name: "Send invitation" }).click();
+    await invite.getByText("invitee@example.com is invited").waitFor();
+    await page.getByRole("region", { name: "Users" }).getByRole("cell", { name: "invitee@example.com", exact: true }).waitFor();
     await page.context().close();
 
     const invited = await openTab(browser, app.url);
     await follow(invited, "invitee@example.com");
-    await invited.getByRole("heading", { name: "Choose your password" }).waitFor();
+    const form = invited.getByRole("main");
+    await form.getByRole("heading", { name: "Choose your password" }).waitFor();
     await saveScreenshot(invited, "invitation-choose-password");
-    await invited.getByLabel("Your password").fill("invitee chose this");
-    await invited.getByRole("button", { name: "Set my password and sign in" }).click();
+    await form.getByLabel("Your password").fill("invitee chose this");
+    await form.getByRole("button", { name: "Set my password and sign in" }).click();
     await invited.waitForURL("**/profile");
-    expect(await profileValue(invited, "Email")).toBe("invitee@example.com");
+    expect(await profileValue(invited, "invitee@example.com", "Email")).toBe("invitee@example.com");
     await invited.context().close();
   });
 
@@ -103,26 +106,29 @@ describe("account recovery by e-mail", () => {
     await signUp(app.url, user);
     const page = await openTab(browser, app.url);
     await signIn(page, user);
-    await page.getByText("Your email address is not confirmed yet").waitFor();
-    await page.getByRole("button", { name: "Send a new confirmation link" }).click();
-    await page.getByText("a new link is on its way").waitFor();
+    const card = profileCard(page, user.email);
+    await card.getByText("Your email address is not confirmed yet").waitFor();
+    await card.getByRole("button", { name: "Send a new confirmation link" }).click();
+    await card.getByText("a new link is on its way").waitFor();
 
     await follow(page, user.email);
-    await page.getByRole("button", { name: "Confirm my email address" }).click();
-    await page.getByText("unconfirmed@example.com is confirmed.").waitFor();
+    const main = page.getByRole("main");
+    await main.getByRole("button", { name: "Confirm my email address" }).click();
+    await main.getByText("unconfirmed@example.com is confirmed.").waitFor();
     await page.goto("/profile");
-    await page.getByRole("heading", { name: user.email }).waitFor();
-    expect(await page.getByText("Your email address is not confirmed yet").count()).toBe(0);
+    await card.getByRole("heading", { name: user.email }).waitFor();
+    expect(await card.getByText("Your email address is not confirmed yet").count()).toBe(0);
     await page.context().close();
   });
 
   test("a used link says so and offers a new one", async () => {
     const page = await openTab(browser, app.url);
     await follow(page, "forgetful@example.com");
-    await page.getByLabel("New password").fill("trying the link again");
-    await page.getByRole("button", { name: "Change my password and sign in" }).click();
-    await page.getByText("This link is invalid, already used").waitFor();
-    expect(await page.getByRole("link", { name: "Ask for a new link" }).getAttribute("href")).toBe("/forgot-password");
+    const main = page.getByRole("main");
+    await main.getByLabel("New password").fill("trying the link again");
+    await main.getByRole("button", { name: "Change my password and sign in" }).click();
+    await main.getByText("This link is invalid, already used").waitFor();
+    expect(await main.getByRole("link", { name: "Ask for a new link" }).getAttribute("href")).toBe("/forgot-password");
     await page.context().close();
   });
 });

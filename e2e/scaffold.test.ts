@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { copyOfNextProject } from "../apps/wizard/test/create-next-app.js";
 import { type RunningApp, startApp } from "../test/support/app-server.js";
 import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
-import { ADMIN, api, fillAccountForm, profileValue } from "./support/flows.js";
+import { ADMIN, api, fillAccountForm, profileValue, signOut } from "./support/flows.js";
 import { type PackedPackages, packPackages } from "./support/packed.js";
 
 // The front door, as a user walks through it: the published wizard (packed, run with npx) adds
@@ -81,17 +80,6 @@ function localSqlitePrebuilds(folder: string): string {
   return folder;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /** Stops a process started `detached` with everything it started; nothing when it is already gone. */
 function stopGroup(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM"): void {
   if (!child.pid || child.exitCode !== null) return;
@@ -118,10 +106,45 @@ async function statusOnceServing(url: string, server: ChildProcess, output: () =
   }
 }
 
-/** Runs `npm run dev` until its pages answer; returns what they answered, then stops it. */
+/**
+ * Resolves with the first match of `pattern` in what `child` prints, as soon as it is printed; rejects
+ * when the child exits first or nothing matches within `timeoutMs` (a hang, not a slow machine).
+ */
+function untilPrinted(child: ChildProcess, output: () => string, pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const match = pattern.exec(output());
+      if (!match) return;
+      done();
+      resolve(match);
+    };
+    const exited = () => {
+      done();
+      reject(new Error(`the server exited before printing ${pattern}:\n${output()}`));
+    };
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error(`nothing matched ${pattern} within ${timeoutMs / 1000} s:\n${output()}`));
+    }, timeoutMs);
+    const done = () => {
+      clearTimeout(timer);
+      child.stdout?.off("data", check);
+      child.stderr?.off("data", check);
+      child.off("exit", exited);
+    };
+    child.stdout?.on("data", check);
+    child.stderr?.on("data", check);
+    child.once("exit", exited);
+    check();
+  });
+}
+
+/**
+ * Runs `npm run dev` on a port the system picks (`--port 0`: none chosen beforehand that another process
+ * could take in between) until its pages answer; returns what they answered, then stops it.
+ */
 async function devServerAnswers(project: string, paths: readonly string[]): Promise<{ statuses: Record<string, number>; output: string }> {
-  const port = await freePort();
-  const child = spawn("npm", ["run", "dev", "--", "--port", String(port), "--hostname", "127.0.0.1"], {
+  const child = spawn("npm", ["run", "dev", "--", "--port", "0", "--hostname", "127.0.0.1"], {
     cwd: project,
     env: { ...env, NODE_ENV: "development" },
     stdio: ["ignore", "pipe", "pipe"],
@@ -136,11 +159,9 @@ async function devServerAnswers(project: string, paths: readonly string[]): Prom
     output += chunk;
   });
   try {
-    const deadline = Date.now() + 120_000;
-    while (!/Ready in/.test(output)) {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`next dev did not start:\n${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    // next dev prints the address it listens on, then "Ready in"; a restart of its own keeps the port.
+    const [, port] = await untilPrinted(child, () => output, /Local:\s+http:\/\/127\.0\.0\.1:(\d+)/, 120_000);
+    await untilPrinted(child, () => output, /Ready in/, 120_000);
     const statuses: Record<string, number> = {};
     for (const path of paths) statuses[path] = await statusOnceServing(`http://127.0.0.1:${port}${path}`, child, () => output);
     return { statuses, output };
@@ -242,14 +263,13 @@ async function expectBuildAndFirstRun(project: string, screenshot: string): Prom
   const setup = await page.goto("/setup");
   expect(setup?.headers()["content-security-policy"]).toContain("'nonce-");
   await fillAccountForm(page, ADMIN);
-  await page.getByRole("button", { name: "Create administrator" }).click();
+  await page.getByRole("main").getByRole("button", { name: "Create administrator" }).click();
   await page.waitForURL("**/profile");
-  await page.getByRole("button", { name: "Sign out" }).click();
-  await page.waitForURL("**/login*");
+  await signOut(page);
   await fillAccountForm(page, { email: ADMIN.email, password: ADMIN.password });
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("main").getByRole("button", { name: "Sign in" }).click();
   await page.waitForURL("**/profile");
-  expect(await profileValue(page, "Email")).toBe(ADMIN.email);
+  expect(await profileValue(page, ADMIN.email, "Email")).toBe(ADMIN.email);
   await saveScreenshot(page, screenshot);
   expect(scriptErrors).toEqual([]);
   expect(foreign).toEqual([]);
@@ -312,10 +332,13 @@ describe("npx create-domain-auth in a project create-next-app made with its defa
     expect(await page.evaluate(() => getComputedStyle(document.body).display)).toBe("flex");
     await page.goto("/login");
     // The auth pages' own styles hold under Tailwind's reset: the button keeps its colour and padding.
-    const style = await page.getByRole("button", { name: "Sign in" }).evaluate((element) => {
-      const computed = getComputedStyle(element);
-      return { background: computed.backgroundColor, padding: computed.paddingLeft };
-    });
+    const style = await page
+      .getByRole("main")
+      .getByRole("button", { name: "Sign in" })
+      .evaluate((element) => {
+        const computed = getComputedStyle(element);
+        return { background: computed.backgroundColor, padding: computed.paddingLeft };
+      });
     expect(style.background).not.toBe("rgba(0, 0, 0, 0)");
     expect(style.padding).not.toBe("0px");
     await page.context().close();

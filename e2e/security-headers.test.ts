@@ -1,8 +1,8 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type RunningApp, startApp } from "../test/support/app-server.js";
-import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
-import { ADMIN, fillAccountForm, profileValue } from "./support/flows.js";
+import { launchBrowser, openTab, saveScreenshot, WAIT_MS } from "./support/browser.js";
+import { ADMIN, fillAccountForm, mainNav, profileValue } from "./support/flows.js";
 
 /** The auth pages; the project's own pages (here apps/web's home page) get no nonce policy from domain-auth. */
 const PAGES = ["/login", "/register", "/setup", "/admin", "/profile", "/docs"];
@@ -69,20 +69,22 @@ describe("security headers", () => {
     const reports = await watchPolicy(page);
     const response = await page.goto("/setup");
     expectPageHeaders("/setup", new Headers(await response?.allHeaders()));
-    await page.getByRole("heading", { name: "Welcome to blog" }).waitFor();
+    await page.getByRole("main").getByRole("heading", { name: "Welcome to blog" }).waitFor();
     await fillAccountForm(page, ADMIN);
-    await page.getByRole("button", { name: "Create administrator" }).click();
+    await page.getByRole("main").getByRole("button", { name: "Create administrator" }).click();
     await page.waitForURL("**/profile");
-    expect(await profileValue(page, "Role")).toBe("Admin");
+    expect(await profileValue(page, ADMIN.email, "Role")).toBe("Admin");
 
     await page.goto("/admin");
-    expect(await page.getByLabel(`Role of ${ADMIN.email}`, { exact: true }).inputValue()).toBe("Admin");
+    expect(await page.getByRole("region", { name: "Users" }).getByLabel(`Role of ${ADMIN.email}`, { exact: true }).inputValue()).toBe(
+      "Admin",
+    );
     // The stylesheet loaded: the header has its border, not the browser's unstyled default.
     expect(await page.getByRole("banner").evaluate((header) => getComputedStyle(header).borderBottomStyle)).toBe("solid");
     await saveScreenshot(page, "admin-under-csp");
-    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Profile" }).click();
+    await mainNav(page).getByRole("link", { name: "Profile" }).click();
     await page.waitForURL("**/profile");
-    expect(await profileValue(page, "Email")).toBe(ADMIN.email);
+    expect(await profileValue(page, ADMIN.email, "Email")).toBe(ADMIN.email);
     expect(reports).toEqual([]);
     await page.context().close();
   });
@@ -147,11 +149,12 @@ describe("security headers", () => {
     });
     await page.goto("/login");
     // The app's own scripts ran: the navigation appears once React has hydrated.
-    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Register" }).waitFor();
+    await mainNav(page).getByRole("link", { name: "Register" }).waitFor();
     expect(await page.evaluate(() => "injected" in window)).toBe(false);
     expect(fetchedForeign).toBe(false);
+    // Chromium's reports come through a binding of the page, after the violations: polled as long as a locator waits.
     await expect
-      .poll(() => reports.filter((report) => !report.startsWith("console:")))
+      .poll(() => reports.filter((report) => !report.startsWith("console:")), { timeout: WAIT_MS })
       .toEqual(["script-src-elem: inline on /login", "script-src-elem: http://elsewhere.example/evil.js on /login"]);
     await page.context().close();
   });

@@ -2,8 +2,8 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { setUpAdmin } from "../test/support/accounts.js";
 import { type RunningApp, startApp } from "../test/support/app-server.js";
-import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
-import { ADMIN, api, countRefreshes, profileValue, signIn, storedTokens } from "./support/flows.js";
+import { launchBrowser, openTab, saveScreenshot, WAIT_MS } from "./support/browser.js";
+import { ADMIN, api, countRefreshes, mainNav, profileValue, signIn, signOut, storedTokens } from "./support/flows.js";
 
 const READER = { email: "rita@example.com", password: "reading all day", name: "Rita Reader" };
 const BOB = { email: "bob@example.com", password: "bob's long password", name: "Bob" };
@@ -39,6 +39,15 @@ function untilSignedIn(answers: readonly string[]): readonly string[] {
   return answers.slice(0, answers.indexOf("me 200") + 1);
 }
 
+/**
+ * Until the server refuses `token` (it has expired): polled, as the expiry is the server's to decide.
+ * Bounded by the token's own lifetime and the tests' usual wait, not by a guess of the machine's speed.
+ */
+async function untilRefused(app: RunningApp, token: string): Promise<void> {
+  const timeout = Math.max(0, expiryOf(token) - Date.now()) + WAIT_MS;
+  await expect.poll(() => meStatus(app, token), { timeout, interval: 200 }).toBe(401);
+}
+
 /** When a token expires, in milliseconds since the epoch (its payload read, not verified). */
 function expiryOf(token: string): number {
   return (JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString()) as { exp: number }).exp * 1000;
@@ -46,7 +55,7 @@ function expiryOf(token: string): number {
 
 /** The item of the signed-in devices list that shows `userAgent`. */
 function sessionRow(page: Page, userAgent: string) {
-  return page.getByRole("region", { name: "Signed-in devices" }).getByRole("listitem").filter({ hasText: userAgent });
+  return page.getByRole("main").getByRole("region", { name: "Signed-in devices" }).getByRole("listitem").filter({ hasText: userAgent });
 }
 
 describe("sessions: sign-out, signed-in devices, signing a user out everywhere", () => {
@@ -71,8 +80,7 @@ describe("sessions: sign-out, signed-in devices, signing a user out everywhere",
     expect(token && refreshToken).toBeTruthy();
     expect(await meStatus(app, String(token))).toBe(200);
 
-    await page.getByRole("main").getByRole("button", { name: "Sign out", exact: true }).click();
-    await page.waitForURL("**/login");
+    await signOut(page);
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
     expect(await meStatus(app, String(token))).toBe(401);
     const refreshed = await api(app.url, "/user/refresh", { body: { refreshToken } });
@@ -87,7 +95,7 @@ describe("sessions: sign-out, signed-in devices, signing a user out everywhere",
     await signIn(phone, READER);
     await signIn(laptop, READER);
 
-    const devices = laptop.getByRole("region", { name: "Signed-in devices" });
+    const devices = laptop.getByRole("main").getByRole("region", { name: "Signed-in devices" });
     await sessionRow(laptop, PHONE).waitFor();
     const laptopRow = sessionRow(laptop, LAPTOP);
     expect(await laptopRow.textContent()).toContain("Firefox on Linux");
@@ -111,7 +119,7 @@ describe("sessions: sign-out, signed-in devices, signing a user out everywhere",
     // The revoked tab tries one refresh, which is refused, and then asks to sign in again.
     const phoneRefreshes = countRefreshes(phone);
     await phone.goto("/profile");
-    await phone.getByText("Your session is no longer valid. Please sign in again.").waitFor();
+    await phone.getByRole("main").getByText("Your session is no longer valid. Please sign in again.").waitFor();
     expect(phoneRefreshes.count()).toBe(1);
     expect(await phone.evaluate(() => sessionStorage.length)).toBe(0);
 
@@ -126,7 +134,7 @@ describe("sessions: sign-out, signed-in devices, signing a user out everywhere",
     expect(await devices.getByRole("button", { name: "Sign out all other devices" }).count()).toBe(0);
     expect(await meStatus(app, tabletToken)).toBe(401);
     expect(await meStatus(app, await accessToken(laptop))).toBe(200);
-    expect(await profileValue(laptop, "Email")).toBe(READER.email);
+    expect(await profileValue(laptop, READER.email, "Email")).toBe(READER.email);
     for (const page of [laptop, phone, tablet]) await page.context().close();
   });
 
@@ -152,7 +160,7 @@ describe("sessions: sign-out, signed-in devices, signing a user out everywhere",
     }
     expect(await meStatus(app, await accessToken(admin))).toBe(200);
     await bob.goto("/profile");
-    await bob.getByText("Your session is no longer valid. Please sign in again.").waitFor();
+    await bob.getByRole("main").getByText("Your session is no longer valid. Please sign in again.").waitFor();
     for (const page of [admin, bob, bobElsewhere]) await page.context().close();
   });
 });
@@ -179,35 +187,37 @@ describe("sessions: the access token is refreshed while the tab is open", () => 
     const first = await accessToken(page);
     const firstExpiry = expiryOf(first);
 
-    // Past the first token's expiry, with time for one more renewal.
-    await page.waitForTimeout(Math.max(0, firstExpiry - Date.now()) + 1500);
+    // The tab renews its token ahead of the expiry: wait for that, then for the server to refuse the first one.
+    await page.waitForFunction((old) => {
+      const token = sessionStorage.getItem("domain-auth.token");
+      return token !== null && token !== old;
+    }, first);
     expect(refreshes.count()).toBeGreaterThanOrEqual(1);
-    expect(await meStatus(app, first)).toBe(401);
+    await untilRefused(app, first);
     // The tab holds a newer token, good past the first one's expiry.
     expect(expiryOf(await accessToken(page))).toBeGreaterThan(firstExpiry);
 
     // Still signed in: the admin page loads its users with the renewed token.
-    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Admin" }).click();
+    await mainNav(page).getByRole("link", { name: "Admin" }).click();
     await page.waitForURL("**/admin");
-    await page.getByLabel(`Role of ${ADMIN.email}`, { exact: true }).waitFor();
+    await page.getByRole("region", { name: "Users" }).getByLabel(`Role of ${ADMIN.email}`, { exact: true }).waitFor();
     await page.goto("/profile");
-    expect(await profileValue(page, "Email")).toBe(ADMIN.email);
-    expect(await page.getByText("Please sign in again.").count()).toBe(0);
+    expect(await profileValue(page, ADMIN.email, "Email")).toBe(ADMIN.email);
+    expect(await page.getByRole("main").getByText("Please sign in again.").count()).toBe(0);
     await page.context().close();
   });
 
   test("a tab whose token expired while no auth page was open renews it once on its next page", async () => {
     const page = await openTab(browser, app.url);
     await signIn(page, ADMIN);
-    const expired = await accessToken(page);
     await page.goto("/");
-    // Past the token's expiry on a page that keeps nothing alive (the project's own home page).
-    await page.waitForTimeout((TTL_SECONDS + 1) * 1000);
-    expect(await meStatus(app, expired)).toBe(401);
+    // The token as the project's own home page holds it: that page keeps nothing alive.
+    const expired = await accessToken(page);
+    await untilRefused(app, expired);
 
     const answers = recordAnswers(page);
     await page.goto("/profile");
-    expect(await profileValue(page, "Email")).toBe(ADMIN.email);
+    expect(await profileValue(page, ADMIN.email, "Email")).toBe(ADMIN.email);
     expect(untilSignedIn(answers).filter((answer) => answer.startsWith("refresh"))).toEqual(["refresh 200"]);
     expect(await accessToken(page)).not.toBe(expired);
     await page.context().close();
@@ -227,7 +237,7 @@ describe("sessions: the access token is refreshed while the tab is open", () => 
 
     const answers = recordAnswers(page);
     await page.goto("/profile");
-    expect(await profileValue(page, "Email")).toBe(ADMIN.email);
+    expect(await profileValue(page, ADMIN.email, "Email")).toBe(ADMIN.email);
     const untilSuccess = untilSignedIn(answers);
     expect(untilSuccess.filter((answer) => answer.startsWith("refresh"))).toEqual(["refresh 200"]);
     expect(untilSuccess.filter((answer) => answer.startsWith("me"))).toEqual(["me 401", "me 200"]);

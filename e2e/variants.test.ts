@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { setUpAdmin } from "../test/support/accounts.js";
 import { type RunningApp, startApp } from "../test/support/app-server.js";
 import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
-import { ADMIN, api, profileValue, signIn, storedTokens } from "./support/flows.js";
+import { ADMIN, api, mainNav, profileCard, profileValue, signIn, signOut, storedTokens } from "./support/flows.js";
 
 const BLOG = readFileSync(new URL("../apps/web/domain.yaml", import.meta.url), "utf8");
 
@@ -52,15 +52,21 @@ describe("pages follow the domain's auth block", () => {
     expect(await status(app, "/register")).toBe(404);
 
     const page = await openTab(browser, app.url);
-    for (const path of ["/", "/login"]) {
+    // Counted once the links are there: the project's home page renders its own, the auth pages'
+    // header renders the signed-out links once the page knows the tab has no session.
+    const ready = {
+      "/": page.getByRole("main").getByRole("link", { name: "Sign in" }),
+      "/login": mainNav(page).getByRole("link", { name: "Sign in" }),
+    };
+    for (const [path, signInLink] of Object.entries(ready)) {
       await page.goto(path);
-      await page.getByRole("main").waitFor();
+      await signInLink.waitFor();
       expect(await page.locator('a[href="/register"]').count(), path).toBe(0);
     }
     await signIn(page, ADMIN);
-    expect(await profileValue(page, "Email")).toBe(ADMIN.email);
-    expect(await profileValue(page, "Role")).toBe("Admin");
-    await page.getByText("Shown from your sign-in token.").waitFor();
+    expect(await profileValue(page, ADMIN.email, "Email")).toBe(ADMIN.email);
+    expect(await profileValue(page, ADMIN.email, "Role")).toBe("Admin");
+    await profileCard(page, ADMIN.email).getByText("Shown from your sign-in token.").waitFor();
     await saveScreenshot(page, "profile-from-token");
   });
 
@@ -74,17 +80,17 @@ describe("pages follow the domain's auth block", () => {
       if (pathname.startsWith("/api/")) calls.push(`${request.method()} ${pathname}`);
     });
     await signIn(page, ADMIN);
-    expect(await profileValue(page, "Email")).toBe(ADMIN.email);
+    expect(await profileValue(page, ADMIN.email, "Email")).toBe(ADMIN.email);
     const { token, refreshToken } = await storedTokens(page);
     expect(refreshToken).toBeNull();
     expect(await page.evaluate(() => Object.keys(sessionStorage))).toEqual(["domain-auth.token"]);
-    expect(await page.getByRole("region", { name: "Signed-in devices" }).count()).toBe(0);
+    expect(await page.getByRole("main").getByRole("region", { name: "Signed-in devices" }).count()).toBe(0);
 
     await page.goto("/admin");
-    await page.getByLabel(`Role of ${ADMIN.email}`, { exact: true }).waitFor();
-    expect(await page.getByRole("button", { name: /everywhere/ }).count()).toBe(0);
-    await page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Sign out" }).click();
-    await page.waitForURL("**/login");
+    const users = page.getByRole("region", { name: "Users" });
+    await users.getByLabel(`Role of ${ADMIN.email}`, { exact: true }).waitFor();
+    expect(await users.getByRole("button", { name: /everywhere/ }).count()).toBe(0);
+    await signOut(page);
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
     expect(calls.filter((call) => /\/(logout|refresh|sessions)\b/.test(call))).toEqual([]);
     // Without logout the tab can only forget its token: the server still accepts it until it expires.

@@ -6,6 +6,9 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 const SCREENSHOTS = new URL("../screenshots/", import.meta.url);
 
+/** How long a locator waits for its element, and a poll for its state, before the test fails. */
+export const WAIT_MS = 15_000;
+
 /** Starts headless Chromium with nothing that reaches the network on its own. */
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
@@ -31,7 +34,7 @@ export interface TabOptions {
 /** A fresh tab in its own context (its own sessionStorage), at `baseURL`. */
 export async function openTab(browser: Browser, baseURL: string, options: TabOptions = {}): Promise<Page> {
   const context = await browser.newContext({ baseURL, viewport: { width: 1100, height: 760 }, ...options });
-  context.setDefaultTimeout(15_000);
+  context.setDefaultTimeout(WAIT_MS);
   return context.newPage();
 }
 

@@ -17,13 +17,29 @@ export async function fillAccountForm(page: Page, account: Account): Promise<voi
 export async function signIn(page: Page, account: Account): Promise<void> {
   await page.goto("/login");
   await fillAccountForm(page, { email: account.email, password: account.password });
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("main").getByRole("button", { name: "Sign in" }).click();
   await page.waitForURL("**/profile");
 }
 
-/** The text of a profile row (`Email`, `Role`, `Name`, …) once the profile has loaded. */
-export async function profileValue(page: Page, label: string): Promise<string | null> {
-  return page.getByRole("main").locator(`dl dt:text-is("${label}") + dd`).textContent();
+/** The header's navigation ("Main"): the session's links and the page's one "Sign out". */
+export function mainNav(page: Page): Locator {
+  return page.getByRole("navigation", { name: "Main" });
+}
+
+/** Signs out with the header's "Sign out" and waits for the sign-in page. */
+export async function signOut(page: Page): Promise<void> {
+  await mainNav(page).getByRole("button", { name: "Sign out", exact: true }).click();
+  await page.waitForURL("**/login");
+}
+
+/** The profile card of `/profile`: the region named by the signed-in user's email, its heading. */
+export function profileCard(page: Page, email: string): Locator {
+  return page.getByRole("main").getByRole("region", { name: email, exact: true });
+}
+
+/** The text of a row (`Email`, `Role`, `Name`, …) of `email`'s profile card, once the profile has loaded. */
+export async function profileValue(page: Page, email: string, label: string): Promise<string | null> {
+  return profileCard(page, email).locator(`dl dt:text-is("${label}") + dd`).textContent();
 }
 
 /** The error shown with an input once it is marked invalid: the element its `aria-describedby` names last. */

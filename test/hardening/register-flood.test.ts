@@ -93,11 +93,14 @@ async function replay(app: RunningApp, backend: string): Promise<void> {
   for (let index = 0; index < 10; index++) idleMe.push(await readMe());
 
   // Wave one: within the hourly limit, so only the hash queue sheds load.
+  const floodStarted = performance.now();
   const first = flood(app.url, `${backend}-first`);
   await first.firstAnswer;
   let flooding = true;
+  let floodMs = Number.NaN;
   const firstAnswers = first.answers.finally(() => {
     flooding = false;
+    floodMs = performance.now() - floodStarted;
   });
   const meDuring: number[] = [];
   const [signIn] = await Promise.all([
@@ -113,8 +116,9 @@ async function replay(app: RunningApp, backend: string): Promise<void> {
   for (const status of Object.keys(firstTally)) expect(["201", "503"], JSON.stringify(firstTally)).toContain(status);
   expect(firstTally[201] ?? 0).toBeGreaterThan(0);
   if (FLOOD > 2 * HASH_CAPACITY) expect(firstTally[503] ?? 0).toBeGreaterThan(0);
-  // Generous: `me` needs no hash, so it never waits for the flood to be hashed.
-  expect(Math.max(...meDuring)).toBeLessThan(5_000);
+  // `me` needs no hash, so it never waits for the flood to be hashed: each answer comes sooner than the
+  // whole wave, which holds several rounds of hashing (on a slow machine as on a fast one).
+  expect(Math.max(...meDuring)).toBeLessThan(floodMs);
   expect(signIn.result.statuses.at(-1)).toBe(200);
 
   // More waves until the address is past its hourly limit: registrations shed by the full queue
@@ -144,6 +148,7 @@ async function replay(app: RunningApp, backend: string): Promise<void> {
     "legitimate login during wave 1": `${signIn.result.statuses.join(" → ")}, first answer in ${signIn.result.firstAnswerMs.toFixed(0)} ms, signed in after ${signIn.ms.toFixed(0)} ms`,
     [`me idle (median / max of ${idleMe.length})`]: `${median(idleMe).toFixed(0)} ms / ${Math.max(...idleMe).toFixed(0)} ms`,
     [`me during wave 1 (median / max of ${meDuring.length})`]: `${median(meDuring).toFixed(0)} ms / ${Math.max(...meDuring).toFixed(0)} ms`,
+    "wave 1 answered in full": `${floodMs.toFixed(0)} ms`,
   });
 }
 

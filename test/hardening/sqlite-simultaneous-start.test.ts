@@ -1,9 +1,8 @@
-import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import SQLite from "better-sqlite3";
 import { afterAll, expect, test } from "vitest";
 
@@ -13,29 +12,57 @@ import { afterAll, expect, test } from "vitest";
  * other process within the busy timeout instead of failing with "database is locked".
  */
 
-const OPEN_AT = fileURLToPath(new URL("./support/open-at.mjs", import.meta.url));
+const OPEN_TOGETHER = fileURLToPath(new URL("./support/open-together.mjs", import.meta.url));
 const DOMAIN = fileURLToPath(new URL("../../apps/web/domain.yaml", import.meta.url));
 const ROUNDS = 20;
-const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), "domain-auth-start-"));
+/** Release signals written so far: each group of processes waits for a file of its own. */
+let releases = 0;
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function openAt(file: string, at: number): Promise<string> {
-  try {
-    return (await run(process.execPath, [OPEN_AT, file, DOMAIN, String(at)])).stdout.trim();
-  } catch (error) {
-    return (error as { stdout?: string }).stdout?.trim() || String(error);
-  }
+/** One process of {@link openTogether}: resolves `ready` once it has loaded, `result` with what it printed after. */
+function opener(file: string, go: string): { ready: Promise<void>; result: Promise<string> } {
+  const child = spawn(process.execPath, [OPEN_TOGETHER, file, DOMAIN, go], { stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  let loaded: () => void = () => {};
+  const ready = new Promise<void>((resolve) => {
+    loaded = resolve;
+  });
+  child.stdout.on("data", (chunk) => {
+    output += chunk;
+    if (output.startsWith("ready\n")) loaded();
+  });
+  child.stderr.on("data", (chunk) => {
+    output += chunk;
+  });
+  const result = new Promise<string>((resolve) => {
+    child.once("close", (code) => {
+      loaded(); // a process that failed before loading releases the others too
+      const printed = output.replace(/^ready\n/, "").trim();
+      resolve(code === 0 || printed ? printed : `exited with ${code}`);
+    });
+  });
+  return { ready, result };
+}
+
+/**
+ * Starts `count` processes on `file`, and once every one of them has loaded the package and the domain
+ * (however long that takes on the machine), releases them at once; resolves to what each printed.
+ */
+async function openTogether(file: string, count: number): Promise<string[]> {
+  const go = join(dir, `go-${++releases}`);
+  const openers = Array.from({ length: count }, () => opener(file, go));
+  await Promise.all(openers.map(({ ready }) => ready));
+  writeFileSync(go, "");
+  return Promise.all(openers.map(({ result }) => result));
 }
 
 test(`${ROUNDS} rounds of two processes opening and migrating one new file at the same instant all start`, async () => {
   const failures: string[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const file = join(dir, `round-${round}.db`);
-    // Far enough ahead that both processes have loaded the package and the domain when it comes.
-    const at = Date.now() + 800;
-    const answers = await Promise.all([openAt(file, at), openAt(file, at)]);
+    const answers = await openTogether(file, 2);
     failures.push(...answers.filter((answer) => answer !== "ok").map((answer) => `round ${round}: ${answer}`));
     const opened = new SQLite(file, { readonly: true });
     expect(opened.pragma("journal_mode", { simple: true })).toBe("wal");
@@ -46,7 +73,6 @@ test(`${ROUNDS} rounds of two processes opening and migrating one new file at th
 
 test("a process opening a file another one is migrating waits for it", async () => {
   const file = join(dir, "existing.db");
-  expect(await openAt(file, Date.now())).toBe("ok");
-  const at = Date.now() + 800;
-  expect(await Promise.all([openAt(file, at), openAt(file, at), openAt(file, at)])).toEqual(["ok", "ok", "ok"]);
+  expect(await openTogether(file, 1)).toEqual(["ok"]);
+  expect(await openTogether(file, 3)).toEqual(["ok", "ok", "ok"]);
 });

@@ -44,7 +44,6 @@ describe.each(BACKENDS)("throttling bursts against the production server on $nam
     await database?.drop();
   });
 
-  /** Sends every request at once, spread over the instances, from `address`. */
   /**
    * Sends every request at once, spread over the instances, from `address`. Those the bounded hash
    * queue sheds (503, never compared) are sent again, all at once, after their `Retry-After`, until
@@ -53,9 +52,10 @@ describe.each(BACKENDS)("throttling bursts against the production server on $nam
   async function burst(address: string, requests: readonly BurstRequest[]): Promise<Answer[]> {
     const answers: Answer[] = [];
     let pending = requests.map((request, index) => ({ request, index }));
+    let retryAfterMs = 0;
     for (let wave = 0; pending.length > 0; wave++) {
       if (wave === 30) throw new Error(`${pending.length} requests still shed after 30 waves`);
-      if (wave > 0) await new Promise((resolve) => setTimeout(resolve, 1_000));
+      if (wave > 0) await new Promise((resolve) => setTimeout(resolve, retryAfterMs));
       const sent = await Promise.all(
         pending.map(({ request, index }) =>
           call(apps[index % apps.length]?.url as string, { ...request, headers: { "x-forwarded-for": address }, timeoutMs: 60_000 }),
@@ -65,6 +65,8 @@ describe.each(BACKENDS)("throttling bursts against the production server on $nam
         answers[index] = sent[position] as Answer;
       });
       pending = pending.filter((_, position) => sent[position]?.status === 503);
+      // As long as the longest Retry-After of the shed answers asks.
+      retryAfterMs = Math.max(0, ...pending.map(({ index }) => Number(answers[index]?.headers.get("retry-after") ?? 0) * 1000));
     }
     return answers;
   }

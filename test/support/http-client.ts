@@ -31,10 +31,16 @@ export function parseJson(text: string): unknown {
   }
 }
 
-/** Sends one request with `fetch` (10 s at most, unless `timeoutMs` says otherwise). Only loopback URLs are accepted. */
+/**
+ * Sends one request with `fetch` (10 s at most, unless `timeoutMs` says otherwise) on a connection of
+ * its own (`Connection: close`). A kept-alive connection would be given up by the server once idle for
+ * its keep-alive timeout (5 s): a request sent on it as that happens, or while the server or this process
+ * was held up that long (a SQLite write waiting for a lock, a loaded machine), is lost with "other side
+ * closed" instead of answered late. Only loopback URLs are accepted.
+ */
 export async function call(baseUrl: string, request: Call): Promise<Answer> {
   if (!baseUrl.startsWith("http://127.0.0.1:")) throw new Error(`refusing a non-loopback URL: ${baseUrl}`);
-  const headers: Record<string, string> = { ...request.headers };
+  const headers: Record<string, string> = { connection: "close", ...request.headers };
   let body: string | Uint8Array<ArrayBuffer> | undefined;
   if (typeof request.body === "string") body = request.body;
   else if (request.body instanceof Uint8Array)

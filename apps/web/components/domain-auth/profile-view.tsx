@@ -6,12 +6,11 @@ import { fieldLabel, formatValue } from "@/lib/domain-auth/format";
 import { FormError } from "./form-error";
 import { ResendVerification } from "./resend-verification";
 import { SessionsList } from "./sessions-list";
-import { SignOutButton } from "./sign-out-button";
 import { SignedOutNotice } from "./signed-out-notice";
 
 /**
- * The signed-in user's profile (from `me`, or from the token when `me` is disabled), sign-out, and the
- * signed-in devices where the domain has `sessions`.
+ * The signed-in user's profile (from `me`, or from the token when `me` is disabled) and the signed-in
+ * devices where the domain has `sessions`. Signing out is the header's (one "Sign out" per page).
  */
 export function ProfileView({ auth }: { readonly auth: AuthView }) {
   const current = useCurrentUser(auth);
@@ -47,7 +46,6 @@ export function ProfileView({ auth }: { readonly auth: AuthView }) {
             <ResendVerification auth={auth} email={user.email} />
           </div>
         ) : null}
-        <SignOutButton auth={auth} />
       </section>
       {auth.endpoints.sessions ? <SessionsList auth={auth} token={current.token} /> : null}
     </>
