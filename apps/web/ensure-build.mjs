@@ -159,7 +159,7 @@ export function proxy(request: NextRequest): NextResponse {
   return NextResponse.next();
 }
 
-export const config = { matcher: ["/api/post", "/api/post/:path*", "/((?!api/|_next/|favicon\\\\.ico).*)"] };
+export const config = { matcher: ["/api/post", "/api/post/:path*", "/((?!api$|api/|_next/|favicon\\\\.ico).*)"] };
 `;
 
 /** A route handler of the project's own, answering every method with `{ owner: <what> }` and `X-Owner: <what>`. */

@@ -20,7 +20,7 @@ const nextConfig: NextConfig = {
   reactStrictMode: true,
   // The sample's own pages (home, 404): the auth pages' proxy sets their full policy instead.
   async headers() {
-    return [{ source: "/((?!api/|_next/).*)", headers: OWN_PAGE_HEADERS }];
+    return [{ source: "/((?!api$|api/|_next/).*)", headers: OWN_PAGE_HEADERS }];
   },
 };
 

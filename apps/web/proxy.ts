@@ -10,5 +10,5 @@ export function proxy(request: NextRequest): NextResponse {
 export const config = {
   // Pages only (the API sets its own headers; assets need none), however they are rendered: a
   // navigation, a prefetch, an RSC request.
-  matcher: ["/((?!api/|_next/|favicon\\.ico).*)"],
+  matcher: ["/((?!api$|api/|_next/|favicon\\.ico).*)"],
 };
