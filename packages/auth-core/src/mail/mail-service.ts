@@ -75,8 +75,7 @@ export class MailService {
 
   private async deliver(kind: AccountTokenKind, user: StoredUser, token: string): Promise<void> {
     const link = this.linkFor(kind, token);
-    const name = typeof user.name === "string" ? user.name : null;
-    const content = MESSAGES[kind]({ service: this.service, email: user.email, name }, link);
+    const content = MESSAGES[kind]({ service: this.service, email: user.email }, link);
     await this.options.mailer.send({ to: user.email, ...content, link });
   }
 
