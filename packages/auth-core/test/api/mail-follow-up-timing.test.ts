@@ -18,9 +18,10 @@ import { useMailInstance } from "../support/mail.js";
 
 const ADDRESS_HEADER = "x-test-client-address";
 const ACCOUNTS = 24;
-const ROUNDS = 4; // under the 5 requests per email that throttle
-/** How far apart the two medians may be; before each kind cost the same, known was 2 to 3 times slower. */
-const TOLERANCE = 1.3;
+const ROUNDS = 4; // with the warm-up, the 5 requests per email the throttle allows
+const WARM_UP = 6;
+/** How far apart the two medians may be; before both kinds made the same write, known was 1.85 to 6 times slower. */
+const TOLERANCE = 1.4;
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -112,16 +113,17 @@ describe.each(BACKENDS)("the request after a mail request, on $name", (backend) 
       const unknown: number[] = [];
       let unknownIndex = 0;
       try {
-        for (let round = 1; round <= ROUNDS; round++) {
-          for (let index = 0; index < ACCOUNTS; index++) {
+        // Round 0 is not measured: the threads and code paths warm up, as on a server that has run a while.
+        for (let round = 0; round <= ROUNDS; round++) {
+          for (let index = 0; index < (round === 0 ? WARM_UP : ACCOUNTS); index++) {
             // Which kind goes first alternates, so a drift of the machine's load weighs on both alike.
             const knownFirst = (round + index) % 2 === 0;
             for (const isKnown of knownFirst ? [true, false] : [false, true]) {
-              if (isKnown) {
-                known.push(await followUp(knownEmail(path, index)));
-                // Nothing of one measurement may still run in the next: the message is out first.
-                await test.mail.waitFor(knownEmail(path, index), { count: round });
-              } else unknown.push(await followUp(`unknown-${path}-${unknownIndex++}@example.com`));
+              const email = isKnown ? knownEmail(path, index) : `unknown-${path}-${unknownIndex++}@example.com`;
+              const ms = await followUp(email);
+              if (round > 0) (isKnown ? known : unknown).push(ms);
+              // Nothing of one measurement may still run in the next: the message is out first.
+              if (isKnown) await test.mail.waitFor(email, { count: round + (index < WARM_UP ? 1 : 0) });
               await pause(10);
             }
           }
