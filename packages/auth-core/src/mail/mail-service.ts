@@ -25,7 +25,9 @@ const WHAT: Readonly<Record<AccountTokenKind, string>> = { reset: "password rese
 
 /**
  * Sends the links of CONTRACT 11: issues the token, builds the message from its template and hands
- * it to the mailer after the request that asked for it was answered (see {@link MailOutbox}).
+ * it to the mailer after the request that asked for it was answered (see {@link MailOutbox}); for
+ * the requests anyone may make about any email, the token is written before the answer
+ * ({@link MailService.sendOnRequest}).
  */
 export class MailService {
   private readonly outbox: MailOutbox;
@@ -61,8 +63,8 @@ export class MailService {
    * For the requests anyone may make about any email (forgot-password, resend-verification): the
    * link of `kind` for `user` is written before the answer and only sent after it; without a `user`
    * an unusable token row is written the same way and nothing is sent. Both kinds of request make
-   * the same database write at the same moment, and all that is left after the answer is the
-   * message's trip to the mail server, asynchronous I/O.
+   * the same database write at the same moment; all that is left after the answer is handing the
+   * message to the mailer, which for SMTP costs this thread a message to the mail thread.
    */
   async sendOnRequest(kind: AccountTokenKind, user: StoredUser | undefined): Promise<void> {
     if (!user) {
