@@ -77,9 +77,11 @@ describe("the production server", () => {
     expect((await fetch(`${app.url}/api/user/me/`, { redirect: "manual" })).status).toBe(308);
   });
 
-  test("a healthy start prints one line saying where to go", async () => {
-    expect(app.output().trim().split("\n").at(-1)).toMatch(
-      /^domain-auth: create the first administrator at http:\/\/localhost:\d+\/setup$/,
+  test("a healthy start prints one line saying where to go, after a warning that a registration would close setup", async () => {
+    const lines = app.output().trim().split("\n");
+    expect(lines.at(-1)).toMatch(/^domain-auth: create the first administrator at http:\/\/localhost:\d+\/setup$/);
+    expect(lines.at(-2)).toBe(
+      "domain-auth: warning: register is on: until setup is done, anyone who registers first closes setup (then only `npx create-domain-auth admin <email>` lets you in)",
     );
     expect((await api(app.url, "/user/setup")).body).toEqual({ setupRequired: false });
   });

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { authFromEnv, createNodeListener, PEER_ADDRESS_HEADER, pathOf, rawErrorResponse, writeError } from "@domain-auth/core";
+import { authFromEnv, createNodeListener, PEER_ADDRESS_HEADER, pathOf, rawErrorResponse, startLines, writeError } from "@domain-auth/core";
 import nextEnv from "@next/env";
 import next from "next";
 
@@ -184,11 +184,7 @@ server.listen(port, hostname, () => {
   const address = server.address();
   const shownHost = hostname === "0.0.0.0" || hostname === "::" || hostname === "127.0.0.1" ? "localhost" : hostname;
   const origin = `http://${shownHost}:${typeof address === "object" && address ? address.port : port}`;
-  const firstRun = setupRequired && auth.model.auth?.endpoints.setup === true;
-  if (!firstRun) console.log(`domain-auth: ready at ${origin}/`);
-  else if (auth.setupTokenRequired)
-    console.log(`domain-auth: setup needs the SETUP_TOKEN you set: create the first administrator at ${origin}/setup`);
-  else console.log(`domain-auth: create the first administrator at ${origin}/setup`);
+  for (const line of startLines(auth, origin, setupRequired)) console.log(line);
 });
 
 let stopping = false;

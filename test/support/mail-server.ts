@@ -1,4 +1,5 @@
 import type { AddressInfo } from "node:net";
+import { Worker } from "node:worker_threads";
 import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 
@@ -58,14 +59,22 @@ export async function startMailServer(): Promise<MailServer> {
     server.listen(0, "127.0.0.1", () => resolve());
   });
   const port = (server.server.address() as AddressInfo).port;
-  const to = (address: string) => messages.filter((message) => message.to === address);
   return {
-    url: `smtp://127.0.0.1:${port}`,
-    messages,
-    to,
+    ...capture(`smtp://127.0.0.1:${port}`, messages),
     delay(ms) {
       delayMs = ms;
     },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** What both kinds of capture server offer over the messages received so far. */
+function capture(url: string, messages: CapturedMail[]): Pick<MailServer, "url" | "messages" | "to" | "waitFor"> {
+  const to = (address: string) => messages.filter((message) => message.to === address);
+  return {
+    url,
+    messages,
+    to,
     async waitFor(address, { count = 1, timeoutMs = 10_000 } = {}) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
@@ -76,7 +85,33 @@ export async function startMailServer(): Promise<MailServer> {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * The server of {@link startMailServer} on a worker thread: receiving and parsing messages costs
+ * the test's event loop nothing, so a timing test measures only the instance's own work. It cannot
+ * be slowed down ({@link MailServer.delay} throws).
+ */
+export async function startMailServerInWorker(): Promise<MailServer> {
+  const messages: CapturedMail[] = [];
+  const worker = new Worker(new URL("./mail-server-worker.mjs", import.meta.url));
+  const port = await new Promise<number>((resolve, reject) => {
+    worker.once("error", reject);
+    worker.on("message", (event: { port?: number; message?: CapturedMail }) => {
+      if (event.port !== undefined) resolve(event.port);
+      if (event.message) messages.push(event.message);
+    });
+  });
+  return {
+    ...capture(`smtp://127.0.0.1:${port}`, messages),
+    delay() {
+      throw new Error("the capture server on a worker thread answers at once");
+    },
+    async close() {
+      worker.postMessage("close");
+      await new Promise((resolve) => worker.once("exit", resolve));
+    },
   };
 }
 

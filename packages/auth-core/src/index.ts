@@ -53,6 +53,7 @@ export type { Caller } from "./policy/subjects.js";
 export { emailProblem, normalizeEmail } from "./records/email.js";
 export { serializeRecord } from "./records/serialize.js";
 export { type AuthEnvironment, type AuthSettings, EnvironmentError, readSettings } from "./settings.js";
+export { startLines } from "./start-lines.js";
 export { type Database, openDatabase } from "./store/database.js";
 export { migrate } from "./store/migrate.js";
 export { RecordStore, SetupCompleteError, UniqueConflictError } from "./store/record-store.js";

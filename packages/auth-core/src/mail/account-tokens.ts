@@ -44,6 +44,25 @@ export class AccountTokenStore {
    */
   async issue(userId: string, kind: AccountTokenKind, email: string, now: number): Promise<string> {
     const token = randomBytes(TOKEN_BYTES).toString("base64url");
+    await this.write({ userId, kind, email, tokenHash: hashAccountToken(token), usedAt: null }, now);
+    return token;
+  }
+
+  /**
+   * The write of {@link issue}, statement for statement, for no user: a row that is spent as it is
+   * written, for a user id that exists nowhere, and that the next issue deletes. A request about an
+   * email without an account makes it, so that it costs the database what one about an account does.
+   */
+  async issueUnusable(kind: AccountTokenKind, now: number): Promise<void> {
+    const tokenHash = hashAccountToken(randomBytes(TOKEN_BYTES).toString("base64url"));
+    await this.write({ userId: `none:${randomBytes(16).toString("base64url")}`, kind, email: "", tokenHash, usedAt: now }, now);
+  }
+
+  private async write(
+    row: Pick<AccountTokenRow, "userId" | "kind" | "email"> & { tokenHash: string; usedAt: number | null },
+    now: number,
+  ): Promise<void> {
+    const { userId, kind } = row;
     await writeTransaction(this.database, async (trx) => {
       if (this.database.dialect === "postgres")
         await sql`select pg_advisory_xact_lock(hashtext(${`domain_auth_tokens:${userId}`}))`.execute(trx);
@@ -58,17 +77,12 @@ export class AccountTokenStore {
         .insertInto(TABLES.tokens)
         .values({
           id: randomBytes(16).toString("base64url"),
-          userId,
-          kind,
-          email,
-          tokenHash: hashAccountToken(token),
+          ...row,
           createdAt: now,
           expiresAt: now + ACCOUNT_TOKEN_LIFETIMES[kind] * 1000,
-          usedAt: null,
         })
         .execute();
     });
-    return token;
   }
 
   /** The unused, unexpired token of one of `kinds` that `token` is, or `undefined`. */

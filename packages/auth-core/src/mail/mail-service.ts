@@ -25,7 +25,9 @@ const WHAT: Readonly<Record<AccountTokenKind, string>> = { reset: "password rese
 
 /**
  * Sends the links of CONTRACT 11: issues the token, builds the message from its template and hands
- * it to the mailer, all after the request that asked for it was answered (see {@link MailOutbox}).
+ * it to the mailer after the request that asked for it was answered (see {@link MailOutbox}); for
+ * the requests anyone may make about any email, the token is written before the answer
+ * ({@link MailService.sendOnRequest}).
  */
 export class MailService {
   private readonly outbox: MailOutbox;
@@ -53,16 +55,35 @@ export class MailService {
   send(kind: AccountTokenKind, user: StoredUser): void {
     this.outbox.dispatch(WHAT[kind], async () => {
       const token = await this.tokens.issue(user.id, kind, user.email, this.now());
-      const link = this.linkFor(kind, token);
-      const name = typeof user.name === "string" ? user.name : null;
-      const content = MESSAGES[kind]({ service: this.service, email: user.email, name }, link);
-      await this.options.mailer.send({ to: user.email, ...content, link });
+      await this.deliver(kind, user, token);
     });
+  }
+
+  /**
+   * For the requests anyone may make about any email (forgot-password, resend-verification): the
+   * link of `kind` for `user` is written before the answer and only sent after it; without a `user`
+   * an unusable token row is written the same way and nothing is sent. Both kinds of request make
+   * the same database write at the same moment; all that is left after the answer is handing the
+   * message to the mailer, which for SMTP costs this thread a message to the mail thread.
+   */
+  async sendOnRequest(kind: AccountTokenKind, user: StoredUser | undefined): Promise<void> {
+    if (!user) {
+      await this.tokens.issueUnusable(kind, this.now());
+      return;
+    }
+    const token = await this.tokens.issue(user.id, kind, user.email, this.now());
+    this.outbox.dispatch(WHAT[kind], () => this.deliver(kind, user, token));
+  }
+
+  private async deliver(kind: AccountTokenKind, user: StoredUser, token: string): Promise<void> {
+    const link = this.linkFor(kind, token);
+    const content = MESSAGES[kind]({ service: this.service, email: user.email }, link);
+    await this.options.mailer.send({ to: user.email, ...content, link });
   }
 
   /** Waits for the messages under way (at most `timeoutMs`), then closes the mailer. */
   async close(timeoutMs = 5_000): Promise<void> {
     await this.outbox.settle(timeoutMs);
-    this.options.mailer.close?.();
+    await this.options.mailer.close?.();
   }
 }

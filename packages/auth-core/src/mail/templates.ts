@@ -1,10 +1,14 @@
-/** What every message names: the service and the person it is for. */
+import { ACCOUNT_TOKEN_LIFETIMES } from "./lifetimes.js";
+
+/**
+ * What a message names: the service and the address it goes to. Nothing a user typed (a name,
+ * any other field) goes into a message: whoever registers someone else's address would otherwise
+ * put their own words and links into a genuine message to that person.
+ */
 export interface Addressee {
   /** The service's name (the domain's `name`). */
   readonly service: string;
   readonly email: string;
-  /** The user's `name` field when they have one. */
-  readonly name?: string | null;
 }
 
 /** A message's words: subject, plain text and HTML. */
@@ -19,9 +23,20 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
+/** A lifetime in seconds as words: "30 minutes", "24 hours", "7 days". */
+export function describeLifetime(seconds: number): string {
+  const [count, unit] =
+    seconds >= 2 * 86_400 && seconds % 86_400 === 0
+      ? [seconds / 86_400, "day"]
+      : seconds >= 3600 && seconds % 3600 === 0
+        ? [seconds / 3600, "hour"]
+        : [Math.max(1, Math.round(seconds / 60)), "minute"];
+  return `${count} ${unit}${count === 1 ? "" : "s"}`;
+}
+
 /** One message: a greeting, what happened, one button-like link, and what to do if it was not you. */
 function compose(to: Addressee, subject: string, lines: { intro: string; action: string; outro: string }, link: string): MessageContent {
-  const greeting = `Hello ${to.name?.trim() || to.email},`;
+  const greeting = "Hello,";
   const text = [greeting, "", lines.intro, "", `${lines.action}: ${link}`, "", lines.outro, "", `— ${to.service}`].join("\n");
   const html = [
     "<!doctype html>",
@@ -36,13 +51,13 @@ function compose(to: Addressee, subject: string, lines: { intro: string; action:
   return { subject, text, html };
 }
 
-/** The password reset message (the link lives 30 minutes). */
+/** The password reset message. */
 export function resetMessage(to: Addressee, link: string): MessageContent {
   return compose(
     to,
     `Reset your ${to.service} password`,
     {
-      intro: `Someone asked to reset the password of your ${to.service} account. The link works once, for 30 minutes.`,
+      intro: `Someone asked to reset the password of your ${to.service} account. The link works once, for ${describeLifetime(ACCOUNT_TOKEN_LIFETIMES.reset)}.`,
       action: "Choose a new password",
       outro: "If you did not ask for this, ignore this message: your password stays as it is.",
     },
@@ -50,13 +65,13 @@ export function resetMessage(to: Addressee, link: string): MessageContent {
   );
 }
 
-/** The invitation message (the link lives 7 days). */
+/** The invitation message. */
 export function invitationMessage(to: Addressee, link: string): MessageContent {
   return compose(
     to,
     `You are invited to ${to.service}`,
     {
-      intro: `An administrator created a ${to.service} account for ${to.email}. Choose a password to start; the link works once, for 7 days.`,
+      intro: `An administrator created a ${to.service} account for ${to.email}. Choose a password to start; the link works once, for ${describeLifetime(ACCOUNT_TOKEN_LIFETIMES.invite)}.`,
       action: "Choose your password",
       outro: "If you did not expect this, ignore this message.",
     },
@@ -64,13 +79,13 @@ export function invitationMessage(to: Addressee, link: string): MessageContent {
   );
 }
 
-/** The address confirmation message (the link lives 24 hours). */
+/** The address confirmation message. */
 export function verificationMessage(to: Addressee, link: string): MessageContent {
   return compose(
     to,
     `Confirm your ${to.service} email address`,
     {
-      intro: `Confirm that ${to.email} is your address for ${to.service}. The link works once, for 24 hours.`,
+      intro: `Confirm that ${to.email} is your address for ${to.service}. The link works once, for ${describeLifetime(ACCOUNT_TOKEN_LIFETIMES.verify)}.`,
       action: "Confirm my email address",
       outro: "If you did not sign up, ignore this message.",
     },

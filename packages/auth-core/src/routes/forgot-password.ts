@@ -25,13 +25,14 @@ export async function admitEmailRequest(context: RouteContext, throttle: MailThr
 
 /**
  * `POST /api/<auth>/forgot-password` `{ email }`: 202 `{}` for every well-formed email. A known
- * user is sent a reset link after the answer, so the answer takes as long either way and says
- * nothing about whether the account exists, nor about the mail server.
+ * user's reset link is written before the answer (an unknown email costs an equal write) and sent
+ * after it, so neither the answer nor what the server does after it says whether the account
+ * exists, nor anything about the mail server.
  */
 export async function forgotPassword(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
   await authenticate(context, request);
   const email = await admitEmailRequest(context, services.forgotPasswordThrottle, request);
   const user = await context.store.findByEmail(services.auth.entity, email);
-  if (user) services.mail?.send("reset", user);
+  await services.mail?.sendOnRequest("reset", user);
   return json(202, {});
 }

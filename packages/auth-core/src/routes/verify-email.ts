@@ -36,12 +36,13 @@ export async function verifyEmail(context: RouteContext, services: AuthServices,
 
 /**
  * `POST /api/<auth>/resend-verification` `{ email }`: 202 `{}` for every well-formed email; a
- * known user whose address is not confirmed yet is sent a new link (the earlier ones stop working).
+ * known user whose address is not confirmed yet is sent a new link (the earlier ones stop working),
+ * at the same cost to the server as any other email (see forgot-password).
  */
 export async function resendVerification(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
   await authenticate(context, request);
   const email = await admitEmailRequest(context, services.resendVerificationThrottle, request);
   const user = await context.store.findByEmail(services.auth.entity, email);
-  if (user && !user.emailVerified) services.mail?.send("verify", user);
+  await services.mail?.sendOnRequest("verify", user && !user.emailVerified ? user : undefined);
   return json(202, {});
 }

@@ -30,6 +30,8 @@ describe.each(BACKENDS)("invitations on $name", (backend) => {
     expect(created.body.item).toMatchObject({ email, role: "Editor", emailVerified: false });
     const message = await test.mail.waitFor(email);
     expect(message.subject).toMatch(/invited/i);
+    expect(`${message.text}${message.html}`).not.toContain("Grace");
+    expect(message.text).toContain("for 7 days");
     const link = linkOf(message);
     expect(`${link.origin}${link.pathname}`).toBe("https://app.example.com/reset-password");
     expect(link.searchParams.get("invite")).toBe("1");

@@ -23,12 +23,12 @@ export interface MailTest extends TestInstance {
  * Before the suite: a fresh database, an SMTP server capturing messages, and an instance sending to
  * it with links to {@link TEST_APP_URL}; its clock starts at the real time and moves only with
  * `advance`. After the suite all of it is stopped. `options` go to `createAuth` (a client address
- * from a header, say).
+ * from a header, say), but for the SMTP URL and timeout and the capture server to start.
  */
 export function useMailInstance(
   createDatabase: () => TestDatabase | Promise<TestDatabase>,
   yaml: string = BLOG_YAML,
-  options: Partial<CreateAuthOptions> & { smtpUrl?: () => string; smtpTimeoutMs?: number } = {},
+  options: Partial<CreateAuthOptions> & { smtpUrl?: () => string; smtpTimeoutMs?: number; mailServer?: () => Promise<MailServer> } = {},
 ): MailTest {
   let clock = Date.now();
   const logs: string[] = [];
@@ -41,8 +41,8 @@ export function useMailInstance(
   let testDatabase: TestDatabase | undefined;
   beforeAll(async () => {
     testDatabase = await createDatabase();
-    test.mail = await startMailServer();
-    const { smtpUrl, smtpTimeoutMs, ...rest } = options;
+    const { smtpUrl, smtpTimeoutMs, mailServer = startMailServer, ...rest } = options;
+    test.mail = await mailServer();
     const mailer = createSmtpMailer({
       url: smtpUrl ? smtpUrl() : test.mail.url,
       from: "Blog <no-reply@app.example.com>",
