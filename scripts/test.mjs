@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Runs every check and test suite of the repository and ends with one line:
 // "N passed, N failed[, N skipped]" summing all of them. Exit code 1 on any failure.
-// Suites run in lanes at the same time (one per core): the browser tests in one, the rest one
-// after another in the other. Each suite's output is printed whole when it ends, with its time.
+// Suites run in three lanes at the same time: the scaffold tests (mostly installs and builds of
+// create-next-app projects) in one, the unit tests in another, the browser and hardening tests
+// against the production server in the third. Each suite's output is printed whole when it ends, with its time.
 //
 //   node scripts/test.mjs                  everything
 //   node scripts/test.mjs unit e2e         the build, then these suites
@@ -28,10 +29,11 @@ const only = args.filter((_, index) => index !== configIndex && index !== config
 const SUITES = adHocConfig
   ? [{ name: basename(adHocConfig).replace(/\.[^.]+$/, ""), config: adHocConfig, needs: [] }]
   : [
-      { name: "e2e", config: "e2e/vitest.config.ts", needs: ["postgres", "chromium", "app"], lane: 0 },
+      { name: "scaffold", config: "e2e/vitest.scaffold.config.ts", needs: ["chromium", "app"], lane: 0 },
       { name: "unit", config: "vitest.config.ts", needs: ["postgres", "tmux"], lane: 1 },
-      { name: "hardening", config: "test/hardening/vitest.config.ts", needs: ["postgres", "app"], lane: 1 },
       { name: "bench-smoke", config: "bench/vitest.config.ts", needs: [], lane: 1 },
+      { name: "e2e", config: "e2e/vitest.config.ts", needs: ["postgres", "chromium", "app"], lane: 2 },
+      { name: "hardening", config: "test/hardening/vitest.config.ts", needs: ["postgres", "app"], lane: 2 },
     ].filter((suite) => only.length === 0 || only.includes(suite.name));
 
 const totals = { passed: 0, failed: 0, skipped: 0 };

@@ -32,7 +32,8 @@ export function parseJson(text: string): unknown {
 }
 
 /**
- * Sends one request with `fetch` (10 s at most, unless `timeoutMs` says otherwise) on a connection of
+ * Sends one request with `fetch` (60 s at most, unless `timeoutMs` says otherwise: a limit against a
+ * hung server, far above what any answer takes, even under a burst on a loaded machine) on a connection of
  * its own (`Connection: close`). A kept-alive connection would be given up by the server once idle for
  * its keep-alive timeout (5 s): a request sent on it as that happens, or while the server or this process
  * was held up that long (a SQLite write waiting for a lock, a loaded machine), is lost with "other side
@@ -55,7 +56,7 @@ export async function call(baseUrl: string, request: Call): Promise<Answer> {
     headers,
     ...(body === undefined ? {} : { body }),
     redirect: "manual",
-    signal: AbortSignal.timeout(request.timeoutMs ?? 10_000),
+    signal: AbortSignal.timeout(request.timeoutMs ?? 60_000),
   });
   const text = await response.text();
   return { status: response.status, headers: response.headers, text, body: parseJson(text) };
