@@ -3,24 +3,25 @@ import { type DomainModel, ENDPOINTS, type Endpoint, MAIL_ENDPOINTS } from "./co
 import type { AuthServices, RouteContext } from "./context.js";
 import { OPENAPI_PATH } from "./http/api-paths.js";
 import { type ApiRequest, pathOf, withMethod } from "./http/api-request.js";
-import { type CorsOrigins, type CorsPolicy, createCorsPolicy, parseCorsOrigins } from "./http/cors.js";
+import { type CorsOrigins, createCorsPolicy } from "./http/cors.js";
 import { ApiError } from "./http/errors.js";
 import { errorResponse, type Reply, toResponse } from "./http/responses.js";
 import { AccountTokenStore } from "./mail/account-tokens.js";
 import { type MailOptions, MailService } from "./mail/mail-service.js";
 import { openApiDocument } from "./openapi/document.js";
+import { ConfigurationError, checkOptions } from "./options.js";
 import { createPasswordHasher, HashQueueFullError, type PasswordHasher } from "./password/hasher.js";
 import { allowedMethods, createRouteMatcher, createRouter } from "./router.js";
 import { openApiRoute } from "./routes/openapi.js";
 import { SessionStore } from "./sessions/session-store.js";
-import { DEFAULT_REFRESH_TTL_SECONDS, DEFAULT_SESSION_MAX_AGE_SECONDS, SessionService } from "./sessions/sessions.js";
+import { SessionService } from "./sessions/sessions.js";
 import { type Database, openDatabase } from "./store/database.js";
 import { isUnavailableError } from "./store/errors.js";
 import { migrate } from "./store/migrate.js";
 import { RecordStore } from "./store/record-store.js";
 import { createLoginThrottle } from "./throttle/login-throttle.js";
 import { createMailThrottle } from "./throttle/mail-throttle.js";
-import { createRegisterThrottle, DEFAULT_REGISTER_LIMIT } from "./throttle/register-throttle.js";
+import { createRegisterThrottle } from "./throttle/register-throttle.js";
 import { createSetupTokenCheck } from "./tokens/setup-token.js";
 import { createTokenService, MIN_SECRET_BYTES } from "./tokens/tokens.js";
 
@@ -37,18 +38,6 @@ function addressFinder(trustProxy: number): (request: ApiRequest) => string {
     }
     return address;
   };
-}
-
-/** The CORS policy of the `corsOrigins` option; `null` when none is allowed. */
-function corsPolicyOf(origins: CorsOrigins | undefined): CorsPolicy | null {
-  if (origins === undefined || origins.length === 0) return null;
-  let parsed: CorsOrigins | null;
-  try {
-    parsed = parseCorsOrigins(origins === "*" ? "*" : origins.join(","));
-  } catch (error) {
-    throw new Error(`corsOrigins: ${(error as Error).message}`);
-  }
-  return parsed && createCorsPolicy(parsed);
 }
 
 function isMailEndpoint(endpoint: Endpoint): boolean {
@@ -158,26 +147,19 @@ export interface Auth {
  */
 export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
   const model = options.domain;
-  if (model.auth && (options.secret === undefined || new TextEncoder().encode(options.secret).byteLength < MIN_SECRET_BYTES)) {
-    throw new Error(`a secret of at least ${MIN_SECRET_BYTES} bytes is required with auth.type jwt`);
-  }
-  const setupToken = options.setupToken ? createSetupTokenCheck(options.setupToken) : null;
-  const registerLimit = options.registerLimit ?? DEFAULT_REGISTER_LIMIT;
-  if (!Number.isSafeInteger(registerLimit) || registerLimit < 1) throw new Error("registerLimit must be a whole number of at least 1");
-  for (const name of ["tokenTtlSeconds", "refreshTtlSeconds", "sessionMaxAgeSeconds"] as const) {
-    const value = options[name];
-    if (value !== undefined && (!Number.isSafeInteger(value) || value < 1)) throw new Error(`${name} must be a whole number of at least 1`);
-  }
-  if (options.maxHashQueue !== undefined && (!Number.isSafeInteger(options.maxHashQueue) || options.maxHashQueue < 0))
-    throw new Error("maxHashQueue must be a whole number of at least 0");
-  const cors = corsPolicyOf(options.corsOrigins);
+  const checked = checkOptions(options);
+  if (model.auth && checked.secret === undefined)
+    throw new ConfigurationError(`a secret of at least ${MIN_SECRET_BYTES} bytes is required with auth.type jwt`);
+  if (model.auth?.verifyEmail && !options.mail)
+    throw new ConfigurationError("auth.verifyEmail is true but no e-mail is configured: users could never confirm their address");
+  const setupToken = checked.setupToken ? createSetupTokenCheck(checked.setupToken) : null;
+  const registerLimit = checked.registerLimit;
+  const cors = checked.corsOrigins && createCorsPolicy(checked.corsOrigins);
   const database = typeof options.database === "string" ? await openDatabase(options.database) : options.database;
   await migrate(database, model);
 
   const now = options.now ?? Date.now;
   let services: AuthServices | null = null;
-  if (model.auth?.verifyEmail && !options.mail)
-    throw new Error("auth.verifyEmail is true but no e-mail is configured: users could never confirm their address");
   if (model.auth) {
     const auth = model.auth;
     const accountTokens = new AccountTokenStore(database);
@@ -187,14 +169,14 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
     services = {
       auth: model.auth,
       hasher: createPasswordHasher({
-        cost: options.bcryptCost ?? 10,
-        ...(options.hashThreads ? { threads: options.hashThreads } : {}),
-        ...(options.maxHashQueue !== undefined ? { maxQueue: options.maxHashQueue } : {}),
+        cost: checked.bcryptCost,
+        ...(checked.hashThreads !== undefined ? { threads: checked.hashThreads } : {}),
+        ...(checked.maxHashQueue !== undefined ? { maxQueue: checked.maxHashQueue } : {}),
       }),
       tokens: createTokenService({
-        secret: options.secret as string,
+        secret: checked.secret as string,
         issuer: model.name,
-        ttlSeconds: options.tokenTtlSeconds ?? 3600,
+        ttlSeconds: checked.tokenTtlSeconds,
         now,
       }),
       throttle: createLoginThrottle(database),
@@ -203,8 +185,8 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
       sessions: new SessionService(
         new SessionStore(database),
         {
-          refreshTtlSeconds: options.refreshTtlSeconds ?? DEFAULT_REFRESH_TTL_SECONDS,
-          maxAgeSeconds: options.sessionMaxAgeSeconds ?? DEFAULT_SESSION_MAX_AGE_SECONDS,
+          refreshTtlSeconds: checked.refreshTtlSeconds,
+          maxAgeSeconds: checked.sessionMaxAgeSeconds,
         },
         now,
       ),
@@ -216,7 +198,7 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
     };
   }
   const store = new RecordStore(database);
-  const trustProxy = options.trustProxy ?? 0;
+  const trustProxy = checked.trustProxy;
   const context: RouteContext = {
     model,
     database,

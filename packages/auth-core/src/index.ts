@@ -39,6 +39,7 @@ export {
 } from "./mail/mailer.js";
 export { createNodeListener, type NodeListener, type ReplyingHandler } from "./node-listener.js";
 export { OPENAPI_PATH, type OpenApiDocument, openApiDocument } from "./openapi/index.js";
+export { ConfigurationError } from "./options.js";
 export {
   createPasswordHasher,
   HashQueueFullError,

@@ -1,5 +1,6 @@
 import type { Endpoint } from "../config/vocabulary.js";
 import type { ErrorCode } from "../http/errors.js";
+import { REUSE_GRACE_MS } from "../sessions/lifetimes.js";
 
 /**
  * The auth endpoints, one entry each: what a browser, a page and the wizard may know of them.
@@ -144,8 +145,7 @@ export const AUTH_ENDPOINTS = {
       POST: {
         operationId: "refresh",
         summary: "Renew the tokens",
-        description:
-          "Spends the refresh token and issues a new pair. A spent token presented again revokes its session (but within 10 seconds of its rotation).",
+        description: `Spends the refresh token and issues a new pair. A spent token presented again revokes its session (but within ${REUSE_GRACE_MS / 1000} seconds of its rotation).`,
         caller: "none",
         success: { status: 200, description: "New tokens and the user as they are now" },
         errors: ["INVALID_REFRESH_TOKEN"],
