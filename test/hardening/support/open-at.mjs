@@ -1,6 +1,7 @@
 // Opens and migrates one SQLite file at a given instant, as a server does when it starts.
 // Usage: node open-at.mjs <file> <domain.yaml> <epoch ms>. Prints "ok", or the error and exits 1.
-import { loadDomain, migrate, openDatabase } from "@domain-auth/core";
+import { loadDomain } from "@domain-auth/core";
+import { migrate, openDatabase } from "@domain-auth/core/admin";
 
 const [file, domainFile, at] = process.argv.slice(2);
 const model = await loadDomain(domainFile);
