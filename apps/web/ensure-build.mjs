@@ -27,6 +27,7 @@ const TARGETS = [
         "http/security-headers.ts",
         "browser.ts",
         "policy",
+        "endpoints/catalog.ts",
         "http/api-paths.ts",
         "http/errors.ts",
         "password/rules.ts",

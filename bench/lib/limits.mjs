@@ -3,7 +3,7 @@
 import { scryptSync } from "node:crypto";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import { createTokenService } from "@domain-auth/core";
+import { createTokenService } from "@domain-auth/core/admin";
 import bcrypt from "bcryptjs";
 import { median } from "./stats.mjs";
 

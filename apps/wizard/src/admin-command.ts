@@ -12,13 +12,14 @@ Reads DOMAIN_FILE (default domain.yaml) and DATABASE_URL (default file:.data/app
 The password is asked for, or read from standard input with --password-stdin.
 `;
 
-type CoreModule = typeof import("@domain-auth/core");
+type CoreModule = typeof import("@domain-auth/core") & typeof import("@domain-auth/core/admin");
 
 async function loadCore(): Promise<CoreModule | undefined> {
   // Kept out of the bundle: the command uses the project's own installed core and its drivers.
-  const specifier = "@domain-auth/core";
+  const specifiers = ["@domain-auth/core", "@domain-auth/core/admin"];
   try {
-    return (await import(specifier)) as CoreModule;
+    const [core, admin] = await Promise.all(specifiers.map((specifier) => import(specifier)));
+    return { ...core, ...admin } as CoreModule;
   } catch {
     return undefined;
   }

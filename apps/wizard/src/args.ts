@@ -1,9 +1,15 @@
 import { parseArgs } from "node:util";
 import type { Endpoint } from "@domain-auth/core/config";
+import { endpointFlagLabel } from "@domain-auth/core/endpoints";
 import { ENDPOINTS } from "@domain-auth/core/vocabulary";
 import type { ChoiceFlags } from "./auth-choices.js";
 
 import { parseRoleList, validateAuthType, validateRoleList } from "./validators.js";
+
+/** One line of help per endpoint flag with an option of its own, naming what it switches off. */
+const ENDPOINT_OPTION_LINES = ENDPOINTS.filter((name) => name !== "verifyEmail")
+  .map((name) => `  ${`--${endpointOption(name)}`.padEnd(23)}turn off ${endpointFlagLabel(name, { segment: "<auth>" })}`)
+  .join("\n");
 
 /** The help text of `create-domain-auth`. */
 export const USAGE = `Usage: create-domain-auth [dir] [options]
@@ -21,14 +27,7 @@ Options:
   --entity NAME          the entity that holds users
   --roles A,B,C          the roles tokens may carry
   --default-role NAME    the role register gives ("" for none; never the setup role)
-  --no-login             turn off POST /api/<auth>/login
-  --no-register          turn off POST /api/<auth>/register
-  --no-me                turn off GET /api/<auth>/me
-  --no-setup             turn off /api/<auth>/setup
-  --no-logout            turn off POST /api/<auth>/logout
-  --no-refresh           turn off POST /api/<auth>/refresh
-  --no-sessions          turn off /api/<auth>/sessions
-  --no-password-reset    turn off forgot-password and reset-password (e-mail)
+${ENDPOINT_OPTION_LINES}
   --verify-email         require a confirmed e-mail address before sign-in (auth.verifyEmail)
   --no-verify-email      do not require it
   --no-install           do not run the package manager's install

@@ -1,5 +1,6 @@
 import type { Readable, Writable } from "node:stream";
 import { confirm, isCancel, log, multiselect, select, text } from "@clack/prompts";
+import { ENDPOINT_HINTS, endpointFlagLabel } from "@domain-auth/core/endpoints";
 import { ENDPOINTS } from "@domain-auth/core/vocabulary";
 import {
   type AuthChoices,
@@ -28,29 +29,6 @@ function answered<T>(value: T): Exclude<T, symbol> {
   if (isCancel(value)) throw new PromptCancelled("cancelled");
   return value as Exclude<T, symbol>;
 }
-
-const ENDPOINT_ROUTES = {
-  login: "POST login",
-  register: "POST register",
-  me: "GET me",
-  setup: "GET/POST setup",
-  logout: "POST logout",
-  refresh: "POST refresh",
-  sessions: "GET/DELETE sessions",
-  passwordReset: "POST forgot-password, reset-password",
-  verifyEmail: "POST verify-email, resend-verification",
-} as const;
-const ENDPOINT_HINTS = {
-  login: "email and password → token",
-  register: "anyone can sign up",
-  me: "the caller's profile",
-  setup: "creates the first administrator",
-  logout: "revokes the caller's session",
-  refresh: "refresh token → new token pair",
-  sessions: "signed-in devices; sign them out",
-  passwordReset: "a new password through a link by e-mail",
-  verifyEmail: "confirm an e-mail address through a link",
-} as const;
 
 /** Asks whether to start from the starter `domain.yaml` when the folder has none. */
 export async function askStarter(folder: string, io: PromptStreams): Promise<boolean> {
@@ -144,10 +122,11 @@ async function askEndpoints(state: DomainState, flags: ChoiceFlags, entity: stri
   const chosen = answered(
     await multiselect({
       message: "Which endpoints should exist?",
-      options: ENDPOINTS.map((name) => {
-        const [method, path] = ENDPOINT_ROUTES[name].split(" ") as [string, string];
-        return { value: name, label: `${method} /api/${toSegment(entity)}/${path}`, hint: ENDPOINT_HINTS[name] };
-      }),
+      options: ENDPOINTS.map((name) => ({
+        value: name,
+        label: endpointFlagLabel(name, { segment: toSegment(entity) }),
+        hint: ENDPOINT_HINTS[name],
+      })),
       initialValues: ENDPOINTS.filter((name) => initial[name]),
       required: false,
       ...io,

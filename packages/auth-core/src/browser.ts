@@ -5,11 +5,14 @@
  * - Every permission rule of CONTRACT 5 as a pure function (records and values passed in, nothing
  *   read or written): routes turn a refusal into an error response, pages show only the actions
  *   the server would allow.
- * - The error codes and body of the API, the limits forms show, and the API's paths.
+ * - The error codes and body of the API, the limits forms show, the API's paths (from the
+ *   endpoint catalog) and which auth pages exist.
  *
  * @example
  * import { apiPaths, holdsSetupRole, mayPerform } from "@domain-auth/core/policy";
  */
+export { AUTH_PAGE_NEEDS, AUTH_PAGES, type AuthPage, authPageExists } from "./config/vocabulary.js";
+export { AUTH_ENDPOINTS, type AuthRoute, type EndpointEntry, type FixedAuthRoute } from "./endpoints/catalog.js";
 export {
   type ApiPaths,
   apiPaths,

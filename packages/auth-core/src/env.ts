@@ -6,7 +6,8 @@ import { loadDomain } from "./config/index.js";
 import { type Auth, createAuth } from "./create-auth.js";
 import type { MailOptions } from "./mail/mail-service.js";
 import { createConsoleMailer, createSmtpMailer } from "./mail/mailer.js";
-import { type AuthEnvironment, type AuthSettings, EnvironmentError, readSettings } from "./settings.js";
+import { ConfigurationError } from "./options.js";
+import { type AuthEnvironment, type AuthSettings, readSettings } from "./settings.js";
 import { MIN_SECRET_BYTES } from "./tokens/tokens.js";
 
 /** The development secret kept under `.data/`, created on first use. */
@@ -27,16 +28,16 @@ function developmentSecret(dataDirectory: string): string {
  * SMTP with `SMTP_URL`; else, outside production, messages printed to the output. Says at start
  * which, through `warn`.
  *
- * @throws {EnvironmentError} in production with `SMTP_URL` but no `APP_URL`, or with
+ * @throws {ConfigurationError} in production with `SMTP_URL` but no `APP_URL`, or with
  * `auth.verifyEmail: true` but no `SMTP_URL`.
  */
 export function mailFromSettings(settings: AuthSettings, domain: DomainModel, warn: (line: string) => void): MailOptions | undefined {
   const auth = domain.auth;
   if (!auth) return undefined;
   if (settings.production && settings.smtpUrl && !settings.appUrl)
-    throw new EnvironmentError("APP_URL must be set when SMTP_URL is set in production: the links in e-mails point at it");
+    throw new ConfigurationError("APP_URL must be set when SMTP_URL is set in production: the links in e-mails point at it");
   if (settings.production && !settings.smtpUrl && auth.verifyEmail)
-    throw new EnvironmentError(
+    throw new ConfigurationError(
       "SMTP_URL must be set in production when domain.yaml has auth.verifyEmail: true (users could never confirm their address)",
     );
   const appUrl = settings.appUrl ?? `http://localhost:${settings.port}`;
@@ -67,7 +68,7 @@ export interface CreateAuthFromEnvOptions {
  * `AUTH_TOKEN_TTL`, `AUTH_REFRESH_TTL`, `AUTH_SESSION_MAX_AGE`, `AUTH_BCRYPT_COST`, `TRUST_PROXY`, `SETUP_TOKEN`, `AUTH_REGISTER_LIMIT`,
  * `CORS_ORIGINS`, `APP_URL`, `SMTP_URL`, `MAIL_FROM` (see {@link AuthEnvironment}).
  *
- * @throws {EnvironmentError | DomainConfigError | Error} with a one-line message on a bad setting,
+ * @throws {ConfigurationError | DomainConfigError | Error} with a one-line message on a bad setting,
  * an invalid domain.yaml or an unreachable database.
  */
 export async function createAuthFromEnv(env: AuthEnvironment = process.env, options: CreateAuthFromEnvOptions = {}): Promise<Auth> {
@@ -79,7 +80,7 @@ export async function createAuthFromEnv(env: AuthEnvironment = process.env, opti
   let secret = settings.secret;
   if (domain.auth && secret === undefined) {
     if (settings.production)
-      throw new EnvironmentError(`AUTH_SECRET must be set (at least ${MIN_SECRET_BYTES} bytes) when NODE_ENV is production`);
+      throw new ConfigurationError(`AUTH_SECRET must be set (at least ${MIN_SECRET_BYTES} bytes) when NODE_ENV is production`);
     secret = developmentSecret(".data");
     warn(
       "domain-auth: warning: AUTH_SECRET is not set; using the development secret kept in .data/auth-secret (set AUTH_SECRET in production)",

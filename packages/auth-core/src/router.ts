@@ -1,39 +1,18 @@
-import { AUTH_ROUTES, type AuthRoute, type EntityModel } from "./config/index.js";
+import type { EntityModel } from "./config/index.js";
 import type { AuthServices, RouteContext } from "./context.js";
+import {
+  AUTH_ENDPOINTS,
+  type AuthOperationId,
+  type EndpointEntry,
+  type EndpointMethod,
+  type EndpointOperation,
+} from "./endpoints/catalog.js";
+import { AUTH_HANDLERS, type AuthHandler, type PathParameters } from "./endpoints/handlers.js";
 import { type ApiRequest, pathOf } from "./http/api-request.js";
 import { ApiError } from "./http/errors.js";
 import type { Reply } from "./http/responses.js";
 import { createRecord, deleteRecord, listRecords, readRecord } from "./routes/entity.js";
 import { updateRecord } from "./routes/entity-update.js";
-import { forgotPassword } from "./routes/forgot-password.js";
-import { login } from "./routes/login.js";
-import { logout } from "./routes/logout.js";
-import { me } from "./routes/me.js";
-import { refresh } from "./routes/refresh.js";
-import { register } from "./routes/register.js";
-import { resetPassword } from "./routes/reset-password.js";
-import { listSessions, revokeSession, revokeSessions } from "./routes/sessions.js";
-import { setup, setupStatus } from "./routes/setup.js";
-import { resendVerification, verifyEmail } from "./routes/verify-email.js";
-
-type AuthHandler = (context: RouteContext, services: AuthServices, request: ApiRequest) => Promise<Reply>;
-
-const HANDLERS: Record<AuthRoute, Partial<Record<string, AuthHandler>>> = {
-  login: { POST: login },
-  register: { POST: register },
-  me: { GET: me },
-  setup: { GET: setupStatus, POST: setup },
-  logout: { POST: logout },
-  refresh: { POST: refresh },
-  sessions: { GET: listSessions, DELETE: revokeSessions },
-  forgotPassword: { POST: forgotPassword },
-  resetPassword: { POST: resetPassword },
-  verifyEmail: { POST: verifyEmail },
-  resendVerification: { POST: resendVerification },
-};
-
-/** Each auth route by the path it is served at under `/api/<auth>/`. */
-const ROUTES_BY_PATH = new Map<string, AuthRoute>(Object.entries(AUTH_ROUTES).map(([name, route]) => [route.path, name as AuthRoute]));
 
 /** The handlers of one path, by method (upper case). */
 export type PathHandlers = Readonly<Partial<Record<string, (request: ApiRequest) => Promise<Reply>>>>;
@@ -60,63 +39,88 @@ function pathSegments(path: string): string[] | null {
   return segments.some((segment) => segment === "" || segment === "." || segment === "..") ? null : segments;
 }
 
+/** An auth endpoint's path as segments (`{name}` a parameter), and its handlers: `null` while its flag is off. */
+interface AuthRoute {
+  readonly pattern: readonly string[];
+  readonly handlers: ((parameters: PathParameters) => PathHandlers) | null;
+}
+
+/** The parameters of `segments` when they fit `pattern`; `null` when they do not. */
+function fit(pattern: readonly string[], segments: readonly string[]): PathParameters | null {
+  if (pattern.length !== segments.length) return null;
+  const parameters: Record<string, string> = {};
+  for (const [index, part] of pattern.entries()) {
+    const segment = segments[index] as string;
+    if (part.startsWith("{")) parameters[part.slice(1, -1)] = segment;
+    else if (part !== segment) return null;
+  }
+  return parameters;
+}
+
+function bindHandlers(context: RouteContext, services: AuthServices, entry: EndpointEntry): (parameters: PathParameters) => PathHandlers {
+  const operations = Object.entries(entry.operations) as [EndpointMethod, EndpointOperation][];
+  const bind = (parameters: PathParameters): PathHandlers =>
+    Object.fromEntries(
+      operations.map(([method, operation]) => {
+        const handler = AUTH_HANDLERS[operation.operationId as AuthOperationId] as AuthHandler;
+        return [method, (request: ApiRequest) => handler(context, services, request, parameters)];
+      }),
+    );
+  if (entry.path.includes("{")) return bind;
+  // A fixed path's handlers are made once rather than on every request.
+  const fixed = bind({});
+  return () => fixed;
+}
+
+/** Every auth endpoint of the catalog; those whose flag is off (or every one, under `auth.type: none`) have no handlers. */
+function authRoutesOf(context: RouteContext): AuthRoute[] {
+  const services = context.services;
+  return (Object.values(AUTH_ENDPOINTS) as EndpointEntry[]).map((entry) => ({
+    pattern: entry.path.split("/"),
+    handlers: services?.endpoints[entry.flag] ? bindHandlers(context, services, entry) : null,
+  }));
+}
+
+function entityHandlers(context: RouteContext, entity: EntityModel, id: string | undefined): PathHandlers {
+  if (id === undefined) {
+    return {
+      GET: (request) => listRecords(context, request, entity),
+      POST: (request) => createRecord(context, request, entity),
+    };
+  }
+  return {
+    GET: (request) => readRecord(context, request, entity, id),
+    PATCH: (request) => updateRecord(context, request, entity, id),
+    DELETE: (request) => deleteRecord(context, request, entity, id),
+  };
+}
+
 /**
- * Creates the route matcher: auth endpoints at `/api/<auth>/<endpoint>` (and one session at
- * `/api/<auth>/sessions/<id>`), then each entity's collection and items. Unknown paths and
- * disabled endpoints have no handlers. `extra` paths (`/api/openapi.json`) come first.
+ * Creates the route matcher: the auth endpoints of the catalog under `/api/<auth>/` (they take
+ * precedence over the auth entity's items), then each entity's collection and items. Unknown paths
+ * and disabled endpoints have no handlers. `extra` paths (`/api/openapi.json`) come first.
  */
 export function createRouteMatcher(context: RouteContext, extra: Readonly<Record<string, PathHandlers>> = {}): RouteMatcher {
   const entities = new Map<string, EntityModel>(context.model.entities.map((entity) => [entity.segment, entity]));
-  const services = context.services;
-  // The handlers of each enabled auth endpoint, made once rather than on every request.
-  const authHandlers = new Map<AuthRoute, PathHandlers>();
-  if (services) {
-    for (const [name, methods] of Object.entries(HANDLERS) as [AuthRoute, Partial<Record<string, AuthHandler>>][]) {
-      if (!services.endpoints[AUTH_ROUTES[name].endpoint]) continue;
-      authHandlers.set(
-        name,
-        Object.fromEntries(
-          Object.entries(methods).map(([method, handler]) => [
-            method,
-            (request: ApiRequest) => (handler as AuthHandler)(context, services, request),
-          ]),
-        ),
-      );
-    }
-  }
+  const authSegment = context.services?.auth.entity.segment;
+  const authRoutes = authRoutesOf(context);
 
   return (path) => {
     if (Object.hasOwn(extra, path)) return extra[path] ?? null;
     const segments = pathSegments(path);
-    if (!segments || segments.length > 3) return null;
-    const [segment = "", id, sessionId] = segments;
-
-    if (sessionId !== undefined) {
-      if (!services || segment !== services.auth.entity.segment || id !== "sessions") return null;
-      if (!services.endpoints.sessions) return null;
-      return { DELETE: (request) => revokeSession(context, services, request, sessionId) };
+    if (!segments) return null;
+    const [segment = "", ...rest] = segments;
+    // Under auth.type none no auth endpoint exists, behind any entity: 404 for every method, not a
+    // 405 from the item route (no record can have these ids; ours are UUIDs).
+    if (authSegment === undefined || segment === authSegment) {
+      for (const route of authRoutes) {
+        const parameters = fit(route.pattern, rest);
+        if (parameters) return route.handlers?.(parameters) ?? null;
+      }
     }
-
-    const routeName = id === undefined ? undefined : ROUTES_BY_PATH.get(id);
-    const isEndpointName = routeName !== undefined;
-    if (services && segment === services.auth.entity.segment && routeName !== undefined) return authHandlers.get(routeName) ?? null;
-
     const entity = entities.get(segment);
-    if (!entity) return null;
-    // Under auth.type none no auth endpoint exists: 404 for every method, not a 405 from the item
-    // route (no record can have these ids; ours are UUIDs).
-    if (!services && isEndpointName) return null;
-    if (id === undefined) {
-      return {
-        GET: (request) => listRecords(context, request, entity),
-        POST: (request) => createRecord(context, request, entity),
-      };
-    }
-    return {
-      GET: (request) => readRecord(context, request, entity, id),
-      PATCH: (request) => updateRecord(context, request, entity, id),
-      DELETE: (request) => deleteRecord(context, request, entity, id),
-    };
+    if (!entity || rest.length > 1) return null;
+    return entityHandlers(context, entity, rest[0]);
   };
 }
 

@@ -1,8 +1,5 @@
-import { type CorsOrigins, parseCorsOrigins } from "./http/cors.js";
-import { DEFAULT_REFRESH_TTL_SECONDS, DEFAULT_SESSION_MAX_AGE_SECONDS } from "./sessions/sessions.js";
-import { DEFAULT_REGISTER_LIMIT } from "./throttle/register-throttle.js";
-import { MIN_SETUP_TOKEN_BYTES } from "./tokens/setup-token.js";
-import { MIN_SECRET_BYTES } from "./tokens/tokens.js";
+import type { CorsOrigins } from "./http/cors.js";
+import { type CheckedOption, ConfigurationError, checkOptions, OPTION_VARIABLES, WHOLE_NUMBER_OPTIONS } from "./options.js";
 
 /** The environment variables domain-auth reads (CONTRACT 2). */
 export interface AuthEnvironment {
@@ -32,10 +29,10 @@ export interface AuthEnvironment {
   NODE_ENV?: string;
 }
 
+/** A setting in the environment that cannot be used: the one {@link ConfigurationError} of options and settings alike. */
+export const EnvironmentError = ConfigurationError;
 /** A setting in the environment that cannot be used. */
-export class EnvironmentError extends Error {
-  override readonly name = "EnvironmentError";
-}
+export type EnvironmentError = ConfigurationError;
 
 /** The environment's settings, validated: what the server, the `admin` command and tools start from. */
 export interface AuthSettings {
@@ -76,25 +73,6 @@ export interface AuthSettings {
   readonly port: number;
 }
 
-function corsOrigins(env: AuthEnvironment): CorsOrigins | null {
-  try {
-    return parseCorsOrigins(env.CORS_ORIGINS);
-  } catch (error) {
-    throw new EnvironmentError(
-      `CORS_ORIGINS must be '*' or comma-separated origins like https://app.example.com: ${(error as Error).message}`,
-    );
-  }
-}
-
-function integer(env: AuthEnvironment, name: keyof AuthEnvironment, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max)
-    throw new EnvironmentError(`${name} must be a whole number from ${min} to ${max}, got '${raw}'`);
-  return value;
-}
-
 /** An origin as `APP_URL` must be: http(s), no credentials, query or fragment; returned without a trailing slash. */
 function appUrlOf(raw: string | undefined): string | undefined {
   if (!raw) return undefined;
@@ -102,10 +80,10 @@ function appUrlOf(raw: string | undefined): string | undefined {
   try {
     url = new URL(raw);
   } catch {
-    throw new EnvironmentError(`APP_URL must be an absolute http(s) URL such as https://app.example.com, got '${raw}'`);
+    throw new ConfigurationError(`APP_URL must be an absolute http(s) URL such as https://app.example.com, got '${raw}'`);
   }
   if ((url.protocol !== "http:" && url.protocol !== "https:") || url.username || url.password || url.search || url.hash)
-    throw new EnvironmentError(`APP_URL must be an http(s) URL with no credentials, query or fragment, got '${raw}'`);
+    throw new ConfigurationError(`APP_URL must be an http(s) URL with no credentials, query or fragment, got '${raw}'`);
   return url.href.replace(/\/+$/, "");
 }
 
@@ -117,43 +95,58 @@ function smtpUrlOf(raw: string | undefined): string | undefined {
     protocol = new URL(raw).protocol;
   } catch {}
   if (protocol !== "smtp:" && protocol !== "smtps:")
-    throw new EnvironmentError("SMTP_URL must be an smtp:// or smtps:// URL such as smtp://user:pass@mail.example.com:587");
+    throw new ConfigurationError("SMTP_URL must be an smtp:// or smtps:// URL such as smtp://user:pass@mail.example.com:587");
   return raw;
 }
 
-function byteLength(value: string): number {
-  return new TextEncoder().encode(value).byteLength;
+/** The variable that sets `option`, as the environment names it. */
+function variableOf(option: CheckedOption): keyof AuthEnvironment {
+  return OPTION_VARIABLES[option] as keyof AuthEnvironment;
+}
+
+/** The checked options as the environment gives them: unset or empty is absent (the default), numbers as numbers. */
+function optionsInput(env: AuthEnvironment): Partial<Record<CheckedOption, unknown>> {
+  const input: Partial<Record<CheckedOption, unknown>> = {
+    secret: env.AUTH_SECRET,
+    setupToken: env.SETUP_TOKEN,
+    corsOrigins: env.CORS_ORIGINS,
+  };
+  for (const option of Object.keys(WHOLE_NUMBER_OPTIONS) as (keyof typeof WHOLE_NUMBER_OPTIONS)[]) {
+    const variable = OPTION_VARIABLES[option];
+    const raw = variable === undefined ? undefined : env[variable as keyof AuthEnvironment];
+    if (raw !== undefined && raw !== "") input[option] = Number(raw);
+  }
+  return input;
 }
 
 /**
  * Reads and validates the environment's settings (CONTRACT 2); reads no file and opens nothing.
  *
- * @throws {EnvironmentError} with a one-line message naming the variable, on a value that cannot be used.
+ * @throws {ConfigurationError} with a one-line message naming the variable, on a value that cannot be used.
  */
 export function readSettings(env: AuthEnvironment = process.env): AuthSettings {
   const production = env.NODE_ENV === "production";
-  const secret = env.AUTH_SECRET;
-  if (secret !== undefined && byteLength(secret) < MIN_SECRET_BYTES)
-    throw new EnvironmentError(`AUTH_SECRET must be at least ${MIN_SECRET_BYTES} bytes`);
-  const setupToken = env.SETUP_TOKEN || undefined;
-  if (setupToken !== undefined && byteLength(setupToken) < MIN_SETUP_TOKEN_BYTES)
-    throw new EnvironmentError(`SETUP_TOKEN must be at least ${MIN_SETUP_TOKEN_BYTES} bytes (or unset for an anonymous setup)`);
+  const options = checkOptions(optionsInput(env), {
+    production,
+    labelOf: variableOf,
+    rawOf: (option) => env[variableOf(option)],
+  });
   return {
     production,
     domainFile: env.DOMAIN_FILE || "domain.yaml",
     databaseUrl: env.DATABASE_URL || "file:.data/app.db",
-    secret,
-    bcryptCost: integer(env, "AUTH_BCRYPT_COST", 10, production ? 10 : 4, 31),
-    tokenTtlSeconds: integer(env, "AUTH_TOKEN_TTL", 3600, 1, 366 * 24 * 3600),
-    refreshTtlSeconds: integer(env, "AUTH_REFRESH_TTL", DEFAULT_REFRESH_TTL_SECONDS, 1, 10 * 366 * 24 * 3600),
-    sessionMaxAgeSeconds: integer(env, "AUTH_SESSION_MAX_AGE", DEFAULT_SESSION_MAX_AGE_SECONDS, 1, 10 * 366 * 24 * 3600),
-    trustProxy: integer(env, "TRUST_PROXY", 0, 0, 32),
-    registerLimit: integer(env, "AUTH_REGISTER_LIMIT", DEFAULT_REGISTER_LIMIT, 1, 1_000_000),
-    setupToken,
-    corsOrigins: corsOrigins(env),
+    secret: options.secret,
+    bcryptCost: options.bcryptCost,
+    tokenTtlSeconds: options.tokenTtlSeconds,
+    refreshTtlSeconds: options.refreshTtlSeconds,
+    sessionMaxAgeSeconds: options.sessionMaxAgeSeconds,
+    trustProxy: options.trustProxy,
+    registerLimit: options.registerLimit,
+    setupToken: options.setupToken,
+    corsOrigins: options.corsOrigins,
     appUrl: appUrlOf(env.APP_URL),
     smtpUrl: smtpUrlOf(env.SMTP_URL),
     mailFrom: env.MAIL_FROM || undefined,
-    port: integer(env, "PORT", 3000, 0, 65535),
+    port: options.port,
   };
 }

@@ -1,38 +1,15 @@
 import { authFromEnv } from "@domain-auth/core";
+import { type AuthPage, authPageExists } from "@domain-auth/core/policy";
 import { notFound, redirect } from "next/navigation";
 import { connection } from "next/server";
 import { cache } from "react";
 import { type AuthView, type DomainView, toDomainView } from "./domain-view";
 
-/** The pages of the app; each one may exist or not depending on the domain's `auth` block. */
-export type PageName =
-  | "home"
-  | "setup"
-  | "login"
-  | "register"
-  | "profile"
-  | "admin"
-  | "forgot-password"
-  | "reset-password"
-  | "verify-email"
-  | "docs";
-
-const AUTH_PAGES: ReadonlySet<PageName> = new Set([
-  "setup",
-  "login",
-  "register",
-  "profile",
-  "forgot-password",
-  "reset-password",
-  "verify-email",
-]);
+/** The pages of the app: home, and the auth pages, each of which may exist or not depending on the domain's `auth` block. */
+export type PageName = "home" | AuthPage;
 
 function pageExists(page: PageName, view: DomainView): boolean {
-  if (!view.auth) return !AUTH_PAGES.has(page);
-  if (page === "setup" || page === "login" || page === "register") return view.auth.endpoints[page];
-  if (page === "forgot-password" || page === "reset-password") return view.auth.endpoints.passwordReset;
-  if (page === "verify-email") return view.auth.endpoints.verifyEmail;
-  return true;
+  return page === "home" || authPageExists(page, view.auth?.endpoints ?? null);
 }
 
 /** The domain as the pages see it, and whether first-run setup is pending (`/setup` is then where every page leads). */

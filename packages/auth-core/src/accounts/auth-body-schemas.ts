@@ -1,4 +1,6 @@
 import { z } from "zod";
+import type { EntityModel } from "../config/index.js";
+import { type BodySchemaOptions, bodySchema } from "../records/body-schema.js";
 
 const requiredString = (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : "must be a string");
 
@@ -16,3 +18,11 @@ export const loginBodySchema = z.object({
 export const refreshBodySchema = z.object({
   refreshToken: z.string({ error: requiredString }).min(1, "must not be empty").max(1024, "is too long"),
 });
+
+/** How register and setup read the auth entity's create body: no `role`, and other unknown keys ignored. */
+export const SIGN_UP_BODY_OPTIONS: BodySchemaOptions = { omit: ["role"], unknownKeys: "strip" };
+
+/** The body of register and setup: the auth entity's create body read with {@link SIGN_UP_BODY_OPTIONS}. */
+export function signUpBodySchema(entity: EntityModel): z.ZodType<Record<string, unknown>> {
+  return bodySchema(entity, "create", SIGN_UP_BODY_OPTIONS);
+}

@@ -6,10 +6,11 @@ import { parseRecordBody } from "../records/parse-body.js";
 import type { SetupMode } from "../store/record-store.js";
 import { refTargetsOf } from "../store/references.js";
 import { type StoredUser, toStoredUser } from "../store/rows.js";
+import { SIGN_UP_BODY_OPTIONS } from "./auth-body-schemas.js";
 
 /** Validates a register or setup body: email and password rules, declared fields; other keys (role, id…) ignored. */
 export function parseSignUpBody(services: AuthServices, body: Record<string, unknown>): Record<string, unknown> {
-  return parseRecordBody(services.auth.entity, body, "create", { omit: ["role"], unknownKeys: "strip" });
+  return parseRecordBody(services.auth.entity, body, "create", SIGN_UP_BODY_OPTIONS);
 }
 
 /** How {@link createUser} creates a user. */

@@ -13,9 +13,7 @@ export type { AuthModel, DomainModel, EntityModel, FieldModel, PermissionMap } f
 export { type DomainDeclaration, domainFileSchema } from "./schema.js";
 export { type DomainValidation, loadDomain, validateDomainText } from "./validate.js";
 export {
-  AUTH_ROUTES,
   AUTH_TYPES,
-  type AuthRoute,
   type AuthType,
   closestMatch,
   ENDPOINTS,

@@ -8,21 +8,6 @@ export const FIELD_TYPES = ["string", "text", "integer", "number", "boolean", "d
 export const OPERATIONS = ["create", "read", "update", "delete"] as const;
 export const ENDPOINTS = ["login", "register", "me", "setup", "logout", "refresh", "sessions", "passwordReset", "verifyEmail"] as const;
 export const AUTH_TYPES = ["jwt", "none"] as const;
-/**
- * The paths of the web app's auth pages (its `app/(domain-auth)` route group). They render per request
- * and carry the nonce-based security headers; a project's own pages keep theirs.
- */
-export const AUTH_PAGES: readonly string[] = Object.freeze([
-  "/setup",
-  "/login",
-  "/register",
-  "/profile",
-  "/admin",
-  "/forgot-password",
-  "/reset-password",
-  "/verify-email",
-  "/docs",
-]);
 /** Auth types that are announced but not implemented. */
 export const PLANNED_AUTH_TYPES = ["cookie", "oauth2"] as const;
 
@@ -32,25 +17,41 @@ export type Endpoint = (typeof ENDPOINTS)[number];
 export type AuthType = (typeof AUTH_TYPES)[number];
 
 /**
- * The routes under `/api/<auth>/` by name, each with the path it is served at and the endpoint
- * flag (`auth.endpoints.<flag>`) that switches it: one flag may switch several routes
- * (`passwordReset`: forgot and reset password; `verifyEmail`: verify and resend).
+ * The web app's auth pages (its `app/(domain-auth)` route group) by name, each with what it needs
+ * to exist: the endpoint flag its form calls, `jwt` for any `auth.type: jwt`, or `null` (always).
  */
-export const AUTH_ROUTES = {
-  login: { path: "login", endpoint: "login" },
-  register: { path: "register", endpoint: "register" },
-  me: { path: "me", endpoint: "me" },
-  setup: { path: "setup", endpoint: "setup" },
-  logout: { path: "logout", endpoint: "logout" },
-  refresh: { path: "refresh", endpoint: "refresh" },
-  sessions: { path: "sessions", endpoint: "sessions" },
-  forgotPassword: { path: "forgot-password", endpoint: "passwordReset" },
-  resetPassword: { path: "reset-password", endpoint: "passwordReset" },
-  verifyEmail: { path: "verify-email", endpoint: "verifyEmail" },
-  resendVerification: { path: "resend-verification", endpoint: "verifyEmail" },
-} as const satisfies Record<string, { readonly path: string; readonly endpoint: Endpoint }>;
+export const AUTH_PAGE_NEEDS = {
+  setup: "setup",
+  login: "login",
+  register: "register",
+  profile: "jwt",
+  admin: null,
+  "forgot-password": "passwordReset",
+  "reset-password": "passwordReset",
+  "verify-email": "verifyEmail",
+  docs: null,
+} as const satisfies Record<string, Endpoint | "jwt" | null>;
 
-export type AuthRoute = keyof typeof AUTH_ROUTES;
+/** An auth page by name: its path is `/<name>`. */
+export type AuthPage = keyof typeof AUTH_PAGE_NEEDS;
+
+/**
+ * The paths of the web app's auth pages. They render per request and carry the nonce-based
+ * security headers; a project's own pages keep theirs.
+ */
+export const AUTH_PAGES: readonly string[] = Object.freeze(Object.keys(AUTH_PAGE_NEEDS).map((page) => `/${page}`));
+
+/**
+ * Whether an auth page exists for a domain whose endpoints are `endpoints` (`null` under
+ * `auth.type: none`, where only the pages that need nothing exist).
+ * @example authPageExists("forgot-password", auth.endpoints) // false without e-mail
+ */
+export function authPageExists(page: AuthPage, endpoints: Readonly<Record<Endpoint, boolean>> | null): boolean {
+  const needs = AUTH_PAGE_NEEDS[page];
+  if (needs === null) return true;
+  if (endpoints === null) return false;
+  return needs === "jwt" || endpoints[needs];
+}
 
 /** The endpoint flags whose routes send e-mail: they exist only where e-mail can be sent (CONTRACT 11). */
 export const MAIL_ENDPOINTS = ["passwordReset", "verifyEmail"] as const satisfies readonly Endpoint[];

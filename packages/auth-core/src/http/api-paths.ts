@@ -1,4 +1,5 @@
-import { AUTH_ROUTES, type AuthRoute } from "../config/vocabulary.js";
+import type { Endpoint } from "../config/vocabulary.js";
+import { AUTH_ENDPOINTS, type EndpointEntry, type FixedAuthRoute } from "../endpoints/catalog.js";
 
 /** Where the API lives: every path of it starts here. */
 export const API_PREFIX = "/api";
@@ -39,19 +40,24 @@ export function itemPath(entity: Segmented, id: string): string {
   return `${API_PREFIX}/${entity.segment}/${encodeURIComponent(id)}`;
 }
 
-/** The paths of a domain's API: its auth endpoints, and any entity's collection and items. */
-export type ApiPaths = Readonly<Record<AuthRoute, string>> & {
+/** The paths of a domain's API: its auth endpoints (those without a path parameter), and any entity's collection and items. */
+export type ApiPaths = Readonly<Record<FixedAuthRoute, string>> & {
   readonly collection: typeof collectionPath;
   readonly item: typeof itemPath;
 };
+
+function authPath(authEntity: Segmented, path: string): string {
+  return `${API_PREFIX}/${authEntity.segment}/${path}`;
+}
 
 /**
  * The API paths of a domain whose auth entity is `authEntity` (its `EntityModel`, or a view with its segment).
  * @example apiPaths(model.auth.entity).login // "/api/user/login"
  */
 export function apiPaths(authEntity: Segmented): ApiPaths {
-  const routes = Object.entries(AUTH_ROUTES).map(([name, route]) => [name, `${API_PREFIX}/${authEntity.segment}/${route.path}`]);
-  return { ...(Object.fromEntries(routes) as Record<AuthRoute, string>), collection: collectionPath, item: itemPath };
+  const entries = Object.entries(AUTH_ENDPOINTS) as [string, EndpointEntry][];
+  const fixed = entries.filter(([, entry]) => !entry.path.includes("{")).map(([name, entry]) => [name, authPath(authEntity, entry.path)]);
+  return { ...(Object.fromEntries(fixed) as Record<FixedAuthRoute, string>), collection: collectionPath, item: itemPath };
 }
 
 /**
@@ -59,7 +65,7 @@ export function apiPaths(authEntity: Segmented): ApiPaths {
  * @example sessionPath(model.auth.entity, "Qm9u") // "/api/user/sessions/Qm9u"
  */
 export function sessionPath(authEntity: Segmented, id: string): string {
-  return `${apiPaths(authEntity).sessions}/${encodeURIComponent(id)}`;
+  return authPath(authEntity, AUTH_ENDPOINTS.session.path.replace("{id}", encodeURIComponent(id)));
 }
 
 /**
@@ -68,4 +74,17 @@ export function sessionPath(authEntity: Segmented, id: string): string {
  */
 export function userSessionsPath(authEntity: Segmented, userId: string): string {
   return `${apiPaths(authEntity).sessions}?${new URLSearchParams({ userId })}`;
+}
+
+/**
+ * The endpoints one `auth.endpoints` flag switches, in a line: their methods, then their paths
+ * (a path under another one listed is not repeated).
+ * @example endpointFlagLabel("setup", { segment: "user" }) // "GET/POST /api/user/setup"
+ */
+export function endpointFlagLabel(flag: Endpoint, authEntity: Segmented): string {
+  const entries = Object.values(AUTH_ENDPOINTS as Record<string, EndpointEntry>).filter((entry) => entry.flag === flag);
+  const methods = [...new Set(entries.flatMap((entry) => Object.keys(entry.operations)))];
+  const paths = entries.map((entry) => entry.path);
+  const shown = paths.filter((path) => !paths.some((other) => path.startsWith(`${other}/`)));
+  return `${methods.join("/")} ${authPath(authEntity, shown.join(", "))}`;
 }

@@ -1,8 +1,8 @@
 import type { ApiRequest } from "./api-request.js";
 import { ApiError } from "./errors.js";
+import { MAX_BODY_BYTES } from "./limits.js";
 
-/** The largest accepted request body, in bytes. */
-export const MAX_BODY_BYTES = 16 * 1024;
+export { MAX_BODY_BYTES };
 
 function isJsonContentType(value: string | null): boolean {
   if (!value) return false;
@@ -33,8 +33,8 @@ async function readLimited(request: ApiRequest): Promise<Uint8Array> {
 }
 
 /**
- * Reads a JSON object body: 415 without a JSON content type, 413 over 16 KiB, 400 when it is
- * not valid UTF-8 JSON or not an object.
+ * Reads a JSON object body: 415 without a JSON content type, 413 over {@link MAX_BODY_BYTES}, 400
+ * when it is not valid UTF-8 JSON or not an object.
  */
 export async function readJsonObject(request: ApiRequest): Promise<Record<string, unknown>> {
   if (!isJsonContentType(request.headers.get("content-type"))) throw new ApiError("UNSUPPORTED_MEDIA_TYPE");

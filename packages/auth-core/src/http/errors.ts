@@ -1,3 +1,5 @@
+import { kibibytes, MAX_BODY_BYTES, MAX_HEADER_BYTES } from "./limits.js";
+
 /** Every error code the API answers with, its status and default message. */
 export const ERROR_CODES = {
   NOT_FOUND: { status: 404, message: "Not found" },
@@ -11,7 +13,7 @@ export const ERROR_CODES = {
   INVALID_VERIFICATION_TOKEN: { status: 400, message: "The verification link is invalid, used, superseded by a newer one, or expired" },
   SETUP_COMPLETE: { status: 409, message: "Setup already complete" },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: "Send the body as application/json" },
-  PAYLOAD_TOO_LARGE: { status: 413, message: "The body is larger than 16 KiB" },
+  PAYLOAD_TOO_LARGE: { status: 413, message: `The body is larger than ${kibibytes(MAX_BODY_BYTES)}` },
   INVALID_BODY: { status: 400, message: "The body is not valid" },
   INVALID_QUERY: { status: 400, message: "The query string is not valid" },
   TOO_MANY_ATTEMPTS: { status: 429, message: "Too many failed sign-in attempts; try again later" },
@@ -19,7 +21,7 @@ export const ERROR_CODES = {
   CONFLICT: { status: 409, message: "A record with this value already exists" },
   LAST_ADMIN: { status: 409, message: "This is the last administrator" },
   BAD_REQUEST: { status: 400, message: "The request could not be read" },
-  HEADERS_TOO_LARGE: { status: 431, message: "The request headers are larger than 16 KiB" },
+  HEADERS_TOO_LARGE: { status: 431, message: `The request headers are larger than ${kibibytes(MAX_HEADER_BYTES)}` },
   REQUEST_TIMEOUT: { status: 408, message: "The request took too long to arrive" },
   UNAVAILABLE: { status: 503, message: "The service is temporarily unavailable; try again" },
   INTERNAL_ERROR: { status: 500, message: "Internal error" },

@@ -64,6 +64,61 @@ export class HashQueueFullError extends Error {
   }
 }
 
+/** Hashes and comparisons admitted and not yet settled, refused past a capacity. */
+interface Admission {
+  /** Throws {@link HashQueueFullError} when one more would be refused. */
+  ensureRoom(): void;
+  /** Admits one more, or throws {@link HashQueueFullError}. */
+  take(): void;
+  /** One admitted has settled (or its place was given back). */
+  release(): void;
+}
+
+// Counted here rather than with Piscina's own maxQueue: that one counts only tasks waiting for a
+// thread (plus room on threads still starting) and rejects with an anonymous Error; this counts
+// every task not yet settled and refuses with a named error before anything is queued.
+function createAdmission(capacity: number): Admission {
+  let outstanding = 0;
+  const ensureRoom = (): void => {
+    if (outstanding >= capacity) throw new HashQueueFullError(capacity);
+  };
+  return {
+    ensureRoom,
+    take() {
+      ensureRoom();
+      outstanding++;
+    },
+    release() {
+      outstanding--;
+    },
+  };
+}
+
+type Task =
+  | { readonly op: "hash"; readonly password: string; readonly cost: number }
+  | { readonly op: "compare"; readonly password: string; readonly hash: string };
+
+/** A place taken in advance: its hash runs on the place, or it is given back. */
+function reservation(
+  admission: Admission,
+  hashTaken: (password: string) => Promise<string>,
+  hash: (password: string) => Promise<string>,
+): HashReservation {
+  admission.take();
+  let held = true;
+  return {
+    hash: (password) => {
+      if (!held) return hash(password);
+      held = false;
+      return hashTaken(password);
+    },
+    release() {
+      if (held) admission.release();
+      held = false;
+    },
+  };
+}
+
 /**
  * Creates the bcrypt hasher. Work runs on a pool of worker threads sized to the cores, behind
  * a bounded queue.
@@ -83,31 +138,23 @@ export function createPasswordHasher(options: PasswordHasherOptions = {}): Passw
     maxThreads: threads,
     idleTimeout: 60_000,
   });
-  // Counted here rather than with Piscina's own maxQueue: that one counts only tasks waiting for a
-  // thread (plus room on threads still starting) and rejects with an anonymous Error; this counts
-  // every task not yet settled and refuses with a named error before anything is queued.
-  const capacity = threads + maxQueue;
-  let outstanding = 0;
-  const take = (): void => {
-    if (outstanding >= capacity) throw new HashQueueFullError(capacity);
-    outstanding++;
-  };
-  const runTaken = async <T>(task: Record<string, unknown>): Promise<T> => {
+  const admission = createAdmission(threads + maxQueue);
+  const runTaken = async <T>(task: Task): Promise<T> => {
     try {
       return await pool.run(task);
     } finally {
-      outstanding--;
+      admission.release();
     }
   };
-  const run = async <T>(task: Record<string, unknown>): Promise<T> => {
-    take();
+  // Async, so a refusal is a rejected promise like any other failure of the task.
+  const run = async <T>(task: Task): Promise<T> => {
+    admission.take();
     return runTaken(task);
   };
-  let dummyHash: Promise<string> | undefined;
-
   const hash = (password: string): Promise<string> => run({ op: "hash", password, cost });
   const compare = (password: string, stored: string): Promise<boolean> => run({ op: "compare", password, hash: stored });
 
+  let dummyHash: Promise<string> | undefined;
   const verifyNothing = async (password: string): Promise<false> => {
     // A dummy hash refused by a full queue is not kept: the next call makes it again.
     dummyHash ??= hash("a password that matches nothing").catch((error: unknown) => {
@@ -120,29 +167,11 @@ export function createPasswordHasher(options: PasswordHasherOptions = {}): Passw
 
   return {
     hash,
-    async verify(password, stored) {
-      // No usable password (an invited user who has not chosen one): the same cost, never a match.
-      return isComparable(password) && stored !== "" ? compare(password, stored) : verifyNothing(password);
-    },
+    // No usable password (an invited user who has not chosen one): the same cost, never a match.
+    verify: (password, stored) => (isComparable(password) && stored !== "" ? compare(password, stored) : verifyNothing(password)),
     verifyNothing,
-    ensureRoom() {
-      if (outstanding >= capacity) throw new HashQueueFullError(capacity);
-    },
-    reserve() {
-      take();
-      let held = true;
-      return {
-        hash: (password) => {
-          if (!held) return hash(password);
-          held = false;
-          return runTaken({ op: "hash", password, cost });
-        },
-        release() {
-          if (held) outstanding--;
-          held = false;
-        },
-      };
-    },
+    ensureRoom: admission.ensureRoom,
+    reserve: () => reservation(admission, (password) => runTaken({ op: "hash", password, cost }), hash),
     close: () => pool.destroy(),
   };
 }

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { EntityModel } from "../config/index.js";
-import { ApiError, type Issue } from "../http/errors.js";
+import { parseBody } from "../http/parse.js";
 import { type BodyMode, type BodySchemaOptions, bodySchema, IGNORED_KEYS } from "./body-schema.js";
 
 const cache = new WeakMap<EntityModel, Map<string, z.ZodType<Record<string, unknown>>>>();
@@ -12,15 +12,6 @@ function cachedSchema(entity: EntityModel, mode: BodyMode, options: BodySchemaOp
   const schema = schemas.get(key) ?? bodySchema(entity, mode, options);
   schemas.set(key, schema);
   return schema;
-}
-
-function issuesOf(error: z.ZodError): Issue[] {
-  return error.issues.flatMap((issue): Issue[] => {
-    const path = issue.path.map((segment) => (typeof segment === "symbol" ? String(segment) : segment));
-    if (issue.code === "unrecognized_keys")
-      return issue.keys.map((key) => ({ path: [...path, key], message: "is not a field you can set" }));
-    return [{ path, message: issue.message }];
-  });
 }
 
 /**
@@ -38,10 +29,9 @@ export function parseRecordBody(
   // A null-prototype copy: a field named like an Object.prototype member (`constructor`, `toString`)
   // must read as absent when the body does not send it, not as the inherited function.
   const input: Record<string, unknown> = Object.assign(Object.create(null), body);
-  const result = cachedSchema(entity, mode, options).safeParse(input);
-  if (!result.success) throw new ApiError("INVALID_BODY", { issues: issuesOf(result.error) });
+  const data = parseBody(cachedSchema(entity, mode, options), input);
   const values: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(result.data)) {
+  for (const [key, value] of Object.entries(data)) {
     if (!IGNORED_KEYS.has(key) && value !== undefined) values[key] = value;
   }
   return values;

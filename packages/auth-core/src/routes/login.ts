@@ -4,8 +4,8 @@ import { checkPassword } from "../accounts/check-password.js";
 import { signedInBody } from "../accounts/signed-in-body.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import type { ApiRequest } from "../http/api-request.js";
-import { readJsonObject } from "../http/body.js";
 import { ApiError } from "../http/errors.js";
+import { readBody } from "../http/parse.js";
 import { jsonWithToken, type Reply } from "../http/responses.js";
 import { checkEmailConfirmed } from "../policy/email-verification.js";
 import { normalizeEmail } from "../records/email.js";
@@ -20,15 +20,10 @@ import { enforce } from "./access.js";
 export async function login(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
   await authenticate(context, request);
   services.hasher.ensureRoom();
-  const parsed = loginBodySchema.safeParse(await readJsonObject(request));
-  if (!parsed.success) {
-    throw new ApiError("INVALID_BODY", {
-      issues: parsed.error.issues.map((issue) => ({ path: issue.path as (string | number)[], message: issue.message })),
-    });
-  }
-  const email = normalizeEmail(parsed.data.email);
+  const body = await readBody(request, loginBodySchema);
+  const email = normalizeEmail(body.email);
   const user = await context.store.findByEmail(services.auth.entity, email);
-  const valid = await checkPassword(context, services, request, { email, password: parsed.data.password, user });
+  const valid = await checkPassword(context, services, request, { email, password: body.password, user });
   if (!user || !valid) throw new ApiError("INVALID_CREDENTIALS");
   // Only after the password: without it, the answer says nothing about the account.
   enforce(checkEmailConfirmed(services.auth, user));

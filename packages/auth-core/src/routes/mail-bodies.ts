@@ -1,6 +1,4 @@
 import { z } from "zod";
-import type { AuthRoute } from "../config/vocabulary.js";
-import type { ErrorCode } from "../http/errors.js";
 import { passwordProblem } from "../password/rules.js";
 import { emailProblem, normalizeEmail } from "../records/email.js";
 
@@ -38,40 +36,3 @@ export const resetPasswordBodySchema = z.object({
 
 /** `POST verify-email`: `{ token }`. */
 export const verifyEmailBodySchema = z.object({ token: tokenSchema });
-
-/** What one e-mail route takes and answers: for documentation and the OpenAPI document. */
-export interface MailRouteSpec {
-  readonly method: "POST";
-  readonly body: z.ZodType;
-  readonly success: 200 | 202;
-  /** Every error code it may answer with, besides 404 (switched off), 405, 415, 413 and 503. */
-  readonly errors: readonly ErrorCode[];
-}
-
-/** The e-mail routes of CONTRACT 11: method, body schema, success status and error codes. */
-export const MAIL_ROUTE_SPECS = {
-  forgotPassword: {
-    method: "POST",
-    body: emailRequestBodySchema,
-    success: 202,
-    errors: ["UNAUTHENTICATED", "INVALID_BODY", "TOO_MANY_ATTEMPTS"],
-  },
-  resetPassword: {
-    method: "POST",
-    body: resetPasswordBodySchema,
-    success: 200,
-    errors: ["UNAUTHENTICATED", "INVALID_BODY", "INVALID_RESET_TOKEN"],
-  },
-  verifyEmail: {
-    method: "POST",
-    body: verifyEmailBodySchema,
-    success: 200,
-    errors: ["UNAUTHENTICATED", "INVALID_BODY", "INVALID_VERIFICATION_TOKEN"],
-  },
-  resendVerification: {
-    method: "POST",
-    body: emailRequestBodySchema,
-    success: 202,
-    errors: ["UNAUTHENTICATED", "INVALID_BODY", "TOO_MANY_ATTEMPTS"],
-  },
-} as const satisfies Partial<Record<AuthRoute, MailRouteSpec>>;

@@ -3,8 +3,8 @@ import { authenticate } from "../accounts/authenticate.js";
 import { tokensBody } from "../accounts/signed-in-body.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import type { ApiRequest } from "../http/api-request.js";
-import { readJsonObject } from "../http/body.js";
 import { ApiError } from "../http/errors.js";
+import { readBody } from "../http/parse.js";
 import { jsonWithToken, type Reply } from "../http/responses.js";
 
 /**
@@ -14,13 +14,8 @@ import { jsonWithToken, type Reply } from "../http/responses.js";
  */
 export async function refresh(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
   await authenticate(context, request);
-  const parsed = refreshBodySchema.safeParse(await readJsonObject(request));
-  if (!parsed.success) {
-    throw new ApiError("INVALID_BODY", {
-      issues: parsed.error.issues.map((issue) => ({ path: issue.path as (string | number)[], message: issue.message })),
-    });
-  }
-  const outcome = await services.sessions.refresh(services.auth.entity, parsed.data.refreshToken);
+  const body = await readBody(request, refreshBodySchema);
+  const outcome = await services.sessions.refresh(services.auth.entity, body.refreshToken);
   if (!outcome.refreshed) throw new ApiError("INVALID_REFRESH_TOKEN");
   return jsonWithToken(200, await tokensBody(services, outcome.user, outcome.issued));
 }

@@ -44,7 +44,12 @@ export async function revokeSessions(context: RouteContext, services: AuthServic
 }
 
 /** `DELETE /api/<auth>/sessions/<id>`: revokes one of the caller's live sessions; 404 for any other id. */
-export async function revokeSession(context: RouteContext, services: AuthServices, request: ApiRequest, id: string): Promise<Reply> {
+export async function revokeSession(
+  context: RouteContext,
+  services: AuthServices,
+  request: ApiRequest,
+  { id }: { readonly id: string },
+): Promise<Reply> {
   const { caller } = await requireUser(context, request);
   const revoked = await services.sessions.store.revoke(id, services.sessions.now(), { userId: caller.id });
   if (!revoked) throw new ApiError("NOT_FOUND");

@@ -11,9 +11,11 @@ import { checkRefs } from "./refs.js";
 
 /**
  * `GET /api/<auth>/setup`: whether the first administrator still has to be created, and, while
- * they do on a server with a setup token, `setupTokenRequired: true`.
+ * they do on a server with a setup token, `setupTokenRequired: true`. Open to anyone, but a token
+ * that fails verification is a 401 here as everywhere.
  */
-export async function setupStatus(context: RouteContext, services: AuthServices): Promise<Reply> {
+export async function setupStatus(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
+  await authenticate(context, request);
   const setupRequired = !(await context.store.isSetupComplete());
   const body = setupRequired && services.setupToken ? { setupRequired, setupTokenRequired: true } : { setupRequired };
   return json(200, body);

@@ -2,15 +2,12 @@ import type { Kysely } from "kysely";
 import type { EntityModel } from "../config/index.js";
 import type { AnyDB } from "../store/database.js";
 import type { StoredUser } from "../store/rows.js";
+import { REUSE_GRACE_MS } from "./lifetimes.js";
 import { hashRefreshToken, newRefreshToken, newSessionId } from "./secrets.js";
 import type { LiveSessionRow, LiveSessionWithUser, SessionRow, SessionStore } from "./session-store.js";
 
-/** `AUTH_REFRESH_TTL`'s default: 30 days. */
-export const DEFAULT_REFRESH_TTL_SECONDS = 30 * 24 * 3600;
-/** `AUTH_SESSION_MAX_AGE`'s default: 90 days. */
-export const DEFAULT_SESSION_MAX_AGE_SECONDS = 90 * 24 * 3600;
-/** A spent refresh token presented again this soon after its rotation is refused without revoking (two tabs at once). */
-export const REUSE_GRACE_MS = 10_000;
+export { DEFAULT_REFRESH_TTL_SECONDS, DEFAULT_SESSION_MAX_AGE_SECONDS, REUSE_GRACE_MS } from "./lifetimes.js";
+
 /** Ended sessions are kept this long, then purged. */
 const KEEP_ENDED_MS = 24 * 3600 * 1000;
 /** The global sweep of ended sessions runs at most this often per instance, deleting at most {@link SWEEP_LIMIT} rows. */

@@ -1,6 +1,6 @@
 import type SQLite from "better-sqlite3";
 import { CompiledQuery, type Kysely } from "kysely";
-import type { AnyDB } from "./database.js";
+import type { AnyDB } from "./any-db.js";
 import type { StatementCache } from "./statement-cache.js";
 
 /** One statement waiting for the group's commit. */

@@ -2,14 +2,13 @@ import { resolve } from "node:path";
 import type SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
+import type { AnyDB } from "./any-db.js";
 import { type CommitGroup, createCommitGroup } from "./commit-group.js";
 import { createRowReader, type RowReader } from "./row-reader.js";
 import { openSqliteFile } from "./sqlite-open.js";
 import { type StatementCache, withStatementCache } from "./statement-cache.js";
 
-// Rows are shaped by domain.yaml at run time, so tables are typed loosely.
-// biome-ignore lint/suspicious/noExplicitAny: table shapes come from the model at run time
-export type AnyDB = Record<string, any>;
+export type { AnyDB } from "./any-db.js";
 
 /** An open database: the query builder and the driver-level client beneath it. */
 export type Database =

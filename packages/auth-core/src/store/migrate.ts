@@ -212,6 +212,68 @@ function accountTokenSteps(dialect: Database["dialect"]): Step[] {
   ];
 }
 
+/** The steps of an entity's table: create it, or add the columns it lacks. */
+function tableSteps(entity: EntityModel, dialect: Database["dialect"], present: Set<string> | undefined): Step[] {
+  const columns = entityColumns(entity, dialect);
+  if (present) {
+    return columns
+      .filter((candidate) => !present.has(candidate.name))
+      .map((column) => {
+        const fallback = MIGRATION_FALLBACKS[column.name];
+        return {
+          name: `add column ${entity.table}.${column.name}`,
+          run: (trx) =>
+            trx.schema
+              .alterTable(entity.table)
+              .addColumn(column.name, column.type, (spec) => (fallback === undefined ? spec : spec.notNull().defaultTo(fallback)))
+              .execute(),
+        };
+      });
+  }
+  return [
+    {
+      name: `create table ${entity.table}`,
+      run: (trx) => {
+        let builder = trx.schema
+          .createTable(entity.table)
+          .addColumn("id", "text", (column) => column.primaryKey())
+          .addColumn("createdAt", "text", (column) => column.notNull())
+          .addColumn("updatedAt", "text", (column) => column.notNull());
+        for (const column of columns) {
+          builder = builder.addColumn(column.name, column.type, (spec) => (column.notNull ? spec.notNull() : spec));
+        }
+        return builder.execute();
+      },
+    },
+    {
+      name: `create index ${entity.table} order`,
+      run: (trx) => trx.schema.createIndex(`${entity.table}__order`).ifNotExists().on(entity.table).columns(["createdAt", "id"]).execute(),
+    },
+  ];
+}
+
+/** The steps of an entity's indexes: its unique fields (the auth email among them), its owner and its refs. */
+function indexSteps(entity: EntityModel): Step[] {
+  const steps: Step[] = entity.fields
+    .filter((field) => field.unique || (entity.isAuthEntity && field.name === "email"))
+    .map((field) => {
+      const index = uniqueIndexName(entity.table, field.name);
+      return {
+        name: `create index ${index}`,
+        run: (trx) => trx.schema.createIndex(index).ifNotExists().unique().on(entity.table).column(field.name).execute(),
+      };
+    });
+  const owner = entity.ownerField;
+  if (owner) {
+    const index = `${entity.table}__${owner}__owner`;
+    steps.push({
+      name: `create index ${index}`,
+      run: (trx) => trx.schema.createIndex(index).ifNotExists().on(entity.table).column(owner).execute(),
+    });
+  }
+  return [...steps, ...refIndexSteps(entity)];
+}
+
 async function plannedSteps(db: Kysely<AnyDB>, model: DomainModel, dialect: Database["dialect"]): Promise<Step[]> {
   const existing = new Map(
     (await db.introspection.getTables()).map((table) => [table.name, new Set(table.columns.map((column) => column.name))]),
@@ -219,65 +281,7 @@ async function plannedSteps(db: Kysely<AnyDB>, model: DomainModel, dialect: Data
   const steps: Step[] = model.auth
     ? [...sessionSteps(dialect), ...accountTokenSteps(dialect), ...spentRefreshTokenSteps(dialect, existing.has(TABLES.spentRefreshTokens))]
     : [];
-  for (const entity of model.entities) {
-    const columns = entityColumns(entity, dialect);
-    const present = existing.get(entity.table);
-    if (!present) {
-      steps.push({
-        name: `create table ${entity.table}`,
-        run: (trx) => {
-          let builder = trx.schema
-            .createTable(entity.table)
-            .addColumn("id", "text", (column) => column.primaryKey())
-            .addColumn("createdAt", "text", (column) => column.notNull())
-            .addColumn("updatedAt", "text", (column) => column.notNull());
-          for (const column of columns) {
-            builder = builder.addColumn(column.name, column.type, (spec) => (column.notNull ? spec.notNull() : spec));
-          }
-          return builder.execute();
-        },
-      });
-      steps.push({
-        name: `create index ${entity.table} order`,
-        run: (trx) =>
-          trx.schema.createIndex(`${entity.table}__order`).ifNotExists().on(entity.table).columns(["createdAt", "id"]).execute(),
-      });
-    } else {
-      for (const column of columns.filter((candidate) => !present.has(candidate.name))) {
-        const fallback = MIGRATION_FALLBACKS[column.name];
-        steps.push({
-          name: `add column ${entity.table}.${column.name}`,
-          run: (trx) =>
-            trx.schema
-              .alterTable(entity.table)
-              .addColumn(column.name, column.type, (spec) => (fallback === undefined ? spec : spec.notNull().defaultTo(fallback)))
-              .execute(),
-        });
-      }
-    }
-    const unique = entity.fields.filter((field) => field.unique || (entity.isAuthEntity && field.name === "email"));
-    for (const field of unique) {
-      const index = uniqueIndexName(entity.table, field.name);
-      steps.push({
-        name: `create index ${index}`,
-        run: (trx) => trx.schema.createIndex(index).ifNotExists().unique().on(entity.table).column(field.name).execute(),
-      });
-    }
-    if (entity.ownerField) {
-      const index = `${entity.table}__${entity.ownerField}__owner`;
-      steps.push({
-        name: `create index ${index}`,
-        run: (trx) =>
-          trx.schema
-            .createIndex(index)
-            .ifNotExists()
-            .on(entity.table)
-            .column(entity.ownerField as string)
-            .execute(),
-      });
-    }
-    steps.push(...refIndexSteps(entity));
-  }
+  for (const entity of model.entities) steps.push(...tableSteps(entity, dialect, existing.get(entity.table)), ...indexSteps(entity));
   return steps;
 }
 

@@ -70,3 +70,45 @@ describe("@domain-auth/core/policy", () => {
     expect(policy.userSessionsPath({ segment: "user" }, "u 1&x")).toBe("/api/user/sessions?userId=u+1%26x");
   });
 });
+
+/** The `node:` built-ins a bundle of `entry` would import, were they allowed (marked external). */
+async function nodeImportsOf(entry: string): Promise<string[]> {
+  const result = await build({
+    entryPoints: [join(PACKAGE, entry)],
+    absWorkingDir: PACKAGE,
+    bundle: true,
+    platform: "browser",
+    format: "esm",
+    write: false,
+    metafile: true,
+    external: ["node:*"],
+    logLevel: "silent",
+  });
+  return Object.values(result.metafile.outputs).flatMap((output) =>
+    output.imports.filter((imported) => imported.path.startsWith("node:")).map((imported) => imported.path),
+  );
+}
+
+describe.each(["./policy", "./endpoints"])("@domain-auth/core%s in a browser", (name) => {
+  const paths = manifest.exports[name];
+
+  it.each([
+    ["the build", () => paths?.default ?? ""],
+    ["the source", () => paths?.source ?? ""],
+  ])("imports nothing from node: (%s)", async (_label, entryOf) => {
+    const entry = entryOf();
+    expect(existsSync(join(PACKAGE, entry)), `${entry} is missing: run npm run build`).toBe(true);
+    expect(await nodeImportsOf(entry)).toEqual([]);
+    const modules = await browserBundleOf(entry);
+    expect(modules.filter((path) => path.includes("node_modules"))).toEqual([]);
+  });
+});
+
+describe("@domain-auth/core/endpoints", () => {
+  it("lists the auth endpoints with their paths, methods and flags", async () => {
+    const endpoints = await import("@domain-auth/core/endpoints");
+    expect(endpoints.AUTH_ENDPOINTS.session).toMatchObject({ path: "sessions/{id}", flag: "sessions" });
+    expect(endpoints.endpointFlagLabel("passwordReset", { segment: "user" })).toBe("POST /api/user/forgot-password, reset-password");
+    expect(endpoints.endpointFlagLabel("sessions", { segment: "staff-member" })).toBe("GET/DELETE /api/staff-member/sessions");
+  });
+});

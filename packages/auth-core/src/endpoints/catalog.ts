@@ -1,0 +1,307 @@
+import type { Endpoint } from "../config/vocabulary.js";
+import type { ErrorCode } from "../http/errors.js";
+import { REUSE_GRACE_MS } from "../sessions/lifetimes.js";
+
+/**
+ * The auth endpoints, one entry each: what a browser, a page and the wizard may know of them.
+ * Nothing here imports a handler, a schema library or Node, so `@domain-auth/core/policy` and the
+ * wizard's first prompt can hold it. The zod bodies and answers (`schemas.ts`) and the handlers
+ * (`handlers.ts`) are keyed by the operation ids below, and the compiler asks for each.
+ */
+
+/** A method an auth endpoint answers (HEAD is answered wherever GET is). */
+export type EndpointMethod = "GET" | "POST" | "DELETE";
+
+/**
+ * Who may call an operation: `none`, anyone (a token, when sent, must still be valid); `bearer`,
+ * only a caller with a valid token (401 `UNAUTHENTICATED` without one).
+ */
+export type CallerRequirement = "none" | "bearer";
+
+/** A query or path parameter of an operation; every one is a string. */
+export interface EndpointParameter {
+  readonly name: string;
+  /** `path` parameters are named in the entry's path as `{name}` and always required. */
+  readonly in: "path" | "query";
+  readonly description: string;
+}
+
+/** One method of an endpoint: how it is documented and whom it answers. */
+export interface EndpointOperation {
+  /** Unique across the API; also the handler's name. */
+  readonly operationId: string;
+  readonly summary: string;
+  readonly description?: string;
+  readonly caller: CallerRequirement;
+  /** The query parameter with which only the setup role may call it (`DELETE sessions?userId=`). */
+  readonly setupRoleWith?: string;
+  readonly parameters?: readonly EndpointParameter[];
+  readonly success: { readonly status: number; readonly description: string };
+  /**
+   * The codes it may answer with besides those of every request (404, 405, 503, the 401 of a bad
+   * token, and 415, 413 and 400 `INVALID_BODY` when it reads a body).
+   */
+  readonly errors: readonly ErrorCode[];
+}
+
+/** One auth endpoint: a path under `/api/<auth>/`, the flag that switches it, its methods. */
+export interface EndpointEntry {
+  /** Under `/api/<auth>/`; `{name}` stands for a path parameter. */
+  readonly path: string;
+  /** `auth.endpoints.<flag>` (CONTRACT 1.2); one flag may switch several endpoints. */
+  readonly flag: Endpoint;
+  readonly operations: Readonly<Partial<Record<EndpointMethod, EndpointOperation>>>;
+}
+
+const ACCEPTED = "Accepted";
+const SIGNED_IN = "Signed in";
+
+/** Every auth and session endpoint (CONTRACT 3.1, 10 and 11), in the order the document lists them. */
+export const AUTH_ENDPOINTS = {
+  login: {
+    path: "login",
+    flag: "login",
+    operations: {
+      POST: {
+        operationId: "login",
+        summary: "Sign in",
+        description:
+          "Starts a session: an access token and a refresh token. Repeated failures lock the email (and the client address) for a while: 429 with `Retry-After`.",
+        caller: "none",
+        success: { status: 200, description: SIGNED_IN },
+        errors: ["INVALID_CREDENTIALS", "EMAIL_NOT_VERIFIED", "TOO_MANY_ATTEMPTS"],
+      },
+    },
+  },
+  register: {
+    path: "register",
+    flag: "register",
+    operations: {
+      POST: {
+        operationId: "register",
+        summary: "Create an account",
+        description: "A new user with the default role. `role` and other keys that are not fields are ignored.",
+        caller: "none",
+        success: { status: 201, description: "The new user" },
+        errors: ["EMAIL_TAKEN", "TOO_MANY_ATTEMPTS"],
+      },
+    },
+  },
+  me: {
+    path: "me",
+    flag: "me",
+    operations: {
+      GET: {
+        operationId: "me",
+        summary: "Your profile",
+        caller: "bearer",
+        success: { status: 200, description: "The caller's profile" },
+        errors: [],
+      },
+    },
+  },
+  setup: {
+    path: "setup",
+    flag: "setup",
+    operations: {
+      GET: {
+        operationId: "setupStatus",
+        summary: "Whether setup is pending",
+        caller: "none",
+        success: {
+          status: 200,
+          description: "`setupRequired` until the first user exists; `setupTokenRequired` while it is and the server needs a setup token",
+        },
+        errors: [],
+      },
+      POST: {
+        operationId: "setup",
+        summary: "Create the first administrator",
+        description: "Creates the first user, with the setup role, and signs them in. 409 once any user exists.",
+        caller: "none",
+        success: { status: 201, description: "The administrator, signed in" },
+        errors: ["FORBIDDEN", "SETUP_COMPLETE"],
+      },
+    },
+  },
+  logout: {
+    path: "logout",
+    flag: "logout",
+    operations: {
+      POST: {
+        operationId: "logout",
+        summary: "Sign out",
+        description: "Revokes the caller's session: its access and refresh tokens stop working on every instance. Any body is ignored.",
+        caller: "bearer",
+        success: { status: 204, description: "Signed out" },
+        errors: [],
+      },
+    },
+  },
+  refresh: {
+    path: "refresh",
+    flag: "refresh",
+    operations: {
+      POST: {
+        operationId: "refresh",
+        summary: "Renew the tokens",
+        description: `Spends the refresh token and issues a new pair. A spent token presented again revokes its session (but within ${REUSE_GRACE_MS / 1000} seconds of its rotation).`,
+        caller: "none",
+        success: { status: 200, description: "New tokens and the user as they are now" },
+        errors: ["INVALID_REFRESH_TOKEN"],
+      },
+    },
+  },
+  sessions: {
+    path: "sessions",
+    flag: "sessions",
+    operations: {
+      GET: {
+        operationId: "listSessions",
+        summary: "Your signed-in sessions",
+        caller: "bearer",
+        success: { status: 200, description: "The caller's active sessions, newest first" },
+        errors: [],
+      },
+      DELETE: {
+        operationId: "revokeSessions",
+        summary: "Sign out other sessions, or a user everywhere",
+        description:
+          "Without `userId`: revokes every session of the caller but the current one. With `userId`: every session of that user (setup role only).",
+        caller: "bearer",
+        setupRoleWith: "userId",
+        parameters: [{ name: "userId", in: "query", description: "Sign this user out everywhere." }],
+        success: { status: 204, description: "Revoked" },
+        errors: ["FORBIDDEN", "NOT_FOUND"],
+      },
+    },
+  },
+  session: {
+    path: "sessions/{id}",
+    flag: "sessions",
+    operations: {
+      DELETE: {
+        operationId: "revokeSession",
+        summary: "Sign out one session",
+        caller: "bearer",
+        parameters: [{ name: "id", in: "path", description: "A session's id." }],
+        success: { status: 204, description: "Revoked" },
+        errors: ["NOT_FOUND"],
+      },
+    },
+  },
+  forgotPassword: {
+    path: "forgot-password",
+    flag: "passwordReset",
+    operations: {
+      POST: {
+        operationId: "forgotPassword",
+        summary: "E-mail a password reset link",
+        description:
+          "202 for every well-formed email, known or not; a known user is e-mailed a link to `/reset-password`. Exists only where the server sends e-mail.",
+        caller: "none",
+        success: { status: 202, description: ACCEPTED },
+        errors: ["TOO_MANY_ATTEMPTS"],
+      },
+    },
+  },
+  resetPassword: {
+    path: "reset-password",
+    flag: "passwordReset",
+    operations: {
+      POST: {
+        operationId: "resetPassword",
+        summary: "Choose a new password with a reset or invitation link's token",
+        description: "Signs in, revokes every other session of the user and marks the email verified. A token works once.",
+        caller: "none",
+        success: { status: 200, description: SIGNED_IN },
+        errors: ["INVALID_RESET_TOKEN"],
+      },
+    },
+  },
+  verifyEmail: {
+    path: "verify-email",
+    flag: "verifyEmail",
+    operations: {
+      POST: {
+        operationId: "verifyEmail",
+        summary: "Confirm an email address with a verification link's token",
+        caller: "none",
+        success: { status: 200, description: "Confirmed" },
+        errors: ["INVALID_VERIFICATION_TOKEN"],
+      },
+    },
+  },
+  resendVerification: {
+    path: "resend-verification",
+    flag: "verifyEmail",
+    operations: {
+      POST: {
+        operationId: "resendVerification",
+        summary: "E-mail a new verification link",
+        description: "202 for every well-formed email, known or not.",
+        caller: "none",
+        success: { status: 202, description: ACCEPTED },
+        errors: ["TOO_MANY_ATTEMPTS"],
+      },
+    },
+  },
+} as const satisfies Record<string, EndpointEntry>;
+
+/** An auth endpoint by its name in {@link AUTH_ENDPOINTS}. */
+export type AuthRoute = keyof typeof AUTH_ENDPOINTS;
+
+type Operations<R extends AuthRoute> = (typeof AUTH_ENDPOINTS)[R]["operations"];
+
+type OperationIdsOf<R extends AuthRoute> = {
+  [M in keyof Operations<R>]: Operations<R>[M] extends { operationId: infer Id } ? Id : never;
+}[keyof Operations<R>];
+
+/** The id of every auth operation: `login`, `setupStatus`, `revokeSession`… */
+export type AuthOperationId = { [R in AuthRoute]: OperationIdsOf<R> }[AuthRoute];
+
+type PathOf<Id extends AuthOperationId> = {
+  [R in AuthRoute]: Id extends OperationIdsOf<R> ? (typeof AUTH_ENDPOINTS)[R]["path"] : never;
+}[AuthRoute];
+type ParameterNames<Path extends string> = Path extends `${string}{${infer Name}}${infer Rest}` ? Name | ParameterNames<Rest> : never;
+
+/** The path parameters of an operation, named as its entry's path names them: `{ id }` for `sessions/{id}`. */
+export type PathParametersOf<Id extends AuthOperationId> = { readonly [Name in ParameterNames<PathOf<Id>>]: string };
+
+/** The endpoints whose path has no parameter: each is one fixed path. */
+export type FixedAuthRoute = {
+  [R in AuthRoute]: (typeof AUTH_ENDPOINTS)[R]["path"] extends `${string}{${string}` ? never : R;
+}[AuthRoute];
+
+/** One operation of the catalog with the entry it belongs to. */
+export interface CatalogOperation {
+  readonly route: AuthRoute;
+  readonly entry: EndpointEntry;
+  readonly method: EndpointMethod;
+  readonly operation: EndpointOperation & { readonly operationId: AuthOperationId };
+}
+
+/** Every operation of {@link AUTH_ENDPOINTS}, entry by entry, in order. */
+export function catalogOperations(): CatalogOperation[] {
+  return (Object.entries(AUTH_ENDPOINTS) as [AuthRoute, EndpointEntry][]).flatMap(([route, entry]) =>
+    (Object.entries(entry.operations) as [EndpointMethod, CatalogOperation["operation"]][]).map(([method, operation]) => ({
+      route,
+      entry,
+      method,
+      operation,
+    })),
+  );
+}
+
+/** What each `auth.endpoints` flag switches, in a few words (the wizard's hints). */
+export const ENDPOINT_HINTS: Readonly<Record<Endpoint, string>> = {
+  login: "email and password → token",
+  register: "anyone can sign up",
+  me: "the caller's profile",
+  setup: "creates the first administrator",
+  logout: "revokes the caller's session",
+  refresh: "refresh token → new token pair",
+  sessions: "signed-in devices; sign them out",
+  passwordReset: "a new password through a link by e-mail",
+  verifyEmail: "confirm an e-mail address through a link",
+};

@@ -1,0 +1,103 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { createSqliteDatabase } from "../../../../test/support/databases.js";
+import { BLOG_YAML, domainOf } from "../../test/support/domains.js";
+import { useInstance } from "../../test/support/instance.js";
+import { type DomainModel, ENDPOINTS, type Endpoint } from "../config/index.js";
+import type { AuthServices, RouteContext } from "../context.js";
+import { openApiDocument } from "../openapi/document.js";
+import { allowedMethods, createRouteMatcher } from "../router.js";
+import { AUTH_ENDPOINTS, catalogOperations, type EndpointEntry } from "./catalog.js";
+import { AUTH_HANDLERS } from "./handlers.js";
+import { OPERATION_SCHEMAS } from "./schemas.js";
+
+const OPEN_YAML = readFileSync(new URL("../../test/fixtures/open.domain.yaml", import.meta.url), "utf8");
+
+/** Every combination of the endpoint flags: 2⁹ of them. */
+function flagCombinations(): Record<Endpoint, boolean>[] {
+  return Array.from({ length: 2 ** ENDPOINTS.length }, (_, bits) =>
+    Object.fromEntries(ENDPOINTS.map((flag, index) => [flag, (bits & (1 << index)) !== 0])),
+  ) as Record<Endpoint, boolean>[];
+}
+
+/** The router of a model with these endpoints on; its handlers are never called here. */
+function matcherOf(model: DomainModel, endpoints: Record<Endpoint, boolean> | null) {
+  const services = model.auth && endpoints ? ({ auth: model.auth, endpoints } as unknown as AuthServices) : null;
+  return createRouteMatcher({ model, services } as unknown as RouteContext);
+}
+
+/** Every path the router could answer for this model, as a document writes it (`{id}` for a parameter). */
+function candidatePaths(model: DomainModel): string[] {
+  const auth = model.auth ? Object.values(AUTH_ENDPOINTS).map((entry) => `/api/${model.auth?.entity.segment}/${entry.path}`) : [];
+  const entities = model.entities.flatMap((entity) => [`/api/${entity.segment}`, `/api/${entity.segment}/{id}`]);
+  return [...auth, ...entities];
+}
+
+/** `METHOD path` for each operation the router answers (HEAD aside: it is GET's). */
+function routerOperations(model: DomainModel, endpoints: Record<Endpoint, boolean> | null): string[] {
+  const match = matcherOf(model, endpoints);
+  return candidatePaths(model).flatMap((path) => {
+    const handlers = match(path.replace(/\{[^}]+\}/g, "a-record-id"));
+    return handlers
+      ? allowedMethods(handlers)
+          .filter((method) => method !== "HEAD")
+          .map((method) => `${method} ${path}`)
+      : [];
+  });
+}
+
+function documentOperations(model: DomainModel, endpoints: Record<Endpoint, boolean> | null): string[] {
+  const { paths } = openApiDocument(model, { endpoints });
+  return Object.entries(paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
+}
+
+describe("the endpoint registry", () => {
+  it("gives every operation of the catalog a handler and its schemas, and each operation id once", () => {
+    const ids = catalogOperations().map(({ operation }) => operation.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(Object.keys(AUTH_HANDLERS).sort()).toEqual([...ids].sort());
+    expect(Object.keys(OPERATION_SCHEMAS).sort()).toEqual([...ids].sort());
+  });
+
+  it("names each path parameter of a path in its operations' parameters", () => {
+    for (const entry of Object.values(AUTH_ENDPOINTS) as EndpointEntry[]) {
+      const named = [...entry.path.matchAll(/\{([^}]+)\}/g)].map((found) => found[1]);
+      for (const operation of Object.values(entry.operations)) {
+        expect((operation.parameters ?? []).filter((parameter) => parameter.in === "path").map((parameter) => parameter.name)).toEqual(
+          named,
+        );
+      }
+    }
+  });
+
+  it("routes exactly the operations the OpenAPI document lists, for every combination of endpoint flags", () => {
+    const model = domainOf(BLOG_YAML);
+    for (const endpoints of flagCombinations()) {
+      expect(routerOperations(model, endpoints).sort(), JSON.stringify(endpoints)).toEqual(documentOperations(model, endpoints).sort());
+    }
+  });
+
+  it("routes exactly the operations the OpenAPI document lists under auth.type none", () => {
+    const model = domainOf(OPEN_YAML);
+    expect(routerOperations(model, null).sort()).toEqual(documentOperations(model, null).sort());
+  });
+});
+
+describe("who may call each auth operation, as the registry says", () => {
+  const instance = useInstance(createSqliteDatabase, BLOG_YAML, {
+    mail: { mailer: { send: async () => {} }, appUrl: "https://app.example.com" },
+  });
+
+  it.each(
+    catalogOperations().map(({ entry, method, operation }) => [operation.operationId, method, entry.path, operation.caller] as const),
+  )("%s (%s %s): caller %s", async (_id, method, path, caller) => {
+    const url = `/api/user/${path.replace(/\{[^}]+\}/g, "a-session-id")}`;
+    const body = method === "POST" ? {} : undefined;
+    const anonymous = await instance.api.call(method, url, body);
+    if (caller === "bearer") expect(anonymous).toMatchObject({ status: 401, body: { code: "UNAUTHENTICATED" } });
+    else expect(anonymous.status).not.toBe(401);
+    // A token that fails verification is refused everywhere, open operations included (CONTRACT 3.1).
+    const forged = await instance.api.call(method, url, body, { token: "not-a-token" });
+    expect(forged).toMatchObject({ status: 401, body: { code: "UNAUTHENTICATED" } });
+  });
+});

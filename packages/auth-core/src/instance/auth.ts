@@ -1,0 +1,102 @@
+import type { DomainModel, Endpoint } from "../config/index.js";
+import type { ApiRequest } from "../http/api-request.js";
+import type { CorsOrigins } from "../http/cors.js";
+import type { Reply } from "../http/responses.js";
+import type { MailOptions } from "../mail/mail-service.js";
+import type { PasswordHasher } from "../password/hasher.js";
+import type { SessionService } from "../sessions/sessions.js";
+import type { Database } from "../store/database.js";
+import type { RecordStore } from "../store/record-store.js";
+
+/** Options of `createAuth`. */
+export interface CreateAuthOptions {
+  /** The resolved domain (see `loadDomain`). */
+  domain: DomainModel;
+  /** A database URL (`file:…` or `postgres://…`) or an open {@link Database}, which `close()` then leaves open. */
+  database: string | Database;
+  /** The HMAC secret, at least 32 bytes; required with `auth.type: jwt`. */
+  secret?: string;
+  /** Token lifetime in seconds. @default 3600 */
+  tokenTtlSeconds?: number;
+  /** A refresh token's lifetime in seconds, counted from the session's last refresh (sliding). @default 2592000 (30 days) */
+  refreshTtlSeconds?: number;
+  /** No session outlives this many seconds from its sign-in, however often it is refreshed. @default 7776000 (90 days) */
+  sessionMaxAgeSeconds?: number;
+  /** The clock of tokens and sessions, in milliseconds (tests move it). @default Date.now */
+  now?: () => number;
+  /** bcrypt cost. @default 10 */
+  bcryptCost?: number;
+  /** Password hashing threads. @default the number of cores */
+  hashThreads?: number;
+  /**
+   * Hashes and comparisons that may wait while every hashing thread is busy. When the queue is
+   * full, register, login, setup, password changes and user creation answer 503 `UNAVAILABLE`
+   * with `Retry-After` at once; requests that need no hash are not affected.
+   * @default 8 × hashThreads
+   */
+  maxHashQueue?: number;
+  /**
+   * Registrations per client address per hour; past it, register answers 429 `TOO_MANY_ATTEMPTS`
+   * with `Retry-After`. Counted in the database, so it holds across instances.
+   * @default 100
+   */
+  registerLimit?: number;
+  /** Proxy hops to trust in `X-Forwarded-For`. @default 0 */
+  trustProxy?: number;
+  /** Overrides how the client address is found (for per-address throttling). */
+  clientAddress?: (request: ApiRequest) => string;
+  /**
+   * A secret that `POST setup` must carry as `setupToken` (compared in constant time), so only
+   * whoever knows it can become the first administrator; at least 16 bytes. An empty string, like
+   * `undefined`, leaves setup open to the first caller.
+   * @default undefined
+   */
+  setupToken?: string;
+  /**
+   * The origins a browser may call the API from (CONTRACT §12): exact origins such as
+   * `https://app.example.com`, or `"*"` for any. Their preflights are answered before routing and
+   * every response to them carries `Access-Control-Allow-Origin`; credentials are never allowed.
+   * @default none: same origin only, and `OPTIONS` is 405 like any method a path does not answer
+   */
+  corsOrigins?: CorsOrigins;
+  /** Receives unexpected errors (answered with 500). @default console.error */
+  onError?: (error: unknown) => void;
+  /**
+   * E-mail (CONTRACT 11): the mailer and the web app's public origin its links point at. Without
+   * it no e-mail is sent: forgot and reset password and the verification endpoints are 404,
+   * invitations need a password, and `auth.verifyEmail: true` is refused.
+   * @default undefined
+   */
+  mail?: MailOptions;
+}
+
+/** A running domain-auth instance. */
+export interface Auth {
+  readonly model: DomainModel;
+  /** Answers one `/api/*` request. Never throws; never answers with a stack trace. */
+  handle(request: Request): Promise<Response>;
+  /**
+   * The same pipeline as {@link Auth.handle}, for adapters that write to a socket themselves: a
+   * request read as an {@link ApiRequest} (a Web `Request` is one) answered with a plain
+   * {@link Reply} (status, headers, JSON text). `createNodeListener(auth)` serves it on node:http.
+   */
+  answer(request: ApiRequest): Promise<Reply>;
+  /** `true` until the first user exists. */
+  isSetupRequired(): Promise<boolean>;
+  /** `true` when `POST setup` needs a `setupToken` (created with the `setupToken` option, under `auth.type: jwt`). */
+  readonly setupTokenRequired: boolean;
+  /** The record store, for tools such as the `admin` command. */
+  readonly store: RecordStore;
+  /** The password hasher of this instance (`null` under `auth.type: none`). */
+  readonly hasher: PasswordHasher | null;
+  /** The sessions of this instance, for tools such as the `admin` command (`null` under `auth.type: none`). */
+  readonly sessions: SessionService | null;
+  /**
+   * The auth endpoints that exist (`null` under `auth.type: none`): the model's flags, and the
+   * e-mail ones (`passwordReset`, `verifyEmail`) only when this instance sends e-mail. Pages ask
+   * this, not the model.
+   */
+  readonly endpoints: Readonly<Record<Endpoint, boolean>> | null;
+  /** Waits for the e-mails under way (at most 5 seconds), then closes the database. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,56 @@
+import { clientAddressOf, PEER_ADDRESS_HEADER, UNKNOWN_ADDRESS } from "../client-address.js";
+import type { ApiRequest } from "../http/api-request.js";
+import { type CorsPolicy, createCorsPolicy } from "../http/cors.js";
+import { type CheckedOptions, ConfigurationError, checkOptions } from "../options.js";
+import { createSetupTokenCheck, type SetupTokenCheck } from "../tokens/setup-token.js";
+import { MIN_SECRET_BYTES } from "../tokens/tokens.js";
+import type { CreateAuthOptions } from "./auth.js";
+
+/** The options of an instance, checked, with every default filled in: what its services and pipeline are made from. */
+export interface InstanceOptions extends CheckedOptions {
+  readonly now: () => number;
+  /** `null` when setup is open to the first caller. */
+  readonly setupTokenCheck: SetupTokenCheck | null;
+  /** `null` when only the same origin may call (no `corsOrigins`). */
+  readonly cors: CorsPolicy | null;
+  readonly clientAddress: (request: ApiRequest) => string;
+  readonly onError: (error: unknown) => void;
+}
+
+/** Finds a request's client address, saying once per instance when one arrives without a recorded address. */
+function addressFinder(trustProxy: number): (request: ApiRequest) => string {
+  let warned = false;
+  return (request) => {
+    const address = clientAddressOf(request, trustProxy);
+    if (address === UNKNOWN_ADDRESS && !warned) {
+      warned = true;
+      console.warn(
+        `domain-auth: a request came without a recorded client address (${PEER_ADDRESS_HEADER}), so such callers share one login-throttling bucket; serve the app through server.mjs or createNodeListener, or set TRUST_PROXY behind a proxy`,
+      );
+    }
+    return address;
+  };
+}
+
+/**
+ * Checks `createAuth`'s options once, before anything is opened: the shared ranges of
+ * {@link checkOptions}, then what the domain needs of them.
+ *
+ * @throws {ConfigurationError} naming the first option that cannot be used.
+ */
+export function resolveOptions(options: CreateAuthOptions): InstanceOptions {
+  const checked = checkOptions(options);
+  const auth = options.domain.auth;
+  if (auth && checked.secret === undefined)
+    throw new ConfigurationError(`a secret of at least ${MIN_SECRET_BYTES} bytes is required with auth.type jwt`);
+  if (auth?.verifyEmail && !options.mail)
+    throw new ConfigurationError("auth.verifyEmail is true but no e-mail is configured: users could never confirm their address");
+  return {
+    ...checked,
+    now: options.now ?? Date.now,
+    setupTokenCheck: checked.setupToken ? createSetupTokenCheck(checked.setupToken) : null,
+    cors: checked.corsOrigins && createCorsPolicy(checked.corsOrigins),
+    clientAddress: options.clientAddress ?? addressFinder(checked.trustProxy),
+    onError: options.onError ?? ((error: unknown) => console.error("domain-auth: unexpected error", error)),
+  };
+}

@@ -1,0 +1,53 @@
+import { type AuthModel, ENDPOINTS, type Endpoint, MAIL_ENDPOINTS } from "../config/index.js";
+import type { AuthServices } from "../context.js";
+import { AccountTokenStore } from "../mail/account-tokens.js";
+import { type MailOptions, MailService } from "../mail/mail-service.js";
+import { createPasswordHasher } from "../password/hasher.js";
+import { SessionStore } from "../sessions/session-store.js";
+import { SessionService } from "../sessions/sessions.js";
+import type { Database } from "../store/database.js";
+import { createLoginThrottle } from "../throttle/login-throttle.js";
+import { createMailThrottle } from "../throttle/mail-throttle.js";
+import { createRegisterThrottle } from "../throttle/register-throttle.js";
+import { createTokenService } from "../tokens/tokens.js";
+import type { InstanceOptions } from "./options.js";
+
+/** The endpoints an instance serves: the model's flags, the e-mail ones only when it sends e-mail. */
+export function servedEndpoints(auth: AuthModel, mail: MailOptions | undefined): Record<Endpoint, boolean> {
+  const needsMail = (endpoint: Endpoint) => (MAIL_ENDPOINTS as readonly Endpoint[]).includes(endpoint);
+  return Object.fromEntries(
+    ENDPOINTS.map((endpoint) => [endpoint, auth.endpoints[endpoint] && (mail !== undefined || !needsMail(endpoint))]),
+  ) as Record<Endpoint, boolean>;
+}
+
+/** What the auth routes work with, wired over one database (`auth.type: jwt` only). */
+export function createServices(
+  auth: AuthModel,
+  database: Database,
+  options: InstanceOptions & { readonly issuer: string; readonly mail?: MailOptions },
+): AuthServices {
+  const { now, mail } = options;
+  const accountTokens = new AccountTokenStore(database);
+  return {
+    auth,
+    hasher: createPasswordHasher({
+      cost: options.bcryptCost,
+      ...(options.hashThreads !== undefined ? { threads: options.hashThreads } : {}),
+      ...(options.maxHashQueue !== undefined ? { maxQueue: options.maxHashQueue } : {}),
+    }),
+    tokens: createTokenService({ secret: options.secret as string, issuer: options.issuer, ttlSeconds: options.tokenTtlSeconds, now }),
+    throttle: createLoginThrottle(database),
+    setupToken: options.setupTokenCheck,
+    registerThrottle: createRegisterThrottle(database, { limit: options.registerLimit }),
+    sessions: new SessionService(
+      new SessionStore(database),
+      { refreshTtlSeconds: options.refreshTtlSeconds, maxAgeSeconds: options.sessionMaxAgeSeconds },
+      now,
+    ),
+    endpoints: servedEndpoints(auth, mail),
+    accountTokens,
+    mail: mail ? new MailService(mail, accountTokens, options.issuer, now) : null,
+    forgotPasswordThrottle: createMailThrottle(database, "forgot-password"),
+    resendVerificationThrottle: createMailThrottle(database, "resend-verification"),
+  };
+}

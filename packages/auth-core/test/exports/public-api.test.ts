@@ -1,0 +1,81 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+// What users import, pinned: the names each entry point exports, read from the BUILD through the
+// package's exports map, the way an installed package is loaded (Node.js's own resolution, without
+// the `source` condition the tests otherwise run on).
+
+const PACKAGE = fileURLToPath(new URL("../../", import.meta.url));
+const manifest = JSON.parse(readFileSync(join(PACKAGE, "package.json"), "utf8")) as {
+  exports: Record<string, { source: string; types: string; default: string }>;
+};
+
+/** The names a subpath of the built package exports, sorted. */
+function exportedNames(subpath: string): string[] {
+  const specifier = subpath === "." ? "@domain-auth/core" : `@domain-auth/core/${subpath.slice(2)}`;
+  const script = `const names = Object.keys(await import(${JSON.stringify(specifier)})).sort(); console.log(JSON.stringify(names));`;
+  return JSON.parse(execFileSync(process.execPath, ["--input-type=module", "--eval", script], { cwd: PACKAGE, encoding: "utf8" }));
+}
+
+describe("the public API", () => {
+  it.each([".", "./admin"])("%s is in the exports map with its source, types and build, and is built", (subpath) => {
+    const paths = manifest.exports[subpath];
+    expect(Object.keys(paths ?? {})).toEqual(["source", "types", "default"]);
+    expect(existsSync(join(PACKAGE, paths?.default ?? "")), `${paths?.default} is missing: run npm run build`).toBe(true);
+  });
+
+  it("exports on . what an application calls: instances, servers, the domain, errors, the document, headers, mailers", () => {
+    expect(exportedNames(".")).toEqual([
+      "API_SECURITY_HEADERS",
+      "ApiError",
+      "ConfigurationError",
+      "DEFAULT_SMTP_TIMEOUT_MS",
+      "DomainConfigError",
+      "ERROR_CODES",
+      "EnvironmentError",
+      "OPENAPI_PATH",
+      "PEER_ADDRESS_HEADER",
+      "authFromEnv",
+      "contentSecurityPolicy",
+      "createAuth",
+      "createAuthFromEnv",
+      "createConsoleMailer",
+      "createNodeListener",
+      "createNonce",
+      "createSmtpMailer",
+      "formatDiagnostic",
+      "loadDomain",
+      "openApiDocument",
+      "pathOf",
+      "rawErrorResponse",
+      "readSettings",
+      "securityHeaders",
+      "startLines",
+      "validateDomainText",
+      "writeError",
+    ]);
+  });
+
+  it("exports on ./admin the tools beneath an instance: the store, migrations, the hasher, tokens and their rules", () => {
+    expect(exportedNames("./admin")).toEqual([
+      "HashQueueFullError",
+      "MissingRefError",
+      "RecordStore",
+      "ReferencedError",
+      "SetupCompleteError",
+      "UniqueConflictError",
+      "createPasswordHasher",
+      "createTokenService",
+      "emailProblem",
+      "ensureAdministrator",
+      "migrate",
+      "normalizeEmail",
+      "openDatabase",
+      "passwordProblem",
+      "serializeRecord",
+    ]);
+  });
+});
