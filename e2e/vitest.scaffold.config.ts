@@ -12,7 +12,7 @@ export default defineConfig({
     dir: here("."),
     include: ["scaffold.test.ts"],
     exclude: ["**/node_modules/**"],
-    globalSetup: [here("./global-setup.ts")],
+    globalSetup: [here("./scaffold-setup.ts")],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Runs every check and test suite of the repository and ends with one line:
 // "N passed, N failed[, N skipped]" summing all of them. Exit code 1 on any failure.
-// Suites run in three lanes at the same time: the scaffold tests (mostly installs and builds of
-// create-next-app projects) in one, the unit tests in another, the browser and hardening tests
-// against the production server in the third. Each suite's output is printed whole when it ends, with its time.
+// After auth-core's build, three lanes run at the same time: the scaffold tests (installs and builds
+// of create-next-app projects); lint, unit tests and the benchmarks' smoke run; the type check, the
+// web app's build, then the browser and hardening tests against it. Each suite's output is printed whole when it ends, with its time.
 //
 //   node scripts/test.mjs                  everything
 //   node scripts/test.mjs unit e2e         the build, then these suites
@@ -22,19 +22,26 @@ const adHocConfig = configIndex >= 0 ? args[configIndex + 1] : undefined;
 const only = args.filter((_, index) => index !== configIndex && index !== configIndex + 1);
 
 /**
- * Vitest suites. `needs` are prepared before any suite starts; `lane` groups suites that run one after
- * another, lanes running at the same time. Suites share no port (every server listens on port 0), no
- * database (each test makes its own) and no build folder (the app is built before the lanes start).
+ * The steps of a run: Vitest suites (`config`) and checks (`command`). `lane` groups steps that run one
+ * after another, lanes running at the same time; `needs` are prepared before any lane starts. Steps
+ * share no port (every server listens on port 0), no database (each test makes its own) and no build
+ * folder: the web app is built in the lane of the suites that serve it, before them, and the scaffold
+ * tests build projects of their own.
  */
-const SUITES = adHocConfig
-  ? [{ name: basename(adHocConfig).replace(/\.[^.]+$/, ""), config: adHocConfig, needs: [] }]
-  : [
-      { name: "scaffold", config: "e2e/vitest.scaffold.config.ts", needs: ["chromium", "app"], lane: 0 },
-      { name: "unit", config: "vitest.config.ts", needs: ["postgres", "tmux"], lane: 1 },
-      { name: "bench-smoke", config: "bench/vitest.config.ts", needs: [], lane: 1 },
-      { name: "e2e", config: "e2e/vitest.config.ts", needs: ["postgres", "chromium", "app"], lane: 2 },
-      { name: "hardening", config: "test/hardening/vitest.config.ts", needs: ["postgres", "app"], lane: 2 },
-    ].filter((suite) => only.length === 0 || only.includes(suite.name));
+const ALL_STEPS = [
+  { name: "scaffold", config: "e2e/vitest.scaffold.config.ts", needs: ["chromium"], lane: 0 },
+  { name: "lint", command: ["npx", "biome", "check", "."], lane: 1 },
+  { name: "unit", config: "vitest.config.ts", needs: ["postgres", "tmux"], lane: 1 },
+  { name: "bench-smoke", config: "bench/vitest.config.ts", needs: [], lane: 1 },
+  // Before the web build: tsc reads apps/web/.next/types, which next build replaces.
+  { name: "typecheck", command: ["npm", "run", "typecheck"], lane: 2 },
+  { name: "web build", command: ["node", "scripts/build-web.mjs"], lane: 2, before: ["e2e", "hardening"] },
+  { name: "e2e", config: "e2e/vitest.config.ts", needs: ["postgres", "chromium"], lane: 2 },
+  { name: "hardening", config: "test/hardening/vitest.config.ts", needs: ["postgres"], lane: 2 },
+];
+const STEPS = adHocConfig
+  ? [{ name: basename(adHocConfig).replace(/\.[^.]+$/, ""), config: adHocConfig, needs: [], lane: 0 }]
+  : ALL_STEPS.filter((step) => only.length === 0 || only.includes(step.name) || (step.before ?? []).some((name) => only.includes(name)));
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 process.env.NEXT_TELEMETRY_DISABLED = "1";
@@ -77,15 +84,8 @@ function ensureDebianPackage(name, present) {
   apt("update") && apt("install", "-y", "--no-install-recommends", name);
 }
 
-/** Builds the web app's production build once, before suites that serve it run side by side. */
-async function ensureApp() {
-  const { ensureBuilt } = await import("../apps/web/ensure-build.mjs");
-  ensureBuilt();
-}
-
 const PREPARE = {
   postgres: ensurePostgres,
-  app: ensureApp,
   chromium: () => ensureDebianPackage("chromium", () => existsSync(CHROMIUM)),
   tmux: () => ensureDebianPackage("tmux", () => spawnSync("tmux", ["-V"]).status === 0),
 };
@@ -94,43 +94,54 @@ function seconds(since) {
   return Math.round((performance.now() - since) / 1000);
 }
 
-/** Runs one suite, its output kept in `.test-results/<name>.log` and printed whole when it ends. */
-function runSuite(suite) {
+/** Runs one step, its output kept in `.test-results/<name>.log` and printed whole when it ends. */
+function runStep(step) {
+  const slug = step.name.replace(/\W+/g, "-");
   // Absolute: Vitest resolves the output file against the suite's root, not the working directory.
-  const output = resolve(RESULTS, `${suite.name}.json`);
-  const logFile = resolve(RESULTS, `${suite.name}.log`);
+  const output = resolve(RESULTS, `${slug}.json`);
+  const logFile = resolve(RESULTS, `${slug}.log`);
   rmSync(output, { force: true });
   const started = performance.now();
-  const commandArgs = ["vitest", "run", "--config", suite.config, "--reporter=default", "--reporter=json", `--outputFile=${output}`];
-  console.log(`\n$ npx ${commandArgs.join(" ")}  (suite ${suite.name} started)`);
+  const [command, ...commandArgs] = step.command ?? [
+    "npx",
+    "vitest",
+    "run",
+    "--config",
+    step.config,
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile=${output}`,
+  ];
+  console.log(`\n$ ${command} ${commandArgs.join(" ")}  (${step.name} started)`);
   const log = createWriteStream(logFile);
-  const child = spawn("npx", commandArgs, { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(command, commandArgs, { stdio: ["ignore", "pipe", "pipe"] });
   child.stdout.pipe(log, { end: false });
   child.stderr.pipe(log, { end: false });
   return new Promise((done) => {
     child.on("close", (status) => {
       log.end(() => {
-        const report = existsSync(output) ? JSON.parse(readFileSync(output, "utf8")) : null;
-        const tally = tallySuite(report, status);
         const time = seconds(started);
-        console.log(`\n──── suite ${suite.name}: its output (${logFile}) ────\n${readFileSync(logFile, "utf8")}`);
-        for (const problem of tally.problems) console.log(`✗ suite ${suite.name}: ${problem}`);
+        const tally = step.command
+          ? { passed: status === 0 ? 1 : 0, failed: status === 0 ? 0 : 1, skipped: 0, problems: [] }
+          : tallySuite(existsSync(output) ? JSON.parse(readFileSync(output, "utf8")) : null, status);
+        console.log(`\n──── ${step.name}: its output (${logFile}) ────\n${readFileSync(logFile, "utf8")}`);
+        for (const problem of tally.problems) console.log(`✗ suite ${step.name}: ${problem}`);
         const skipped = tally.skipped ? `, ${tally.skipped} skipped` : "";
-        console.log(`suite ${suite.name}: ${tally.passed} passed, ${tally.failed} failed${skipped} in ${time} s`);
-        done({ suite, tally, time });
+        console.log(`${tally.failed ? "✗" : "✓"} ${step.name}: ${tally.passed} passed, ${tally.failed} failed${skipped} in ${time} s`);
+        done({ step, tally, time });
       });
     });
   });
 }
 
-/** Runs the lanes at the same time, each lane's suites one after another. */
-async function runLanes(suites) {
+/** Runs the lanes at the same time, each lane's steps one after another. */
+async function runLanes(steps) {
   const lanes = new Map();
-  for (const suite of suites) lanes.set(suite.lane ?? 0, [...(lanes.get(suite.lane ?? 0) ?? []), suite]);
+  for (const step of steps) lanes.set(step.lane, [...(lanes.get(step.lane) ?? []), step]);
   const results = [];
   await Promise.all(
     [...lanes.values()].map(async (lane) => {
-      for (const suite of lane) results.push(await runSuite(suite));
+      for (const step of lane) results.push(await runStep(step));
     }),
   );
   return results;
@@ -138,14 +149,11 @@ async function runLanes(suites) {
 
 const runStarted = performance.now();
 mkdirSync(RESULTS, { recursive: true });
-if (only.length === 0 && !adHocConfig) {
-  check("lint and format (biome)", "npx", ["biome", "check", "."]);
-  check("typecheck (tsc)", "npm", ["run", "typecheck"]);
-}
+// auth-core's build comes first: every lane imports it.
 const built = adHocConfig ? true : check("build", "npm", ["run", "build"]);
 if (built) {
   let prepared = true;
-  for (const need of new Set(SUITES.flatMap((suite) => suite.needs))) {
+  for (const need of new Set(STEPS.flatMap((step) => step.needs ?? []))) {
     try {
       await PREPARE[need]();
     } catch (error) {
@@ -155,14 +163,14 @@ if (built) {
     }
   }
   if (prepared) {
-    const results = await runLanes(SUITES);
-    console.log("\nTime per suite (lanes run at the same time):");
-    for (const { suite, tally, time } of results) {
+    const results = await runLanes(STEPS);
+    console.log("\nTime per step (lanes run at the same time):");
+    for (const { step, tally, time } of results) {
       totals.passed += tally.passed;
       totals.failed += tally.failed;
       totals.skipped += tally.skipped;
       console.log(
-        `  ${suite.name.padEnd(12)} lane ${suite.lane ?? 0}  ${String(time).padStart(5)} s  ${tally.passed} passed, ${tally.failed} failed`,
+        `  ${step.name.padEnd(12)} lane ${step.lane}  ${String(time).padStart(5)} s  ${tally.passed} passed, ${tally.failed} failed`,
       );
     }
   }

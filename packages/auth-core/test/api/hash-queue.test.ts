@@ -15,7 +15,8 @@ function expectUnavailable(answer: ApiResult): void {
   expect(answer.headers.get("retry-after")).toBe("1");
 }
 
-describe.each(BACKENDS)("bounded hash queue on $name", (backend) => {
+// Hashes at cost 12 one after another: seconds each on a loaded machine, so the time limit is generous.
+describe.each(BACKENDS)("bounded hash queue on $name", { timeout: 180_000 }, (backend) => {
   let database: TestDatabase;
   let instance: TestInstance;
   let admin: { token: string; id: string };
