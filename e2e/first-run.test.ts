@@ -22,7 +22,7 @@ describe("first run", () => {
     expect(app.output()).not.toContain("SETUP_TOKEN");
   });
 
-  test("every auth page leads to /setup while no user exists; the project's own home page stays", async () => {
+  test("every auth page leads to /setup while no user exists; the home page stays and leads there", async () => {
     const page = await openTab(browser, app.url);
     for (const path of ["/login", "/register", "/profile", "/admin"]) {
       await page.goto(path);
@@ -30,6 +30,15 @@ describe("first run", () => {
     }
     await page.goto("/");
     expect(new URL(page.url()).pathname).toBe("/");
+    const main = page.getByRole("main");
+    await main.getByRole("heading", { name: "blog", level: 1 }).waitFor();
+    expect(await main.getByRole("cell", { name: "Post", exact: true }).count()).toBe(1);
+    expect(await main.getByText("Editor", { exact: true }).count()).toBe(1);
+    expect(await main.getByRole("link", { name: "Browse the API reference" }).getAttribute("href")).toBe("/docs");
+    expect(await main.getByRole("link", { name: "Sign in" }).count()).toBe(0);
+    await saveScreenshot(page, "home-setup-open");
+    await main.getByRole("link", { name: "Create the first administrator" }).click();
+    await page.waitForURL("**/setup");
     await page.context().close();
   });
 
@@ -77,5 +86,18 @@ describe("first run", () => {
     expect(again.status).toBe(409);
     expect(again.body.code).toBe("SETUP_COMPLETE");
     expect((await api(app.url, "/user/setup")).body).toEqual({ setupRequired: false });
+  });
+
+  test("once setup is done the home page no longer leads to /setup but to sign-in and the profile", async () => {
+    const page = await openTab(browser, app.url);
+    await page.goto("/");
+    const main = page.getByRole("main");
+    await main.getByRole("heading", { name: "blog", level: 1 }).waitFor();
+    expect(await page.locator('a[href="/setup"]').count()).toBe(0);
+    expect(await main.getByRole("link", { name: "Create the first administrator" }).count()).toBe(0);
+    expect(await main.getByRole("link", { name: "Sign in" }).getAttribute("href")).toBe("/login");
+    expect(await main.getByRole("link", { name: "Your profile" }).getAttribute("href")).toBe("/profile");
+    await saveScreenshot(page, "home");
+    await page.context().close();
   });
 });

@@ -1,22 +1,150 @@
+import { apiPaths, authPageExists, collectionPath, OPENAPI_PATH } from "@domain-auth/core/policy";
 import Link from "next/link";
+import { AuthFrame } from "@/components/domain-auth/auth-frame";
+import { loadPageState } from "@/lib/domain-auth/page-access";
 
-/** Stands for the project's own home page: any page of the project can link to the auth pages. */
-export default function HomePage() {
+/**
+ * The sample's home page, the first thing `npm start` shows: the service's name, its entities and
+ * roles, where its API lives, and where to go next (`/setup` while setup is open, else sign-in and
+ * the profile). Read per request from the running server's model, like the auth pages. It stands
+ * for a page of the project's own, so it shows the session without keeping it alive.
+ */
+export default async function HomePage() {
+  const { view, setupRequired } = await loadPageState();
+  const { auth } = view;
+  const exists = (page: Parameters<typeof authPageExists>[0]) => authPageExists(page, auth?.endpoints ?? null);
   return (
-    <main style={{ fontFamily: "system-ui, sans-serif", maxWidth: "40rem", margin: "0 auto", padding: "2rem 1rem" }}>
-      <h1>domain-auth</h1>
-      <p>This page is the project&apos;s own; the sign-in pages live in their own route group.</p>
-      <ul>
-        <li>
-          <Link href="/login">Sign in</Link>
-        </li>
-        <li>
-          <Link href="/profile">Your profile</Link>
-        </li>
-        <li>
-          <Link href="/admin">Admin</Link>
-        </li>
-      </ul>
-    </main>
+    <AuthFrame keepSessionAlive={false}>
+      <section>
+        <h1>{view.name}</h1>
+        <p className="da-lead">
+          {auth
+            ? "An API with sign-in, users and roles, described in domain.yaml and served by domain-auth."
+            : "An API described in domain.yaml and served by domain-auth, open to all (auth.type: none)."}
+        </p>
+
+        {setupRequired ? (
+          <div className="da-notice home-setup">
+            <h2>Setup is open</h2>
+            <p>Nobody can sign in yet. The first account created here is the administrator ({auth?.setupRole}).</p>
+            <p>
+              <Link className="da-button da-button-primary" href="/setup">
+                Create the first administrator
+              </Link>
+            </p>
+          </div>
+        ) : (
+          <nav className="da-actions home-next" aria-label="Get started">
+            {auth ? (
+              <>
+                {exists("login") ? (
+                  <Link className="da-button da-button-primary" href="/login">
+                    Sign in
+                  </Link>
+                ) : null}
+                {exists("register") ? (
+                  <Link className="da-button" href="/register">
+                    Create an account
+                  </Link>
+                ) : null}
+                {exists("profile") ? (
+                  <Link className="da-button" href="/profile">
+                    Your profile
+                  </Link>
+                ) : null}
+              </>
+            ) : (
+              <Link className="da-button da-button-primary" href="/admin">
+                Records
+              </Link>
+            )}
+            <Link className="da-button" href="/docs">
+              API reference
+            </Link>
+          </nav>
+        )}
+
+        <div className="da-card">
+          <h2>Entities</h2>
+          <div className="da-table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Entity</th>
+                  <th scope="col">API</th>
+                  <th scope="col">Fields</th>
+                </tr>
+              </thead>
+              <tbody>
+                {auth ? (
+                  <tr>
+                    <td>{auth.entityName}</td>
+                    <td>
+                      <code>{collectionPath(auth)}</code>
+                    </td>
+                    <td>email, password, role{auth.profileFields.map((field) => `, ${field.name}`).join("")} (the accounts)</td>
+                  </tr>
+                ) : null}
+                {view.entities.map((entity) => (
+                  <tr key={entity.name}>
+                    <td>{entity.name}</td>
+                    <td>
+                      <code>{collectionPath(entity)}</code>
+                    </td>
+                    <td>{[...entity.fields.map((field) => field.name), ...(entity.ownerField ? [entity.ownerField] : [])].join(", ")}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </div>
+
+        {auth ? (
+          <div className="da-card">
+            <h2>Roles</h2>
+            <ul className="home-roles">
+              {auth.roles.map((role) => (
+                <li key={role}>
+                  <strong>{role}</strong>
+                  {role === auth.setupRole ? " — administrators: the first account, and the admin page" : null}
+                  {role === auth.defaultRole ? " — given to new accounts" : null}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+
+        <div className="da-card">
+          <h2>The API</h2>
+          <dl className="da-details">
+            <div>
+              <dt>Base path</dt>
+              <dd>
+                <code>/api/</code>
+              </dd>
+            </div>
+            {auth?.endpoints.login ? (
+              <div>
+                <dt>Sign-in</dt>
+                <dd>
+                  <code>POST {apiPaths(auth).login}</code>
+                </dd>
+              </div>
+            ) : null}
+            <div>
+              <dt>OpenAPI document</dt>
+              <dd>
+                <a href={OPENAPI_PATH}>
+                  <code>{OPENAPI_PATH}</code>
+                </a>
+              </dd>
+            </div>
+          </dl>
+          <p>
+            <Link href="/docs">Browse the API reference</Link> and try each request from the browser.
+          </p>
+        </div>
+      </section>
+    </AuthFrame>
   );
 }

@@ -1,7 +1,8 @@
 "use client";
 
+import type { ErrorBody } from "@domain-auth/core/policy";
 import { type FormEvent, useState } from "react";
-import { type ApiError, formErrorSummary, issuesByField } from "@/lib/domain-auth/api";
+import { formErrorSummary, issuesByField } from "@/lib/domain-auth/api";
 import type { FieldView } from "@/lib/domain-auth/domain-view";
 import { readFieldValues } from "@/lib/domain-auth/form-values";
 import { useHydrated } from "@/lib/domain-auth/hydrated";
@@ -26,12 +27,12 @@ export interface AccountFormProps {
   readonly passwordAutoComplete: "new-password" | "current-password";
   readonly passwordHint?: string;
   /** Sends the body; resolves to the API's error, or `null` once the page has moved on. */
-  readonly onSubmit: (body: Record<string, unknown>) => Promise<ApiError | null>;
+  readonly onSubmit: (body: Record<string, unknown>) => Promise<ErrorBody | null>;
 }
 
 /** Email, password and extra fields, with the API's issues shown beside the inputs they concern. */
 export function AccountForm({ secretField, fields, submitLabel, passwordAutoComplete, passwordHint, onSubmit }: AccountFormProps) {
-  const [error, setError] = useState<ApiError | null>(null);
+  const [error, setError] = useState<ErrorBody | null>(null);
   const [pending, setPending] = useState(false);
   const hydrated = useHydrated();
   const fieldErrors = issuesByField(error);

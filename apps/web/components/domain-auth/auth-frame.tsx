@@ -8,13 +8,21 @@ import "./domain-auth.css";
 /**
  * The frame of the auth pages: header with the session's links, main content, footer, all under the
  * scope of their styles. It reads the request's state (the domain, whether setup is pending), so the
- * pages render per request: their Content-Security-Policy nonce is new on each one.
+ * pages render per request: their Content-Security-Policy nonce is new on each one. A page of the
+ * project's own may use it with `keepSessionAlive={false}`: it then shows the session without
+ * renewing its token.
  */
-export async function AuthFrame({ children }: { readonly children: ReactNode }) {
+export async function AuthFrame({
+  children,
+  keepSessionAlive = true,
+}: {
+  readonly children: ReactNode;
+  readonly keepSessionAlive?: boolean;
+}) {
   const { view, setupRequired } = await loadPageState();
   return (
     <div className="da-frame">
-      {view.auth ? <SessionKeeper auth={view.auth} /> : null}
+      {view.auth && keepSessionAlive ? <SessionKeeper auth={view.auth} /> : null}
       <a className="da-skip-link" href="#main">
         Skip to content
       </a>

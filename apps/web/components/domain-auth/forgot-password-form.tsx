@@ -1,8 +1,9 @@
 "use client";
 
+import type { ErrorBody } from "@domain-auth/core/policy";
 import { ACCOUNT_TOKEN_LIFETIMES, apiPaths } from "@domain-auth/core/policy";
 import { type FormEvent, useState } from "react";
-import { type ApiError, callApi } from "@/lib/domain-auth/api";
+import { callApi } from "@/lib/domain-auth/api";
 import type { AuthView } from "@/lib/domain-auth/domain-view";
 import { useHydrated } from "@/lib/domain-auth/hydrated";
 import { describeSignInError } from "@/lib/domain-auth/sign-in";
@@ -11,7 +12,7 @@ import { TextField } from "./text-field";
 
 /** Asks for a reset link; the answer is the same whether the address has an account or not. */
 export function ForgotPasswordForm({ auth }: { readonly auth: AuthView }) {
-  const [error, setError] = useState<ApiError | null>(null);
+  const [error, setError] = useState<ErrorBody | null>(null);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   const hydrated = useHydrated();
@@ -22,7 +23,7 @@ export function ForgotPasswordForm({ auth }: { readonly auth: AuthView }) {
     setPending(true);
     const result = await callApi(apiPaths(auth).forgotPassword, { method: "POST", body: { email } });
     setPending(false);
-    setError(result.ok ? null : describeSignInError(result.error));
+    setError(result.ok ? null : describeSignInError(result));
     setSentTo(result.ok ? email : null);
   }
 

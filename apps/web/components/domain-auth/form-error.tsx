@@ -1,7 +1,7 @@
-import type { ApiError } from "@/lib/domain-auth/api";
+import type { ErrorBody } from "@domain-auth/core/policy";
 
 /** The message of a failed request, announced to screen readers; nothing when there is none. */
-export function FormError({ error }: { readonly error: ApiError | string | null }) {
+export function FormError({ error }: { readonly error: ErrorBody | string | null }) {
   if (!error) return null;
   const message = typeof error === "string" ? error : error.message;
   return (

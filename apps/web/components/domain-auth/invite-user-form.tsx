@@ -1,8 +1,9 @@
 "use client";
 
+import type { ErrorBody } from "@domain-auth/core/policy";
 import { ACCOUNT_TOKEN_LIFETIMES, collectionPath } from "@domain-auth/core/policy";
 import { type FormEvent, useState } from "react";
-import { type ApiError, callApi } from "@/lib/domain-auth/api";
+import { callApi } from "@/lib/domain-auth/api";
 import type { AuthView } from "@/lib/domain-auth/domain-view";
 import { FormError } from "./form-error";
 import { TextField } from "./text-field";
@@ -17,7 +18,7 @@ export interface InviteUserFormProps {
 
 /** Creates a user without a password: the server e-mails them a link to choose one. */
 export function InviteUserForm({ auth, token, onInvited }: InviteUserFormProps) {
-  const [error, setError] = useState<ApiError | null>(null);
+  const [error, setError] = useState<ErrorBody | null>(null);
   const [status, setStatus] = useState("");
 
   async function invite(event: FormEvent<HTMLFormElement>) {

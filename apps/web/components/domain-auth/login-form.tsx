@@ -14,8 +14,8 @@ export function LoginForm({ auth }: { readonly auth: AuthView }) {
       submitLabel="Sign in"
       passwordAutoComplete="current-password"
       onSubmit={async (body) => {
-        const error = await requestToken(auth, "login", body);
-        if (error) return describeSignInError(error);
+        const failure = await requestToken(auth, "login", body);
+        if (failure) return describeSignInError(failure);
         router.push("/profile");
         return null;
       }}

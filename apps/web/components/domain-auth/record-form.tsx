@@ -1,7 +1,8 @@
 "use client";
 
+import type { ErrorBody } from "@domain-auth/core/policy";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
-import { type ApiError, formErrorSummary, issuesByField } from "@/lib/domain-auth/api";
+import { formErrorSummary, issuesByField } from "@/lib/domain-auth/api";
 import type { FieldView } from "@/lib/domain-auth/domain-view";
 import { readFieldValues } from "@/lib/domain-auth/form-values";
 import { FieldInput } from "./field-input";
@@ -15,14 +16,14 @@ export interface RecordFormProps {
   readonly record?: Record<string, unknown>;
   readonly submitLabel: string;
   /** Sends the body; resolves to the API's error, or `null` when saved. */
-  readonly onSubmit: (body: Record<string, unknown>) => Promise<ApiError | null>;
+  readonly onSubmit: (body: Record<string, unknown>) => Promise<ErrorBody | null>;
   readonly onCancel: () => void;
 }
 
 /** A create or edit form generated from an entity's fields, with the API's issues inline. */
 export function RecordForm({ title, fields, record, submitLabel, onSubmit, onCancel }: RecordFormProps) {
   const headingId = useId();
-  const [error, setError] = useState<ApiError | null>(null);
+  const [error, setError] = useState<ErrorBody | null>(null);
   const [pending, setPending] = useState(false);
   const fieldErrors = issuesByField(error);
   const formRef = useRef<HTMLFormElement>(null);

@@ -1,8 +1,9 @@
 "use client";
 
+import type { ErrorBody } from "@domain-auth/core/policy";
 import { ACCOUNT_TOKEN_LIFETIMES, apiPaths } from "@domain-auth/core/policy";
 import { type FormEvent, useState } from "react";
-import { type ApiError, callApi } from "@/lib/domain-auth/api";
+import { callApi } from "@/lib/domain-auth/api";
 import type { AuthView } from "@/lib/domain-auth/domain-view";
 import { useHydrated } from "@/lib/domain-auth/hydrated";
 import { describeSignInError } from "@/lib/domain-auth/sign-in";
@@ -18,7 +19,7 @@ export interface ResendVerificationProps {
 
 /** Sends a new confirmation link (the earlier ones stop working). */
 export function ResendVerification({ auth, email }: ResendVerificationProps) {
-  const [error, setError] = useState<ApiError | null>(null);
+  const [error, setError] = useState<ErrorBody | null>(null);
   const [sent, setSent] = useState(false);
   const [pending, setPending] = useState(false);
   const hydrated = useHydrated();
@@ -29,7 +30,7 @@ export function ResendVerification({ auth, email }: ResendVerificationProps) {
     setPending(true);
     const result = await callApi(apiPaths(auth).resendVerification, { method: "POST", body: { email: address } });
     setPending(false);
-    setError(result.ok ? null : describeSignInError(result.error));
+    setError(result.ok ? null : describeSignInError(result));
     setSent(result.ok);
   }
 

@@ -1,10 +1,11 @@
 "use client";
 
+import type { ErrorBody } from "@domain-auth/core/policy";
 import { apiPaths } from "@domain-auth/core/policy";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
-import { type ApiError, callApi, issuesByField } from "@/lib/domain-auth/api";
+import { callApi, issuesByField } from "@/lib/domain-auth/api";
 import type { AuthView } from "@/lib/domain-auth/domain-view";
 import { useHydrated } from "@/lib/domain-auth/hydrated";
 import { NEW_PASSWORD_HINT } from "@/lib/domain-auth/password-hint";
@@ -24,7 +25,7 @@ export interface ResetPasswordFormProps {
 /** A new password for the link's account; the answer signs in and the profile opens. */
 export function ResetPasswordForm({ auth, token, invite }: ResetPasswordFormProps) {
   const router = useRouter();
-  const [error, setError] = useState<ApiError | null>(null);
+  const [error, setError] = useState<ErrorBody | null>(null);
   const [pending, setPending] = useState(false);
   const hydrated = useHydrated();
 

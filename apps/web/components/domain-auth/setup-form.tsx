@@ -31,14 +31,14 @@ export function SetupForm({ auth, tokenRequired }: SetupFormProps) {
       passwordAutoComplete="new-password"
       passwordHint={NEW_PASSWORD_HINT}
       onSubmit={async (body) => {
-        const error = await requestToken(auth, "setup", body);
-        if (error?.code === "SETUP_COMPLETE") router.refresh();
-        else if (!error) {
+        const failure = await requestToken(auth, "setup", body);
+        if (failure?.error.code === "SETUP_COMPLETE") router.refresh();
+        else if (!failure) {
           router.push("/profile");
           // The shared layout was rendered while setup was pending, without the header's links: render it anew.
           router.refresh();
         }
-        return error;
+        return failure?.error ?? null;
       }}
     />
   );

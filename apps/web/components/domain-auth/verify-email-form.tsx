@@ -1,9 +1,10 @@
 "use client";
 
+import type { ErrorBody } from "@domain-auth/core/policy";
 import { apiPaths } from "@domain-auth/core/policy";
 import Link from "next/link";
 import { useState } from "react";
-import { type ApiError, callApi } from "@/lib/domain-auth/api";
+import { callApi } from "@/lib/domain-auth/api";
 import type { AuthView } from "@/lib/domain-auth/domain-view";
 import { useHydrated } from "@/lib/domain-auth/hydrated";
 import { FormError } from "./form-error";
@@ -11,7 +12,7 @@ import { ResendVerification } from "./resend-verification";
 
 /** Confirms the address of a verification link with one click. */
 export function VerifyEmailForm({ auth, token }: { readonly auth: AuthView; readonly token: string }) {
-  const [outcome, setOutcome] = useState<{ email: string } | ApiError | null>(null);
+  const [outcome, setOutcome] = useState<{ email: string } | ErrorBody | null>(null);
   const [pending, setPending] = useState(false);
   const hydrated = useHydrated();
 

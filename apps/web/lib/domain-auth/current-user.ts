@@ -2,7 +2,7 @@ import { apiPaths } from "@domain-auth/core/policy";
 import { useEffect, useState } from "react";
 import { type ApiResult, callApi } from "./api";
 import type { AuthView } from "./domain-view";
-import { clearTokens, readToken, useSession, useSessionRefused } from "./session";
+import { endRefusedSession, readToken, useSession, useSessionRefused } from "./session";
 
 /** A user profile as the API returns it: `id`, `email`, `role`, declared fields and timestamps. */
 export interface UserProfile {
@@ -41,7 +41,7 @@ export function useCurrentUser(auth: AuthView): CurrentUser {
     let current = true;
     callApi<{ user: UserProfile }>(mePath, { token: readToken() }).then((result) => {
       if (!current) return;
-      if (result.status === 401) clearTokens("refused");
+      if (result.status === 401) endRefusedSession();
       setMe({ identity, result });
     });
     return () => {

@@ -1,6 +1,7 @@
+import type { ErrorBody } from "@domain-auth/core/policy";
 import { collectionPath } from "@domain-auth/core/policy";
 import { useCallback, useEffect, useState } from "react";
-import { type ApiError, callApi } from "./api";
+import { callApi } from "./api";
 
 /** Records per page in the admin lists (the API allows up to 100). */
 export const PAGE_SIZE = 20;
@@ -11,7 +12,7 @@ export interface PagedList<T> {
   readonly total: number;
   readonly offset: number;
   readonly loading: boolean;
-  readonly error: ApiError | null;
+  readonly error: ErrorBody | null;
   readonly showOffset: (offset: number) => void;
   readonly reload: () => void;
 }
@@ -21,7 +22,7 @@ export function usePagedList<T>(segment: string, token: string | null): PagedLis
   const [offset, setOffset] = useState(0);
   const [version, setVersion] = useState(0);
   // The last answer with the request it answers: while a newer request runs, its items stay on show.
-  const [loaded, setLoaded] = useState<{ request: string; items: readonly T[]; total: number; error: ApiError | null } | null>(null);
+  const [loaded, setLoaded] = useState<{ request: string; items: readonly T[]; total: number; error: ErrorBody | null } | null>(null);
   const request = JSON.stringify([segment, token, offset, version]);
 
   useEffect(() => {

@@ -1,8 +1,8 @@
-import { apiPaths } from "@domain-auth/core/policy";
-import { type ApiError, callApi } from "@/lib/domain-auth/api";
+import { apiPaths, type ErrorBody } from "@domain-auth/core/policy";
+import { type ApiFailure, callApi } from "@/lib/domain-auth/api";
 import type { UserProfile } from "@/lib/domain-auth/current-user";
 import type { AuthView } from "@/lib/domain-auth/domain-view";
-import { storeTokens } from "@/lib/domain-auth/session";
+import { sessionClient } from "@/lib/domain-auth/session-client";
 
 /** The body of a response that signs a user in (login, setup and refresh). */
 export interface TokenResponse {
@@ -16,24 +16,24 @@ export interface TokenResponse {
 
 /** Keeps the tokens of a sign-in for this tab: the refresh token only where the domain has `refresh`. */
 export function keepTokens(auth: Pick<AuthView, "endpoints">, response: TokenResponse): void {
-  storeTokens({ token: response.token, refreshToken: auth.endpoints.refresh ? response.refreshToken : null });
+  sessionClient().store({ token: response.token, refreshToken: auth.endpoints.refresh ? response.refreshToken : null });
 }
 
-/** Posts credentials to `/api/<auth>/<endpoint>` and keeps the returned tokens; resolves to the error, or `null`. */
+/** Posts credentials to `/api/<auth>/<endpoint>` and keeps the returned tokens; resolves to the failure, or `null`. */
 export async function requestToken(
   auth: Pick<AuthView, "segment" | "endpoints">,
   endpoint: "login" | "setup",
   body: unknown,
-): Promise<ApiError | null> {
+): Promise<ApiFailure | null> {
   const result = await callApi<TokenResponse>(apiPaths(auth)[endpoint], { method: "POST", body });
-  if (!result.ok) return result.error;
+  if (!result.ok) return result;
   keepTokens(auth, result.data);
   return null;
 }
 
-/** A throttled sign-in's message with the wait the server asked for. */
-export function describeSignInError(error: ApiError): ApiError {
-  if (error.code !== "TOO_MANY_ATTEMPTS" || error.retryAfter === undefined) return error;
-  const minutes = Math.max(1, Math.ceil(error.retryAfter / 60));
+/** A refused call's error; a throttled sign-in's message says how long the server asked to wait. */
+export function describeSignInError({ error, retryAfter }: Pick<ApiFailure, "error" | "retryAfter">): ErrorBody {
+  if (error.code !== "TOO_MANY_ATTEMPTS" || retryAfter === undefined) return error;
+  const minutes = Math.max(1, Math.ceil(retryAfter / 60));
   return { ...error, message: `${error.message} Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.` };
 }

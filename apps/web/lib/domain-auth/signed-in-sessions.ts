@@ -1,6 +1,7 @@
+import type { ErrorBody } from "@domain-auth/core/policy";
 import { apiPaths } from "@domain-auth/core/policy";
 import { useCallback, useEffect, useState } from "react";
-import { type ApiError, callApi } from "./api";
+import { callApi } from "./api";
 import type { AuthView } from "./domain-view";
 
 /** One of the user's signed-in sessions, as `GET /api/<auth>/sessions` lists it. */
@@ -18,14 +19,14 @@ export interface SignedInSession {
 export interface SignedInSessions {
   readonly items: readonly SignedInSession[];
   readonly loading: boolean;
-  readonly error: ApiError | null;
+  readonly error: ErrorBody | null;
   readonly reload: () => void;
 }
 
 /** Loads the signed-in sessions of the user whose token is `token`. */
 export function useSignedInSessions(auth: Pick<AuthView, "segment">, token: string): SignedInSessions {
   const [version, setVersion] = useState(0);
-  const [loaded, setLoaded] = useState<{ request: string; items: readonly SignedInSession[]; error: ApiError | null } | null>(null);
+  const [loaded, setLoaded] = useState<{ request: string; items: readonly SignedInSession[]; error: ErrorBody | null } | null>(null);
   const path = apiPaths(auth).sessions;
   const request = JSON.stringify([path, token, version]);
 
