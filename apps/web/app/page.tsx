@@ -1,5 +1,6 @@
 import { apiPaths, authPageExists, collectionPath, OPENAPI_PATH } from "@domain-auth/core/policy";
 import Link from "next/link";
+import { Suspense } from "react";
 import { AuthFrame } from "@/components/domain-auth/auth-frame";
 import { loadPageState } from "@/lib/domain-auth/page-access";
 
@@ -9,7 +10,16 @@ import { loadPageState } from "@/lib/domain-auth/page-access";
  * the profile). Read per request from the running server's model, like the auth pages. It stands
  * for a page of the project's own, so it shows the session without keeping it alive.
  */
-export default async function HomePage() {
+export default function HomePage() {
+  // Read per request: with cacheComponents on, the page's shell is prerendered and this part streams in.
+  return (
+    <Suspense fallback={null}>
+      <Home />
+    </Suspense>
+  );
+}
+
+async function Home() {
   const { view, setupRequired } = await loadPageState();
   const { auth } = view;
   const exists = (page: Parameters<typeof authPageExists>[0]) => authPageExists(page, auth?.endpoints ?? null);
