@@ -11,7 +11,8 @@ export default defineConfig({
       "apps/web/test/**/*.test.ts",
       "test/gate/*.test.ts",
     ],
-    exclude: ["**/node_modules/**", "**/dist/**"],
+    // The timing tests run apart, on a quiet machine (vitest.timing.config.ts).
+    exclude: ["**/node_modules/**", "**/dist/**", "packages/auth-core/test/api/*-timing.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -3,7 +3,7 @@
 // "N passed, N failed[, N skipped]" summing all of them. Exit code 1 on any failure.
 // After auth-core's build, three lanes run at the same time: the scaffold tests (installs and builds
 // of create-next-app projects); lint, unit tests and the benchmarks' smoke run; the type check, the
-// web app's build, then the browser and hardening tests against it. Each suite's output is printed whole when it ends, with its time.
+// web app's build, then the browser and hardening tests against it. The timing tests run last, alone. Each suite's output is printed whole when it ends, with its time.
 //
 //   node scripts/test.mjs                  everything
 //   node scripts/test.mjs unit e2e         the build, then these suites
@@ -38,6 +38,8 @@ const ALL_STEPS = [
   { name: "web build", command: ["node", "scripts/build-web.mjs"], lane: 2, before: ["e2e", "hardening"] },
   { name: "e2e", config: "e2e/vitest.config.ts", needs: ["postgres", "chromium"], lane: 2 },
   { name: "hardening", config: "test/hardening/vitest.config.ts", needs: ["postgres"], lane: 2 },
+  // Known and unknown accounts must cost the same time: measured once the other lanes have ended.
+  { name: "timing", config: "vitest.timing.config.ts", needs: ["postgres"], lane: "last" },
 ];
 const STEPS = adHocConfig
   ? [{ name: basename(adHocConfig).replace(/\.[^.]+$/, ""), config: adHocConfig, needs: [], lane: 0 }]
@@ -134,16 +136,19 @@ function runStep(step) {
   });
 }
 
-/** Runs the lanes at the same time, each lane's steps one after another. */
+/** Runs the lanes at the same time, each lane's steps one after another; the lane "last" after all of them. */
 async function runLanes(steps) {
   const lanes = new Map();
   for (const step of steps) lanes.set(step.lane, [...(lanes.get(step.lane) ?? []), step]);
+  const last = lanes.get("last") ?? [];
+  lanes.delete("last");
   const results = [];
   await Promise.all(
     [...lanes.values()].map(async (lane) => {
       for (const step of lane) results.push(await runStep(step));
     }),
   );
+  for (const step of last) results.push(await runStep(step));
   return results;
 }
 
