@@ -36,6 +36,7 @@ export {
   credentialChanges,
 } from "./policy/credentials.js";
 export { checkFieldGuards, guardedFields } from "./policy/field-guards.js";
+export { afterSignIn, DEFAULT_AFTER_SIGN_IN, signInPath } from "./policy/next-path.js";
 export { type Access, checkOwnership, ownsRecord } from "./policy/ownership.js";
 export { type PermissionSummary, summarizePermission } from "./policy/permission-summary.js";
 export { checkSessionRevoker } from "./policy/sessions.js";

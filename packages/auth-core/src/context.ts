@@ -1,4 +1,5 @@
 import type { AuthModel, DomainModel, Endpoint } from "./config/index.js";
+import type { CookieTransport } from "./cookies/cookie-transport.js";
 import type { ApiRequest } from "./http/api-request.js";
 import type { AccountTokenStore } from "./mail/account-tokens.js";
 import type { MailService } from "./mail/mail-service.js";
@@ -17,6 +18,8 @@ export interface AuthServices {
   readonly auth: AuthModel;
   readonly hasher: PasswordHasher;
   readonly tokens: TokenService;
+  /** The session cookies and their same-origin check (CONTRACT §14). */
+  readonly cookies: CookieTransport;
   readonly throttle: LoginThrottle;
   /** Checks `POST setup`'s `setupToken`; `null` when setup is open to anyone (no `setupToken` option). */
   readonly setupToken: SetupTokenCheck | null;

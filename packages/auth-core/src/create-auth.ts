@@ -1,4 +1,5 @@
 import type { RouteContext } from "./context.js";
+import { createPageSessions } from "./cookies/page-sessions.js";
 import type { Auth, CreateAuthOptions } from "./instance/auth.js";
 import { resolveOptions } from "./instance/options.js";
 import { createPipeline } from "./instance/pipeline.js";
@@ -28,7 +29,11 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
   const store = new RecordStore(database);
   const context: RouteContext = { model, database, store, services, clientAddress: resolved.clientAddress };
   const { answer, handle } = createPipeline(context, resolved);
+  const { currentUser, renewSession, can } = createPageSessions(context);
   return {
+    currentUser,
+    renewSession,
+    can,
     model,
     store,
     hasher: services?.hasher ?? null,

@@ -100,6 +100,7 @@ export async function createAuthFromEnv(env: AuthEnvironment = process.env, opti
     ...(settings.setupToken ? { setupToken: settings.setupToken } : {}),
     ...(settings.corsOrigins ? { corsOrigins: settings.corsOrigins } : {}),
     ...(mail ? { mail } : {}),
+    ...(settings.appUrl ? { appUrl: settings.appUrl } : {}),
   });
 }
 

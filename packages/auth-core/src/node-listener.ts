@@ -3,7 +3,7 @@ import { Readable } from "node:stream";
 import { PEER_ADDRESS_HEADER } from "./client-address.js";
 import type { ApiRequest } from "./http/api-request.js";
 import { writeError } from "./http/node-errors.js";
-import type { Reply } from "./http/responses.js";
+import { nodeHeaders, type Reply } from "./http/responses.js";
 
 type Handler = (request: Request) => Promise<Response>;
 
@@ -88,11 +88,11 @@ function replyListener(answer: (request: ApiRequest) => Promise<Reply>): NodeLis
     answer(request)
       .then((reply) => {
         if (reply.body === null) {
-          outgoing.writeHead(reply.status, reply.headers);
+          outgoing.writeHead(reply.status, nodeHeaders(reply));
           outgoing.end();
           return;
         }
-        outgoing.writeHead(reply.status, { ...reply.headers, "content-length": String(Buffer.byteLength(reply.body)) });
+        outgoing.writeHead(reply.status, { ...nodeHeaders(reply), "content-length": String(Buffer.byteLength(reply.body)) });
         outgoing.end(reply.body);
       })
       .catch(() => writeError(outgoing, "INTERNAL_ERROR"));

@@ -15,6 +15,25 @@ export class ConfigurationError extends Error {
 
 const DAY = 24 * 3600;
 
+/**
+ * The app's public origin as `APP_URL` (or the `appUrl` option, named by `name`) must be: http(s),
+ * no credentials, query or fragment; returned without a trailing slash. `undefined` for none.
+ *
+ * @throws {ConfigurationError} naming the setting.
+ */
+export function checkAppUrl(raw: string | undefined, name: string): string | undefined {
+  if (!raw) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigurationError(`${name} must be an absolute http(s) URL such as https://app.example.com, got '${raw}'`);
+  }
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || url.username || url.password || url.search || url.hash)
+    throw new ConfigurationError(`${name} must be an http(s) URL with no credentials, query or fragment, got '${raw}'`);
+  return url.href.replace(/\/+$/, "");
+}
+
 /** A whole-number option: where the environment sets it, its range and its default. */
 interface WholeNumberSpec {
   /** The environment variable that sets it, when one does. */

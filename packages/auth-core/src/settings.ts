@@ -1,5 +1,5 @@
 import type { CorsOrigins } from "./http/cors.js";
-import { type CheckedOption, ConfigurationError, checkOptions, OPTION_VARIABLES, WHOLE_NUMBER_OPTIONS } from "./options.js";
+import { type CheckedOption, ConfigurationError, checkAppUrl, checkOptions, OPTION_VARIABLES, WHOLE_NUMBER_OPTIONS } from "./options.js";
 
 /** The environment variables domain-auth reads (CONTRACT 2). */
 export interface AuthEnvironment {
@@ -73,20 +73,6 @@ export interface AuthSettings {
   readonly port: number;
 }
 
-/** An origin as `APP_URL` must be: http(s), no credentials, query or fragment; returned without a trailing slash. */
-function appUrlOf(raw: string | undefined): string | undefined {
-  if (!raw) return undefined;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigurationError(`APP_URL must be an absolute http(s) URL such as https://app.example.com, got '${raw}'`);
-  }
-  if ((url.protocol !== "http:" && url.protocol !== "https:") || url.username || url.password || url.search || url.hash)
-    throw new ConfigurationError(`APP_URL must be an http(s) URL with no credentials, query or fragment, got '${raw}'`);
-  return url.href.replace(/\/+$/, "");
-}
-
 /** `SMTP_URL` must be an smtp:// or smtps:// URL; its password is never repeated in the message. */
 function smtpUrlOf(raw: string | undefined): string | undefined {
   if (!raw) return undefined;
@@ -144,7 +130,7 @@ export function readSettings(env: AuthEnvironment = process.env): AuthSettings {
     registerLimit: options.registerLimit,
     setupToken: options.setupToken,
     corsOrigins: options.corsOrigins,
-    appUrl: appUrlOf(env.APP_URL),
+    appUrl: checkAppUrl(env.APP_URL, "APP_URL"),
     smtpUrl: smtpUrlOf(env.SMTP_URL),
     mailFrom: env.MAIL_FROM || undefined,
     port: options.port,

@@ -1,15 +1,30 @@
 import type { AuthServices, RouteContext } from "../context.js";
+import { isSafeMethod } from "../cookies/cookie-transport.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { ApiError } from "../http/errors.js";
 import type { Caller } from "../policy/subjects.js";
 import type { LiveSessionRow } from "../sessions/session-store.js";
 import type { SignedInUser } from "../store/rows.js";
 
+/** How a request carried its token: the `Authorization` header, or the access cookie (CONTRACT §14). */
+export type Credential = "bearer" | "cookie";
+
 /** An authenticated caller with their current user record and the session their token belongs to. */
 export interface Authenticated {
   readonly caller: NonNullable<Caller>;
   readonly user: SignedInUser;
   readonly session: LiveSessionRow;
+  readonly credential: Credential;
+}
+
+/** Options of {@link authenticate}. */
+export interface AuthenticateOptions {
+  /**
+   * `false` for the endpoints that start a session (login, setup, refresh, reset-password): they
+   * have no use for a caller, and the access cookie of an ended session must not stop a new sign-in.
+   * @default true
+   */
+  readonly cookie?: boolean;
 }
 
 /** The 401 for a token that fails verification, or whose session ended or whose user is gone or changed since. */
@@ -29,22 +44,52 @@ export function bearerToken(request: ApiRequest): string | null {
   return match[2] ?? "";
 }
 
+/** The token of a request and how it came: the bearer header first, else the access cookie; `null` for neither. */
+function presentedToken(services: AuthServices, request: ApiRequest, cookie: boolean): { token: string; credential: Credential } | null {
+  const bearer = bearerToken(request);
+  if (bearer !== null) return { token: bearer, credential: "bearer" };
+  if (!cookie) return null;
+  const token = services.cookies.accessToken(request);
+  return token === null ? null : { token, credential: "cookie" };
+}
+
 /**
- * The caller of a request: `null` without a bearer token. A token that fails verification, whose
- * session was revoked or expired, or whose user is gone or whose role or password changed since,
- * is a 401, never anonymous. One database read: the session and its user together.
+ * The user and session a token stands for, or `undefined` when it fails verification, its session
+ * was revoked or expired, or its user is gone or their role or password changed since. One
+ * database read: the session and its user together.
  */
-export async function authenticate(context: RouteContext, request: ApiRequest): Promise<Authenticated | null> {
-  const services: AuthServices | null = context.services;
-  if (!services) return null;
-  const token = bearerToken(request);
-  if (token === null) return null;
+export async function verifiedSession(
+  services: AuthServices,
+  token: string,
+): Promise<{ user: SignedInUser; session: LiveSessionRow } | undefined> {
   const claims = token === "" ? null : await services.tokens.verify(token);
   const found = claims ? await services.sessions.findLive(services.auth.entity, claims.sid) : undefined;
   const user = found?.user;
   if (!claims || !found || !user || user.id !== claims.sub || user.tokenVersion !== claims.ver || user.role !== claims.role)
-    throw invalidTokenError();
-  return { caller: { id: user.id, role: user.role }, user, session: found.session };
+    return undefined;
+  return { user, session: found.session };
+}
+
+/**
+ * The caller of a request: `null` without a bearer token or access cookie. A token that fails
+ * verification, whose session ended or whose user changed since ({@link verifiedSession}) is a
+ * 401, never anonymous. A cookie authenticates a method that changes something only from the
+ * app's own origin (403 `FORBIDDEN_ORIGIN`, CONTRACT §14).
+ */
+export async function authenticate(
+  context: RouteContext,
+  request: ApiRequest,
+  options: AuthenticateOptions = {},
+): Promise<Authenticated | null> {
+  const services: AuthServices | null = context.services;
+  if (!services) return null;
+  const presented = presentedToken(services, request, options.cookie ?? true);
+  if (presented === null) return null;
+  if (presented.credential === "cookie" && !isSafeMethod(request.method)) services.cookies.checkOrigin(request);
+  const found = await verifiedSession(services, presented.token);
+  if (!found) throw invalidTokenError();
+  const { user, session } = found;
+  return { caller: { id: user.id, role: user.role }, user, session, credential: presented.credential };
 }
 
 /** Like {@link authenticate}, but a request without a token is a 401 too. */

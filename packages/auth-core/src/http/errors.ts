@@ -8,6 +8,7 @@ export const ERROR_CODES = {
   INVALID_CREDENTIALS: { status: 401, message: "Invalid email or password" },
   INVALID_REFRESH_TOKEN: { status: 401, message: "The refresh token is invalid, spent or expired" },
   FORBIDDEN: { status: 403, message: "You are not allowed to do this" },
+  FORBIDDEN_ORIGIN: { status: 403, message: "This request must come from the app's own origin" },
   EMAIL_NOT_VERIFIED: { status: 403, message: "Confirm your email address first: follow the link we sent you" },
   INVALID_RESET_TOKEN: { status: 400, message: "The link is invalid, used, superseded by a newer one, or expired" },
   INVALID_VERIFICATION_TOKEN: { status: 400, message: "The verification link is invalid, used, superseded by a newer one, or expired" },

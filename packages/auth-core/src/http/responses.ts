@@ -15,6 +15,8 @@ export interface Reply {
   readonly headers: Record<string, string>;
   /** `null` for no body. */
   readonly body: string | null;
+  /** `Set-Cookie` values, each its own header (the cookie transport, CONTRACT §14). */
+  readonly cookies?: readonly string[];
 }
 
 /** A JSON reply; like every API response it is never sniffed nor stored by a cache. */
@@ -39,5 +41,12 @@ export function errorResponse(error: ApiError): Reply {
 
 /** The Web `Response` of a reply. */
 export function toResponse(reply: Reply): Response {
-  return new Response(reply.body, { status: reply.status, headers: reply.headers });
+  const response = new Response(reply.body, { status: reply.status, headers: reply.headers });
+  for (const cookie of reply.cookies ?? []) response.headers.append("set-cookie", cookie);
+  return response;
+}
+
+/** A reply's headers as node:http writes them: each `Set-Cookie` on its own. */
+export function nodeHeaders(reply: Reply): Record<string, string | string[]> {
+  return reply.cookies?.length ? { ...reply.headers, "set-cookie": [...reply.cookies] } : reply.headers;
 }

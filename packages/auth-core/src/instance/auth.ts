@@ -1,4 +1,5 @@
 import type { DomainModel, Endpoint } from "../config/index.js";
+import type { PageSessions } from "../cookies/page-sessions.js";
 import type { ApiRequest } from "../http/api-request.js";
 import type { CorsOrigins } from "../http/cors.js";
 import type { Reply } from "../http/responses.js";
@@ -59,6 +60,12 @@ export interface CreateAuthOptions {
    * @default none: same origin only, and `OPTIONS` is 405 like any method a path does not answer
    */
   corsOrigins?: CorsOrigins;
+  /**
+   * The app's public origin (`APP_URL`), such as `https://app.example.com`. Cookie sessions
+   * (CONTRACT §14) must come from it, and over https their cookies are `Secure` with `__Host-` names.
+   * @default none: a cookie request's own `Host` is the app's origin, and cookies are not `Secure`
+   */
+  appUrl?: string;
   /** Receives unexpected errors (answered with 500). @default console.error */
   onError?: (error: unknown) => void;
   /**
@@ -71,7 +78,7 @@ export interface CreateAuthOptions {
 }
 
 /** A running domain-auth instance. */
-export interface Auth {
+export interface Auth extends PageSessions {
   readonly model: DomainModel;
   /** Answers one `/api/*` request. Never throws; never answers with a stack trace. */
   handle(request: Request): Promise<Response>;

@@ -1,7 +1,7 @@
 import { clientAddressOf, PEER_ADDRESS_HEADER, UNKNOWN_ADDRESS } from "../client-address.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { type CorsPolicy, createCorsPolicy } from "../http/cors.js";
-import { type CheckedOptions, ConfigurationError, checkOptions } from "../options.js";
+import { type CheckedOptions, ConfigurationError, checkAppUrl, checkOptions } from "../options.js";
 import { createSetupTokenCheck, type SetupTokenCheck } from "../tokens/setup-token.js";
 import { MIN_SECRET_BYTES } from "../tokens/tokens.js";
 import type { CreateAuthOptions } from "./auth.js";
@@ -9,6 +9,8 @@ import type { CreateAuthOptions } from "./auth.js";
 /** The options of an instance, checked, with every default filled in: what its services and pipeline are made from. */
 export interface InstanceOptions extends CheckedOptions {
   readonly now: () => number;
+  /** The app's public origin, checked; `undefined` when not given. */
+  readonly appUrl: string | undefined;
   /** `null` when setup is open to the first caller. */
   readonly setupTokenCheck: SetupTokenCheck | null;
   /** `null` when only the same origin may call (no `corsOrigins`). */
@@ -48,6 +50,7 @@ export function resolveOptions(options: CreateAuthOptions): InstanceOptions {
   return {
     ...checked,
     now: options.now ?? Date.now,
+    appUrl: checkAppUrl(options.appUrl, "appUrl"),
     setupTokenCheck: checked.setupToken ? createSetupTokenCheck(checked.setupToken) : null,
     cors: checked.corsOrigins && createCorsPolicy(checked.corsOrigins),
     clientAddress: options.clientAddress ?? addressFinder(checked.trustProxy),

@@ -61,7 +61,11 @@ function withCors(answer: Answer, match: RouteMatcher, cors: CorsPolicy): Answer
  * the endpoints this instance serves, built once.
  */
 export function createPipeline(context: RouteContext, options: PipelineOptions): Pipeline {
-  const document = openApiDocument(context.model, { endpoints: context.services?.endpoints ?? null });
+  const services = context.services;
+  const document = openApiDocument(context.model, {
+    endpoints: services?.endpoints ?? null,
+    ...(services ? { accessCookie: services.cookies.names.access } : {}),
+  });
   const match = createRouteMatcher(context, { [OPENAPI_PATH]: { GET: openApiRoute(document) } });
   const route = createRouter(match);
   const routed: Answer = async (request) => {

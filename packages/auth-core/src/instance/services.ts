@@ -1,5 +1,6 @@
 import { type AuthModel, ENDPOINTS, type Endpoint, MAIL_ENDPOINTS } from "../config/index.js";
 import type { AuthServices } from "../context.js";
+import { CookieTransport } from "../cookies/cookie-transport.js";
 import { AccountTokenStore } from "../mail/account-tokens.js";
 import { type MailOptions, MailService } from "../mail/mail-service.js";
 import { createPasswordHasher } from "../password/hasher.js";
@@ -36,6 +37,7 @@ export function createServices(
       ...(options.maxHashQueue !== undefined ? { maxQueue: options.maxHashQueue } : {}),
     }),
     tokens: createTokenService({ secret: options.secret as string, issuer: options.issuer, ttlSeconds: options.tokenTtlSeconds, now }),
+    cookies: new CookieTransport(options.appUrl),
     throttle: createLoginThrottle(database),
     setupToken: options.setupTokenCheck,
     registerThrottle: createRegisterThrottle(database, { limit: options.registerLimit }),

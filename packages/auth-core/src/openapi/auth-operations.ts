@@ -71,10 +71,21 @@ export const TOKEN_PROPERTIES: Readonly<Record<string, JsonSchema>> = {
   refreshExpiresIn: { type: "integer", description: "Seconds until the refresh token expires." },
 };
 
+/** The token fields a sign-in with `"transport": "cookie"` leaves out of its answer (they go into cookies). */
+export const COOKIE_TRANSPORT_OMITS = ["token", "tokenType", "refreshToken"] as const;
+
 /** The schemas the auth operations refer to: the signed-in body and a session. */
 export function authSchemas(auth: AuthModel): Record<string, JsonSchema> {
   return {
-    [SIGNED_IN_SCHEMA]: objectOf({ ...TOKEN_PROPERTIES, user: ref(recordSchemaNames(auth.entity).record) }),
+    [SIGNED_IN_SCHEMA]: {
+      ...objectOf(
+        { ...TOKEN_PROPERTIES, user: ref(recordSchemaNames(auth.entity).record) },
+        // With `"transport": "cookie"` the tokens are cookies; `refreshExpiresIn` is absent without a refresh endpoint.
+        { optional: [...COOKIE_TRANSPORT_OMITS, "refreshExpiresIn"] },
+      ),
+      description:
+        'The session\'s tokens and the profile. With `"transport": "cookie"`, `token`, `tokenType` and `refreshToken` are set as HttpOnly cookies instead.',
+    },
     [SESSION_SCHEMA]: objectOf({
       id: { type: "string" },
       createdAt: { type: "string", format: "date-time" },

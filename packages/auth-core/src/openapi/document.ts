@@ -1,8 +1,9 @@
 import type { DomainModel, Endpoint } from "../config/index.js";
+import { cookieNames } from "../cookies/cookie-transport.js";
 import { authOperationSpecs, authSchemas } from "./auth-operations.js";
 import { entityOperationSpecs, entitySchemas } from "./entity-operations.js";
 import { ERROR_SCHEMA, errorBodySchema, ISSUE_BODY, ISSUE_SCHEMA } from "./errors.js";
-import { BEARER_SCHEME, type OperationSpec, operationObject } from "./operation.js";
+import { BEARER_SCHEME, COOKIE_SCHEME, type OperationSpec, operationObject } from "./operation.js";
 import type { JsonSchema } from "./schema.js";
 
 export { OPENAPI_PATH } from "../http/api-paths.js";
@@ -37,13 +38,17 @@ function pathsOf(specs: readonly OperationSpec[], hasAuth: boolean): OpenApiDocu
  */
 export function openApiDocument(
   model: DomainModel,
-  options: { endpoints?: Readonly<Record<Endpoint, boolean>> | null } = {},
+  options: {
+    endpoints?: Readonly<Record<Endpoint, boolean>> | null;
+    /** The access cookie's name (`__Host-` prefixed over https). @default the name over http */
+    accessCookie?: string;
+  } = {},
 ): OpenApiDocument {
   // The endpoints the server really serves: without e-mail, the e-mail endpoints do not exist.
   const auth = model.auth && options.endpoints ? { ...model.auth, endpoints: options.endpoints } : model.auth;
   const specs = [...(auth ? authOperationSpecs(auth) : []), ...entityOperationSpecs(model)];
   const security = auth
-    ? `Send the token of \`${auth.entity.segment}/login\` as \`Authorization: Bearer <token>\`.`
+    ? `Send the token of \`${auth.entity.segment}/login\` as \`Authorization: Bearer <token>\`, or sign in with \`"transport": "cookie"\` and let the browser send its HttpOnly access cookie (requests that change something must then come from the app's own origin).`
     : "Every operation is open: `auth.type` is `none`.";
   return {
     openapi: "3.1.0",
@@ -64,7 +69,14 @@ export function openApiDocument(
         [ERROR_SCHEMA]: errorBodySchema(),
         [ISSUE_SCHEMA]: ISSUE_BODY,
       },
-      ...(auth ? { securitySchemes: { [BEARER_SCHEME]: { type: "http", scheme: "bearer", bearerFormat: "JWT" } } } : {}),
+      ...(auth
+        ? {
+            securitySchemes: {
+              [BEARER_SCHEME]: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
+              [COOKIE_SCHEME]: { type: "apiKey", in: "cookie", name: options.accessCookie ?? cookieNames(false).access },
+            },
+          }
+        : {}),
     },
   };
 }

@@ -5,6 +5,11 @@ import type { JsonSchema } from "./schema.js";
 
 /** The name of the bearer scheme in the document's `securitySchemes`. */
 export const BEARER_SCHEME = "bearer";
+/** The name of the access cookie's scheme in the document's `securitySchemes` (CONTRACT §14). */
+export const COOKIE_SCHEME = "cookie";
+
+/** Either credential: the bearer header, or the access cookie. */
+const SIGNED_IN = [{ [BEARER_SCHEME]: [] }, { [COOKIE_SCHEME]: [] }];
 
 /** One operation of the API, as the document describes it: a row of an operation table. */
 export interface OperationSpec {
@@ -40,6 +45,8 @@ export function operationObject(spec: OperationSpec, defaults: OperationDefaults
   const open = spec.access.permissions.includes("*");
   const errors: ErrorCode[] = [
     ...(defaults.hasAuth ? (["UNAUTHENTICATED"] as const) : []),
+    // A cookie may change something only from the app's own origin; a cookie sign-in likewise.
+    ...(defaults.hasAuth && spec.method !== "get" ? (["FORBIDDEN_ORIGIN"] as const) : []),
     ...(spec.body ? BODY_ERRORS : []),
     ...spec.errors,
     "UNAVAILABLE",
@@ -52,7 +59,7 @@ export function operationObject(spec: OperationSpec, defaults: OperationDefaults
     summary: spec.summary,
     description: [spec.description, `**Who may call it:** ${spec.access.sentence}.`].filter(Boolean).join("\n\n"),
     "x-domain-auth-permissions": [...spec.access.permissions],
-    ...(defaults.hasAuth ? { security: open ? [{}, { [BEARER_SCHEME]: [] }] : [{ [BEARER_SCHEME]: [] }] } : {}),
+    ...(defaults.hasAuth ? { security: open ? [{}, ...SIGNED_IN] : SIGNED_IN } : {}),
     ...(spec.parameters?.length ? { parameters: [...spec.parameters] } : {}),
     ...(spec.body ? { requestBody: { required: true, content: { "application/json": { schema: spec.body } } } } : {}),
     responses: { [String(spec.success.status)]: success, ...errorResponses(errors) },

@@ -1,4 +1,4 @@
-import { authenticate } from "../accounts/authenticate.js";
+import { authenticate, type Credential } from "../accounts/authenticate.js";
 import type { EntityModel, Operation } from "../config/index.js";
 import type { RouteContext } from "../context.js";
 import type { ApiRequest } from "../http/api-request.js";
@@ -11,6 +11,8 @@ import type { LiveSessionRow } from "../sessions/session-store.js";
 /** An allowed operation, and the session of the caller's token (`null` for an anonymous caller). */
 export interface Permitted extends Access {
   readonly session: LiveSessionRow | null;
+  /** How the token came (`null` for an anonymous caller): fresh tokens go back the same way. */
+  readonly credential: Credential | null;
 }
 
 /**
@@ -28,7 +30,13 @@ export async function permit(context: RouteContext, request: ApiRequest, entity:
       ? new ApiError("UNAUTHENTICATED", { headers: { "www-authenticate": "Bearer" } })
       : new ApiError("FORBIDDEN");
   }
-  return { operation, caller, scope: decision.scope, session: authenticated?.session ?? null };
+  return {
+    operation,
+    caller,
+    scope: decision.scope,
+    session: authenticated?.session ?? null,
+    credential: authenticated?.credential ?? null,
+  };
 }
 
 /**

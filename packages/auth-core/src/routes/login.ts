@@ -1,12 +1,12 @@
 import { loginBodySchema } from "../accounts/auth-body-schemas.js";
 import { authenticate } from "../accounts/authenticate.js";
 import { checkPassword } from "../accounts/check-password.js";
-import { signedInBody } from "../accounts/signed-in-body.js";
+import { checkTransport, signedInBody, signedInReply } from "../accounts/signed-in-body.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { ApiError } from "../http/errors.js";
 import { readBody } from "../http/parse.js";
-import { jsonWithToken, type Reply } from "../http/responses.js";
+import type { Reply } from "../http/responses.js";
 import { checkEmailConfirmed } from "../policy/email-verification.js";
 import { normalizeEmail } from "../records/email.js";
 import { enforce } from "./access.js";
@@ -18,14 +18,15 @@ import { enforce } from "./access.js";
  * password was found right.
  */
 export async function login(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
-  await authenticate(context, request);
+  await authenticate(context, request, { cookie: false });
   services.hasher.ensureRoom();
   const body = await readBody(request, loginBodySchema);
+  const transport = checkTransport(services, request, body.transport);
   const email = normalizeEmail(body.email);
   const user = await context.store.findByEmail(services.auth.entity, email);
   const valid = await checkPassword(context, services, request, { email, password: body.password, user });
   if (!user || !valid) throw new ApiError("INVALID_CREDENTIALS");
   // Only after the password: without it, the answer says nothing about the account.
   enforce(checkEmailConfirmed(services.auth, user));
-  return jsonWithToken(200, await signedInBody(context, services, user, request));
+  return signedInReply(services, 200, await signedInBody(context, services, user, request), transport);
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { transportSchema } from "../accounts/auth-body-schemas.js";
 import { passwordProblem } from "../password/rules.js";
 import { emailProblem, normalizeEmail } from "../records/email.js";
 
@@ -32,6 +33,7 @@ export const resetPasswordBodySchema = z.object({
     const problem = passwordProblem(password);
     if (problem) context.addIssue({ code: "custom", message: problem });
   }),
+  transport: transportSchema,
 });
 
 /** `POST verify-email`: `{ token }`. */

@@ -1,11 +1,11 @@
 import { refreshBodySchema } from "../accounts/auth-body-schemas.js";
 import { authenticate } from "../accounts/authenticate.js";
-import { tokensBody } from "../accounts/signed-in-body.js";
+import { checkTransport, signedInReply, tokensBody } from "../accounts/signed-in-body.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { ApiError } from "../http/errors.js";
 import { readBody } from "../http/parse.js";
-import { jsonWithToken, type Reply } from "../http/responses.js";
+import type { Reply } from "../http/responses.js";
 
 /**
  * `POST /api/<auth>/refresh`: a refresh token in, a new token pair and the user (re-read) out; the
@@ -13,9 +13,14 @@ import { jsonWithToken, type Reply } from "../http/responses.js";
  * verification is still a 401.
  */
 export async function refresh(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
-  await authenticate(context, request);
+  await authenticate(context, request, { cookie: false });
   const body = await readBody(request, refreshBodySchema);
-  const outcome = await services.sessions.refresh(services.auth.entity, body.refreshToken);
+  const transport = checkTransport(services, request, body.transport);
+  const refreshToken = body.refreshToken ?? services.cookies.refreshToken(request);
+  if (refreshToken === null) throw new ApiError("INVALID_REFRESH_TOKEN");
+  const outcome = await services.sessions.refresh(services.auth.entity, refreshToken);
+  // A refused cookie is left as it is: it may be a second tab's, within the grace of a rotation whose
+  // winner has just set new cookies, which clearing would remove.
   if (!outcome.refreshed) throw new ApiError("INVALID_REFRESH_TOKEN");
-  return jsonWithToken(200, await tokensBody(services, outcome.user, outcome.issued));
+  return signedInReply(services, 200, await tokensBody(services, outcome.user, outcome.issued), transport);
 }

@@ -1,10 +1,10 @@
 import { authenticate } from "../accounts/authenticate.js";
-import { signedInBody } from "../accounts/signed-in-body.js";
+import { checkTransport, signedInBody, signedInReply } from "../accounts/signed-in-body.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { ApiError } from "../http/errors.js";
 import { readBody } from "../http/parse.js";
-import { jsonWithToken, type Reply } from "../http/responses.js";
+import type { Reply } from "../http/responses.js";
 import { toStoredUser } from "../store/rows.js";
 import { resetPasswordBodySchema } from "./mail-bodies.js";
 
@@ -15,9 +15,11 @@ import { resetPasswordBodySchema } from "./mail-bodies.js";
  * every session of the user revoked; then the email's login lock is lifted and a session started.
  */
 export async function resetPassword(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
-  await authenticate(context, request);
+  await authenticate(context, request, { cookie: false });
   services.hasher.ensureRoom();
-  const { token, password } = await readBody(request, resetPasswordBodySchema);
+  const body = await readBody(request, resetPasswordBodySchema);
+  const { token, password } = body;
+  const transport = checkTransport(services, request, body.transport);
   const entity = services.auth.entity;
   const found = await services.accountTokens.findLive(token, ["reset", "invite"], services.sessions.now());
   if (!found) throw new ApiError("INVALID_RESET_TOKEN");
@@ -40,5 +42,5 @@ export async function resetPassword(context: RouteContext, services: AuthService
   if (!record) throw new ApiError("INVALID_RESET_TOKEN");
   const user = toStoredUser(record);
   await services.throttle.unlockEmail(user.email);
-  return jsonWithToken(200, await signedInBody(context, services, user, request));
+  return signedInReply(services, 200, await signedInBody(context, services, user, request), transport);
 }

@@ -1,11 +1,14 @@
+import { z } from "zod";
+import { transportSchema } from "../accounts/auth-body-schemas.js";
 import { authenticate } from "../accounts/authenticate.js";
 import { createUser, parseSignUpBody } from "../accounts/create-user.js";
-import { signedInBody } from "../accounts/signed-in-body.js";
+import { checkTransport, signedInBody, signedInReply } from "../accounts/signed-in-body.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { readJsonObject } from "../http/body.js";
 import { ApiError } from "../http/errors.js";
-import { json, jsonWithToken, type Reply } from "../http/responses.js";
+import { parseBody } from "../http/parse.js";
+import { json, type Reply } from "../http/responses.js";
 import type { SetupTokenCheck } from "../tokens/setup-token.js";
 import { checkRefs } from "./refs.js";
 
@@ -32,20 +35,26 @@ function checkSetupToken(check: SetupTokenCheck, candidate: unknown): void {
   });
 }
 
+/** The `transport` setup reads beside the new user's fields. */
+const SETUP_TRANSPORT_SCHEMA = z.object({ transport: transportSchema });
+
 /**
  * `POST /api/<auth>/setup`: creates the first user, with the setup role, and signs them in. With a
  * setup token, the body's `setupToken` must match it: checked after the body is validated and
  * before anything is hashed or written; it is never stored.
  */
 export async function setup(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
-  await authenticate(context, request);
+  await authenticate(context, request, { cookie: false });
   if (await context.store.isSetupComplete()) throw new ApiError("SETUP_COMPLETE");
   const body = await readJsonObject(request);
-  // The token is never a field of the new user, even when the auth entity declares one of that name.
-  const { setupToken, ...fields } = body;
-  const values = parseSignUpBody(services, services.setupToken ? fields : body);
+  // Neither the token nor the transport is ever a field of the new user, even when the auth entity
+  // declares one of that name.
+  const { transport: requested, ...signUp } = body;
+  const { setupToken, ...fields } = signUp;
+  const values = parseSignUpBody(services, services.setupToken ? fields : signUp);
+  const transport = checkTransport(services, request, parseBody(SETUP_TRANSPORT_SCHEMA, { transport: requested }).transport);
   await checkRefs(context, services.auth.entity, values);
   if (services.setupToken) checkSetupToken(services.setupToken, setupToken);
   const user = await createUser(context, services, values, { role: services.auth.setupRole, setup: "first-user-only", verified: true });
-  return jsonWithToken(201, await signedInBody(context, services, user, request));
+  return signedInReply(services, 201, await signedInBody(context, services, user, request), transport);
 }

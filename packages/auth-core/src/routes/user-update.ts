@@ -1,10 +1,10 @@
 import { checkPassword } from "../accounts/check-password.js";
-import { sessionTokens } from "../accounts/signed-in-body.js";
+import { sessionTokens, signedInReply } from "../accounts/signed-in-body.js";
 import type { EntityModel } from "../config/index.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { ApiError } from "../http/errors.js";
-import { json, jsonWithToken, type Reply } from "../http/responses.js";
+import { json, type Reply } from "../http/responses.js";
 import { storeError } from "../http/store-errors.js";
 import { changesOwnCredentials, checkCredentialWriter, checkCurrentPassword, credentialChanges } from "../policy/credentials.js";
 import { checkFieldGuards } from "../policy/field-guards.js";
@@ -44,7 +44,8 @@ export async function updateUser(context: RouteContext, services: AuthServices, 
   const issued =
     renewed ??
     (await services.sessions.start(record.id, { userAgent: request.headers.get("user-agent"), address: context.clientAddress(request) }));
-  return jsonWithToken(200, { item, ...(await sessionTokens(services, record, issued)) });
+  const transport = update.access.credential === "cookie" ? "cookie" : "body";
+  return signedInReply(services, 200, { item, ...(await sessionTokens(services, record, issued)) }, transport);
 }
 
 /** Ownership, field guards, setup-role protection, credential writers and the current password, in that order. */

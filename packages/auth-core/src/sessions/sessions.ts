@@ -118,6 +118,12 @@ export class SessionService {
     return issued ? { refreshed: true, user, issued } : REFUSED;
   }
 
+  /** Revokes the session whose current refresh token this is (a sign-out by the refresh cookie); `false` for none. */
+  async revokeByRefreshToken(entity: EntityModel, refreshToken: string): Promise<boolean> {
+    const found = await this.store.findByRefreshHash(entity, hashRefreshToken(refreshToken));
+    return found ? this.store.revoke(found.session.id, this.now()) : false;
+  }
+
   /**
    * Refuses a token that is not the current one of any session. One that a rotation of a session
    * spent (any of them, not only the last), presented more than the grace after that rotation, is

@@ -1,0 +1,110 @@
+import { parseCookie, stringifySetCookie } from "cookie";
+import type { ApiRequest } from "../http/api-request.js";
+import { ApiError } from "../http/errors.js";
+
+/**
+ * The cookie transport of CONTRACT §14: the session's access and refresh tokens in two HttpOnly
+ * cookies, and the same-origin check that keeps another site from using them.
+ */
+
+/** A session's tokens as the cookies carry them, with their lifetimes in seconds. */
+export interface CookieTokens {
+  readonly token: string;
+  readonly expiresIn: number;
+  /** `null` where the domain has no `refresh` endpoint (no refresh cookie is set). */
+  readonly refreshToken: string | null;
+  readonly refreshExpiresIn: number | null;
+}
+
+/** The names of the two cookies: with the `__Host-` prefix when the app is served over https. */
+export interface CookieNames {
+  readonly access: string;
+  readonly refresh: string;
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** `true` for the methods a cookie may authenticate from any origin (they change nothing). */
+export function isSafeMethod(method: string): boolean {
+  return SAFE_METHODS.has(method.toUpperCase());
+}
+
+/** The cookie names for an app served over https (`secure`) or not. */
+export function cookieNames(secure: boolean): CookieNames {
+  const prefix = secure ? "__Host-" : "";
+  return { access: `${prefix}domain-auth.token`, refresh: `${prefix}domain-auth.refresh-token` };
+}
+
+/** How an instance reads, writes and guards its session cookies. */
+export class CookieTransport {
+  readonly names: CookieNames;
+  readonly secure: boolean;
+  /** `APP_URL`'s origin; `null` when unset (a request's own `Host` is its origin then). */
+  readonly #appOrigin: string | null;
+
+  constructor(appUrl: string | undefined) {
+    const origin = appUrl ? new URL(appUrl) : null;
+    this.#appOrigin = origin?.origin ?? null;
+    this.secure = origin?.protocol === "https:";
+    this.names = cookieNames(this.secure);
+  }
+
+  /** The value of the access cookie a request carries, or `null`. */
+  accessToken(request: ApiRequest): string | null {
+    return this.#read(request, this.names.access);
+  }
+
+  /** The value of the refresh cookie a request carries, or `null`. */
+  refreshToken(request: ApiRequest): string | null {
+    return this.#read(request, this.names.refresh);
+  }
+
+  #read(request: ApiRequest, name: string): string | null {
+    const header = request.headers.get("cookie");
+    if (header === null || !header.includes(name)) return null;
+    const value = parseCookie(header)[name];
+    return value === undefined || value === "" ? null : value;
+  }
+
+  /** The `Set-Cookie` values that hand a session's tokens to the browser. */
+  sessionCookies(tokens: CookieTokens): string[] {
+    const cookies = [this.#cookie(this.names.access, tokens.token, tokens.expiresIn)];
+    if (tokens.refreshToken !== null && tokens.refreshExpiresIn !== null)
+      cookies.push(this.#cookie(this.names.refresh, tokens.refreshToken, tokens.refreshExpiresIn));
+    return cookies;
+  }
+
+  /** The `Set-Cookie` values that remove both cookies. */
+  clearingCookies(): string[] {
+    return [this.#cookie(this.names.access, "", 0), this.#cookie(this.names.refresh, "", 0)];
+  }
+
+  #cookie(name: string, value: string, maxAge: number): string {
+    return stringifySetCookie({ name, value, maxAge, path: "/", httpOnly: true, sameSite: "lax", secure: this.secure });
+  }
+
+  /**
+   * Refuses a request from another site: its `Origin` must be the app's own (`APP_URL`'s, else the
+   * request's `Host`), or, without `Origin`, `Sec-Fetch-Site` must say `same-origin`.
+   *
+   * @throws {ApiError} 403 `FORBIDDEN_ORIGIN`.
+   */
+  checkOrigin(request: ApiRequest): void {
+    if (!this.isSameOrigin(request)) throw new ApiError("FORBIDDEN_ORIGIN");
+  }
+
+  /** Whether a request comes from the app's own origin (see {@link checkOrigin}). */
+  isSameOrigin(request: ApiRequest): boolean {
+    const origin = request.headers.get("origin");
+    if (origin === null) return request.headers.get("sec-fetch-site") === "same-origin";
+    if (this.#appOrigin !== null) return origin === this.#appOrigin;
+    const host = request.headers.get("host");
+    if (host === null) return false;
+    try {
+      const url = new URL(origin);
+      return url.origin === origin && url.host === host.toLowerCase();
+    } catch {
+      return false;
+    }
+  }
+}

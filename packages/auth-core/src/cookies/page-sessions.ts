@@ -1,0 +1,122 @@
+import { parseCookie, stringifyCookie } from "cookie";
+import { authenticate } from "../accounts/authenticate.js";
+import { sessionTokens } from "../accounts/signed-in-body.js";
+import type { Operation } from "../config/index.js";
+import type { AuthServices, RouteContext } from "../context.js";
+import type { ApiRequest } from "../http/api-request.js";
+import { ApiError } from "../http/errors.js";
+import { mayPerform } from "../policy/authorize.js";
+import { serializeRecord } from "../records/serialize.js";
+import { REUSE_GRACE_MS } from "../sessions/lifetimes.js";
+import type { RefreshOutcome } from "../sessions/sessions.js";
+
+/** A request's headers, as a framework hands them to server code (a Web `Headers` is one). */
+export type RequestHeaders = Pick<Headers, "get" | "has">;
+
+/** The profile `me` answers: the auth entity's record as the API serializes it (no hash, ever). */
+export type Profile = Readonly<Record<string, unknown>> & { readonly id: string; readonly role?: string | null };
+
+/** New session cookies for a page request whose access cookie had expired. */
+export interface SessionRenewal {
+  /** The `Set-Cookie` values for the response. */
+  readonly setCookies: readonly string[];
+  /** The request's `Cookie` header with the new tokens in place of the old, for the page to render with. */
+  readonly cookieHeader: string;
+}
+
+/** What a project's server code asks of an instance about the request it is answering (CONTRACT §14). */
+export interface PageSessions {
+  /**
+   * The profile `me` would answer for a request with these headers (the `Authorization` header, or
+   * else the access cookie); `null` when signed out, or the token is expired, revoked or no longer
+   * matches its user. One database read.
+   * @example const user = await auth.currentUser(request.headers);
+   */
+  currentUser(headers: RequestHeaders): Promise<Profile | null>;
+  /**
+   * For a page request whose access cookie is missing or expired while its refresh cookie lives:
+   * refreshes the session and returns the new cookies; `null` when there is nothing to renew (a
+   * valid access cookie is checked without reading the database) or the refresh is refused.
+   */
+  renewSession(headers: RequestHeaders): Promise<SessionRenewal | null>;
+  /**
+   * CONTRACT §5's decision, as the API takes it: may `user` (what {@link currentUser} returned)
+   * perform `operation` on the entity named `entity` in domain.yaml, on `record` when given?
+   * @throws {TypeError} for an entity name domain.yaml does not have.
+   * @example auth.can(user, "update", "Post", post)
+   */
+  can(user: Profile | null, operation: Operation, entity: string, record?: Readonly<Record<string, unknown>>): boolean;
+}
+
+/** A GET of the request's headers: what {@link authenticate} reads. */
+function readOnlyRequest(headers: RequestHeaders): ApiRequest {
+  return { method: "GET", url: "http://localhost/", headers, body: null };
+}
+
+/**
+ * The session questions of the project's own pages, route handlers and server actions, answered
+ * over the same rules as the API: the token of the `Authorization` header or the access cookie.
+ */
+export function createPageSessions(context: RouteContext): PageSessions {
+  const services = context.services;
+  const renewing = new Map<string, Promise<RefreshOutcome>>();
+  return {
+    async currentUser(headers) {
+      if (!services) return null;
+      try {
+        const authenticated = await authenticate(context, readOnlyRequest(headers));
+        return authenticated ? (serializeRecord(services.auth.entity, authenticated.user) as Profile) : null;
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 401) return null;
+        throw error;
+      }
+    },
+    async renewSession(headers) {
+      if (!services?.endpoints.refresh) return null;
+      return renew(services, readOnlyRequest(headers), renewing);
+    },
+    can(user, operation, entityName, record) {
+      const entity = context.model.entities.find((candidate) => candidate.name === entityName);
+      if (!entity) throw new TypeError(`domain.yaml has no entity named '${entityName}'`);
+      const caller = user && context.services ? { id: user.id, role: typeof user.role === "string" ? user.role : null } : null;
+      return mayPerform(entity, operation, caller, { open: context.services === null, ...(record ? { record } : {}) });
+    },
+  };
+}
+
+/**
+ * Renews a page request's session from its refresh cookie when its access cookie is missing or
+ * expired; `null` when there is nothing to renew (a valid access cookie costs no database read) or
+ * the refresh is refused. Requests that carry the same refresh token within the reuse grace share
+ * one refresh (two tabs opening pages at once both stay signed in).
+ */
+async function renew(
+  services: AuthServices,
+  request: ApiRequest,
+  renewing: Map<string, Promise<RefreshOutcome>>,
+): Promise<SessionRenewal | null> {
+  const { cookies } = services;
+  const access = cookies.accessToken(request);
+  if (access !== null && (await services.tokens.verify(access))) return null;
+  const refreshToken = cookies.refreshToken(request);
+  if (refreshToken === null) return null;
+  let outcome = renewing.get(refreshToken);
+  if (!outcome) {
+    outcome = services.sessions.refresh(services.auth.entity, refreshToken);
+    renewing.set(refreshToken, outcome);
+    setTimeout(() => renewing.delete(refreshToken), REUSE_GRACE_MS).unref();
+    outcome.catch(() => renewing.delete(refreshToken));
+  }
+  const result = await outcome;
+  if (!result.refreshed) return null;
+  const tokens = await sessionTokens(services, result.user, result.issued);
+  const pair = {
+    token: String(tokens.token),
+    expiresIn: Number(tokens.expiresIn),
+    refreshToken: String(tokens.refreshToken),
+    refreshExpiresIn: Number(tokens.refreshExpiresIn),
+  };
+  const sent = parseCookie(request.headers.get("cookie") ?? "");
+  const cookieHeader = stringifyCookie({ ...sent, [cookies.names.access]: pair.token, [cookies.names.refresh]: pair.refreshToken });
+  return { setCookies: cookies.sessionCookies(pair), cookieHeader };
+}

@@ -1,0 +1,109 @@
+/**
+ * `@domain-auth/core/next`: who is signed in, for a Next.js project's own server components,
+ * route handlers and server actions (CONTRACT §14), and the session part of its `proxy.ts`. The
+ * only module of domain-auth that imports Next.js; server only. The instance is the one of
+ * `authFromEnv()`, made from the environment once per process.
+ *
+ * @example
+ * // app/dashboard/page.tsx
+ * import { requireUser } from "@domain-auth/core/next";
+ *
+ * export default async function Dashboard() {
+ *   const user = await requireUser();
+ *   return <p>Signed in as {user.email}</p>;
+ * }
+ */
+import { headers } from "next/headers.js";
+import { forbidden, redirect } from "next/navigation.js";
+import { type NextRequest, NextResponse } from "next/server.js";
+import { cache } from "react";
+import type { Operation } from "../config/index.js";
+import type { Profile } from "../cookies/page-sessions.js";
+import { authFromEnv } from "../env.js";
+import { signInPath } from "../policy/next-path.js";
+
+export type { Profile } from "../cookies/page-sessions.js";
+
+/** The request header in which {@link withSession} tells server code the page's path and query. */
+export const PAGE_PATH_HEADER = "x-domain-auth-path";
+
+/** Options of {@link requireUser}. */
+export interface RequireUserOptions {
+  /** Roles that may see the page; a signed-in user with another is shown the 403 page. @default any role */
+  readonly roles?: readonly string[];
+}
+
+/**
+ * The signed-in user of the current request (the access cookie, or an `Authorization` header): the
+ * profile `me` answers, or `null` when signed out, expired or revoked. One database read per
+ * request however often it is called while rendering.
+ *
+ * @example
+ * const user = await currentUser();
+ * if (!user) return Response.json({ error: "sign in" }, { status: 401 });
+ */
+export const currentUser: () => Promise<Profile | null> = cache(async () => {
+  const auth = await authFromEnv();
+  return auth.currentUser(await headers());
+});
+
+/**
+ * The signed-in user, or never returns: a signed-out visitor is redirected to
+ * `/login?next=<this page>`; a user without one of `roles` gets the 403 page (`forbidden()`, which
+ * needs `experimental.authInterrupts` in next.config, as the wizard sets it).
+ *
+ * @example
+ * const admin = await requireUser({ roles: ["Admin"] });
+ */
+export async function requireUser(options: RequireUserOptions = {}): Promise<Profile> {
+  const user = await currentUser();
+  if (!user) return redirect(signInPath((await headers()).get(PAGE_PATH_HEADER)));
+  if (options.roles && !options.roles.includes(String(user.role))) return forbidden();
+  return user;
+}
+
+/**
+ * CONTRACT §5's decision, the one the API takes: may `user` (what {@link currentUser} returned, or
+ * `null`) perform `operation` on the entity named `entity` in domain.yaml, on `record` when given?
+ *
+ * @example
+ * if (await can(user, "delete", "Post", post)) …
+ */
+export async function can(
+  user: Profile | null,
+  operation: Operation,
+  entity: string,
+  record?: Readonly<Record<string, unknown>>,
+): Promise<boolean> {
+  const auth = await authFromEnv();
+  return auth.can(user, operation, entity, record);
+}
+
+/** Builds a proxy's response from the request headers to pass on. */
+export type Respond = (requestHeaders: Headers) => NextResponse | Promise<NextResponse>;
+
+const passOn: Respond = (requestHeaders) => NextResponse.next({ request: { headers: requestHeaders } });
+
+/**
+ * The session part of a project's `proxy.ts`: tells server code the page's path (for
+ * `requireUser`'s way back), and when the access cookie has expired while the refresh cookie lives,
+ * renews both before the page renders, so the page sees the user and the browser keeps the new
+ * cookies. A valid access cookie is checked without reading the database; a refused refresh leaves
+ * the request as it was (the page then sees no user). `respond` builds the response from the
+ * request headers to pass on, so the project's own proxy composes with it.
+ *
+ * @example
+ * export function proxy(request: NextRequest) {
+ *   return withSession(request, (requestHeaders) => NextResponse.next({ request: { headers: requestHeaders } }));
+ * }
+ */
+export async function withSession(request: NextRequest, respond: Respond = passOn): Promise<NextResponse> {
+  const requestHeaders = new Headers(request.headers);
+  requestHeaders.set(PAGE_PATH_HEADER, request.nextUrl.pathname + request.nextUrl.search);
+  const auth = await authFromEnv();
+  const renewal = await auth.renewSession(request.headers);
+  if (renewal) requestHeaders.set("cookie", renewal.cookieHeader);
+  const response = await respond(requestHeaders);
+  for (const cookie of renewal?.setCookies ?? []) response.headers.append("set-cookie", cookie);
+  return response;
+}
