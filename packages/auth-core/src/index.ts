@@ -19,6 +19,7 @@ export {
   type Operation,
   validateDomainText,
 } from "./config/index.js";
+export type { PageSessions, Profile, RequestHeaders, SessionRenewal } from "./cookies/page-sessions.js";
 export { type Auth, type CreateAuthOptions, createAuth } from "./create-auth.js";
 export { authFromEnv, type CreateAuthFromEnvOptions, createAuthFromEnv } from "./env.js";
 export { type ApiRequest, pathOf } from "./http/api-request.js";

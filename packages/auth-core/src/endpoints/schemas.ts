@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { loginBodySchema, refreshBodySchema, signUpBodySchema } from "../accounts/auth-body-schemas.js";
+import { loginBodySchema, refreshBodySchema, signUpBodySchema, transportSchema } from "../accounts/auth-body-schemas.js";
 import type { AuthModel } from "../config/index.js";
 import { recordSchemaNames } from "../openapi/records.js";
 import { type JsonSchema, objectOf, ref } from "../openapi/schema.js";
@@ -32,6 +32,12 @@ export interface OperationSchemas {
 const profile = (auth: AuthModel): JsonSchema => objectOf({ user: ref(recordSchemaNames(auth.entity).record) });
 const signedIn = (): JsonSchema => ref(SIGNED_IN_SCHEMA);
 const accepted = (): JsonSchema => objectOf({});
+/** `transport` as the document describes it where it is read beside a schema. */
+const TRANSPORT_PROPERTY: JsonSchema = {
+  type: "string",
+  enum: ["body", "cookie"],
+  description: transportSchema.description ?? "",
+};
 const signUp: EndpointBody = { schema: (auth) => signUpBodySchema(auth.entity), ignoredKeys: IGNORED_KEYS };
 
 /** The bodies and answers of every auth operation of the catalog, by operation id. */
@@ -48,6 +54,7 @@ export const OPERATION_SCHEMAS: Readonly<Record<AuthOperationId, OperationSchema
       ...signUp,
       alsoReads: {
         setupToken: { type: "string", description: "Required when the server was started with `SETUP_TOKEN` (then 403 without it)." },
+        transport: TRANSPORT_PROPERTY,
       },
     },
     answer: signedIn,

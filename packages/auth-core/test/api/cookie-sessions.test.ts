@@ -60,7 +60,7 @@ describe.each(BACKENDS)("cookie sessions on $name", (backend) => {
       expect(answer.body).toMatchObject({ expiresIn: 600, user: { email: "reader@example.com" } });
       expect(answer.text).not.toContain(jar.values.get(ACCESS));
       const cookies = setCookies(answer);
-      expect(Object.keys(cookies).sort()).toEqual([ACCESS, REFRESH]);
+      expect(Object.keys(cookies).sort()).toEqual([ACCESS, REFRESH].sort());
       for (const cookie of Object.values(cookies)) {
         expect(cookie).toMatchObject({ httpOnly: true, sameSite: "lax", path: "/" });
         expect(cookie.secure).toBeFalsy();
@@ -246,7 +246,7 @@ describe.each(BACKENDS)("cookie sessions on $name", (backend) => {
     expect(answer.status).toBe(200);
     expect(answer.body).not.toHaveProperty("token");
     expect(answer.body.item.email).toBe(account.email);
-    expect(Object.keys(setCookies(answer)).sort()).toEqual([ACCESS, REFRESH]);
+    expect(Object.keys(setCookies(answer)).sort()).toEqual([ACCESS, REFRESH].sort());
     expect((await api().get("/api/user/me", withJar(jar))).status).toBe(200);
   });
 
@@ -310,6 +310,27 @@ describe.each(BACKENDS)("cookie sessions on $name", (backend) => {
   });
 });
 
+describe.each(BACKENDS)("the first administrator signed in with cookies on $name", (backend) => {
+  const instance = useInstance(backend.create);
+
+  it("setup sets the cookies, refused first from another site", async () => {
+    const body = { email: "first@example.com", password: TEST_PASSWORD, transport: "cookie" };
+    const crossSite = await instance.api.post("/api/user/setup", body, { headers: CROSS_SITE });
+    expect(crossSite.status).toBe(403);
+    expect(crossSite.body.code).toBe("FORBIDDEN_ORIGIN");
+    const answer = await instance.api.post("/api/user/setup", body, { headers: SAME_SITE });
+    expect(answer.status).toBe(201);
+    expect(answer.body).not.toHaveProperty("token");
+    expect(answer.body.user).toMatchObject({ email: "first@example.com", role: "Admin" });
+    expect(answer.body.user).not.toHaveProperty("transport");
+    const jar = new Jar();
+    jar.take(answer);
+    expect((await instance.api.get("/api/user/me", withJar(jar))).body.user.email).toBe("first@example.com");
+    const badTransport = await instance.api.post("/api/user/setup", { ...body, transport: 1 }, { headers: SAME_SITE });
+    expect(badTransport.status).toBe(409);
+  });
+});
+
 describe.each(BACKENDS)("cookie sessions behind an https APP_URL on $name", (backend) => {
   const instance = useInstance(backend.create, undefined, { appUrl: "https://app.example.com/" });
   beforeAll(async () => {
@@ -323,7 +344,7 @@ describe.each(BACKENDS)("cookie sessions behind an https APP_URL on $name", (bac
     const answer = await instance.api.post("/api/user/login", body, { headers: { origin: "https://app.example.com" } });
     expect(answer.status).toBe(200);
     const cookies = setCookies(answer);
-    expect(Object.keys(cookies).sort()).toEqual([`__Host-${ACCESS}`, `__Host-${REFRESH}`]);
+    expect(Object.keys(cookies).sort()).toEqual([`__Host-${ACCESS}`, `__Host-${REFRESH}`].sort());
     for (const cookie of Object.values(cookies)) expect(cookie).toMatchObject({ secure: true, path: "/", httpOnly: true });
     const document = await instance.api.get("/api/openapi.json");
     expect(document.body.components.securitySchemes.cookie).toEqual({ type: "apiKey", in: "cookie", name: `__Host-${ACCESS}` });

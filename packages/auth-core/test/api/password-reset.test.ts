@@ -50,6 +50,26 @@ describe.each(BACKENDS)("password reset on $name", (backend) => {
     expect(rows.map((row) => row.tokenHash)).toContain(createHash("sha256").update(token).digest("base64url"));
   });
 
+  it("signs in with cookies when asked (CONTRACT §14), from the app's own origin only", async () => {
+    const email = freshEmail("cookie");
+    await signUp(test.api, { email });
+    const token = await requestReset(email);
+    const body = { token, password: NEW_PASSWORD, transport: "cookie" };
+    const crossSite = await test.api.post("/api/user/reset-password", body, {
+      headers: { origin: "https://evil.example", host: "localhost" },
+    });
+    expect(crossSite.status).toBe(403);
+    expect(crossSite.body.code).toBe("FORBIDDEN_ORIGIN");
+    const answer = await test.api.post("/api/user/reset-password", body, { headers: { origin: "http://localhost", host: "localhost" } });
+    expect(answer.status).toBe(200);
+    expect(answer.body).not.toHaveProperty("token");
+    expect(answer.body.user.email).toBe(email);
+    const cookies = answer.headers.getSetCookie();
+    expect(cookies.map((line) => line.split("=")[0]).sort()).toEqual(["domain-auth.refresh-token", "domain-auth.token"]);
+    const access = cookies.find((line) => line.startsWith("domain-auth.token="))?.split(";")[0] ?? "";
+    expect((await test.api.get("/api/user/me", { headers: { cookie: access } })).body.user.email).toBe(email);
+  });
+
   it("puts nothing a user typed into reset and confirmation messages to their address", async () => {
     // Someone who registers another person's address must not get their own words into a genuine message to them.
     const email = freshEmail("typed");

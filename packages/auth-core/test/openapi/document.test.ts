@@ -144,15 +144,18 @@ describe("what the blog's document says", () => {
     const update = operation(document, "/api/post/{id}", "patch");
     expect(update["x-domain-auth-permissions"]).toEqual(["@Owner", "Admin"]);
     expect(update.description).toContain("**Who may call it:** Admin; the record's owner.");
-    expect(update.security).toEqual([{ bearer: [] }]);
+    expect(update.security).toEqual([{ bearer: [] }, { cookie: [] }]);
     const list = operation(document, "/api/post", "get");
     expect(list["x-domain-auth-permissions"]).toEqual(["*"]);
     expect(list.description).toContain("anyone, signed in or not");
-    expect(list.security).toEqual([{}, { bearer: [] }]);
+    expect(list.security).toEqual([{}, { bearer: [] }, { cookie: [] }]);
     // The auth entity's guarded defaults (CONTRACT 5): create and delete for the setup role.
     expect(operation(document, "/api/user", "post")["x-domain-auth-permissions"]).toEqual(["Admin"]);
     expect(operation(document, "/api/user/{id}", "get").description).toContain("Admin; the user themself");
-    expect(document.components.securitySchemes).toEqual({ bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } });
+    expect(document.components.securitySchemes).toEqual({
+      bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
+      cookie: { type: "apiKey", in: "cookie", name: "domain-auth.token" },
+    });
   });
 
   it("describes bodies with the fields' rules: required, maxLength, defaults, ref as a string id, no undeclared keys", () => {
@@ -179,6 +182,7 @@ describe("what the blog's document says", () => {
     expect(errorCodes(document, "/api/user/login", "post").sort()).toEqual(
       [
         "EMAIL_NOT_VERIFIED",
+        "FORBIDDEN_ORIGIN",
         "INVALID_BODY",
         "INVALID_CREDENTIALS",
         "PAYLOAD_TOO_LARGE",

@@ -29,7 +29,9 @@ const setup = await client.POST("/api/user/setup", { body: { email, password, na
 if (!setup.data) throw new Error("setup failed");
 const login = await client.POST("/api/user/login", { body: { email, password } });
 if (!login.data) throw new Error(\`login failed: \${login.error?.code}\`);
-const token: string = login.data.token;
+// Absent only after a sign-in with \`"transport": "cookie"\`, whose tokens are cookies.
+const token: string | undefined = login.data.token;
+if (token === undefined) throw new Error("a sign-in without transport answers with its token");
 const headers = { Authorization: \`Bearer \${token}\` };
 
 const created = await client.POST("/api/post", { body: { title: "Typed", published: true }, headers });
@@ -40,7 +42,16 @@ const read = await client.GET("/api/post/{id}", { params: { path: { id: post?.id
 
 const tooLong = await client.POST("/api/post", { body: { title: "x".repeat(201) }, headers });
 // The error body is typed: its code is one of the codes the document lists for this operation.
-const code: "INVALID_BODY" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "UNAUTHENTICATED" | "FORBIDDEN" | "CONFLICT" | "UNAVAILABLE" | undefined =
+const code:
+  | "INVALID_BODY"
+  | "UNSUPPORTED_MEDIA_TYPE"
+  | "PAYLOAD_TOO_LARGE"
+  | "UNAUTHENTICATED"
+  | "FORBIDDEN"
+  | "FORBIDDEN_ORIGIN"
+  | "CONFLICT"
+  | "UNAVAILABLE"
+  | undefined =
   tooLong.error?.code;
 const anonymous = await client.POST("/api/post", { body: { title: "Nobody's" } });
 
