@@ -42,7 +42,10 @@ describe("editNextConfig", () => {
   it("adds the options to create-next-app's config, changing no other byte", async () => {
     const result = await edited(CREATE_NEXT_APP_TS);
     expect(result).toBe(
-      CREATE_NEXT_APP_TS.replace("  },\n};", '  },\n  serverExternalPackages: ["@domain-auth/core"],\n  poweredByHeader: false,\n};'),
+      CREATE_NEXT_APP_TS.replace(
+        "  },\n};",
+        '  },\n  serverExternalPackages: ["@domain-auth/core"],\n  poweredByHeader: false,\n  experimental: { authInterrupts: true },\n};',
+      ),
     );
     expect(await editNextConfig(result)).toEqual({ kind: "unchanged" });
   });
@@ -52,7 +55,7 @@ describe("editNextConfig", () => {
     expect(result).toBe(
       CREATE_NEXT_APP_MJS.replace(
         "partialPrefetching: true,\n",
-        'partialPrefetching: true,\n  serverExternalPackages: ["@domain-auth/core"],\n  poweredByHeader: false,\n',
+        'partialPrefetching: true,\n  serverExternalPackages: ["@domain-auth/core"],\n  poweredByHeader: false,\n  experimental: { authInterrupts: true },\n',
       ),
     );
   });
@@ -61,36 +64,52 @@ describe("editNextConfig", () => {
     const text =
       'import type { NextConfig } from "next";\n\nconst nextConfig: NextConfig = {\n  /* config options here */\n};\n\nexport default nextConfig;\n';
     expect(await edited(text)).toBe(
-      text.replace("here */\n", 'here */\n  serverExternalPackages: ["@domain-auth/core"],\n  poweredByHeader: false,\n'),
+      text.replace(
+        "here */\n",
+        'here */\n  serverExternalPackages: ["@domain-auth/core"],\n  poweredByHeader: false,\n  experimental: { authInterrupts: true },\n',
+      ),
     );
   });
 
   it("appends to an existing serverExternalPackages in the file's quote style", async () => {
-    const text = "module.exports = {\n  serverExternalPackages: ['sharp'], // images\n  poweredByHeader: false,\n}\n";
+    const text =
+      "module.exports = {\n  serverExternalPackages: ['sharp'], // images\n  poweredByHeader: false,\n  experimental: { authInterrupts: true },\n}\n";
     expect(await edited(text)).toBe(text.replace("['sharp']", "['sharp', '@domain-auth/core']"));
-    const multiline = 'export default {\n  serverExternalPackages: [\n    "sharp",\n    "pino"\n  ],\n  poweredByHeader: true\n}\n';
+    const multiline =
+      'export default {\n  serverExternalPackages: [\n    "sharp",\n    "pino"\n  ],\n  poweredByHeader: true,\n  experimental: { authInterrupts: false }\n}\n';
     expect(await edited(multiline)).toBe(multiline.replace('"pino"\n', '"pino",\n    "@domain-auth/core"\n'));
   });
 
   it("keeps comments and a style without trailing commas", async () => {
     const text = "// my config\nconst config = {\n    reactStrictMode: true // strict\n} satisfies NextConfig\nexport default config\n";
     expect(await edited(text)).toBe(
-      '// my config\nconst config = {\n    reactStrictMode: true, // strict\n    serverExternalPackages: ["@domain-auth/core"],\n    poweredByHeader: false\n} satisfies NextConfig\nexport default config\n',
+      '// my config\nconst config = {\n    reactStrictMode: true, // strict\n    serverExternalPackages: ["@domain-auth/core"],\n    poweredByHeader: false,\n    experimental: { authInterrupts: true }\n} satisfies NextConfig\nexport default config\n',
     );
   });
 
   it("edits a one-line object on its line", async () => {
     expect(await edited("export default {}\n")).toBe(
-      'export default { serverExternalPackages: ["@domain-auth/core"], poweredByHeader: false }\n',
+      'export default { serverExternalPackages: ["@domain-auth/core"], poweredByHeader: false, experimental: { authInterrupts: true } }\n',
     );
     expect(await edited("export default { images: {} };\n")).toBe(
-      'export default { images: {}, serverExternalPackages: ["@domain-auth/core"], poweredByHeader: false };\n',
+      'export default { images: {}, serverExternalPackages: ["@domain-auth/core"], poweredByHeader: false, experimental: { authInterrupts: true } };\n',
     );
   });
 
-  it("leaves a config that has both options unchanged", async () => {
-    const text = 'export default { serverExternalPackages: ["@domain-auth/core", "sharp"], poweredByHeader: true };\n';
+  it("leaves a config that has every option unchanged, authInterrupts as the project set it", async () => {
+    const text =
+      'export default { serverExternalPackages: ["@domain-auth/core", "sharp"], poweredByHeader: true, experimental: { authInterrupts: false } };\n';
     expect(await editNextConfig(text)).toEqual({ kind: "unchanged" });
+  });
+
+  it("adds authInterrupts to the project's own experimental options", async () => {
+    const text =
+      'export default {\n  experimental: {\n    typedEnv: true,\n  },\n  serverExternalPackages: ["@domain-auth/core"],\n  poweredByHeader: false,\n};\n';
+    expect(await edited(text)).toBe(text.replace("typedEnv: true,\n", "typedEnv: true,\n    authInterrupts: true,\n"));
+    const oneLine = 'export default { experimental: {}, serverExternalPackages: ["@domain-auth/core"], poweredByHeader: false };\n';
+    expect(await edited(oneLine)).toBe(oneLine.replace("experimental: {}", "experimental: { authInterrupts: true }"));
+    const computed = await editNextConfig("const base = {};\nexport default { experimental: base };\n");
+    expect(computed).toMatchObject({ kind: "refused", reason: expect.stringMatching(/experimental is not an object literal/) });
   });
 
   it.each([

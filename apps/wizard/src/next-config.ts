@@ -1,11 +1,13 @@
 /**
  * The options domain-auth needs in `next.config`: the core runs in Node.js (native SQLite, worker
- * threads) rather than through the bundler, and pages do not announce the framework (CONTRACT 13).
+ * threads) rather than through the bundler, pages do not announce the framework (CONTRACT 13), and
+ * `requireUser({ roles })` can answer with the 403 page (`forbidden()`, behind
+ * `experimental.authInterrupts`).
  */
 export const CORE_PACKAGE = "@domain-auth/core";
 
 /** The change to make by hand when the wizard cannot edit a config. */
-export const MANUAL_CHANGE = `serverExternalPackages: ["${CORE_PACKAGE}"] and poweredByHeader: false`;
+export const MANUAL_CHANGE = `serverExternalPackages: ["${CORE_PACKAGE}"], poweredByHeader: false and experimental: { authInterrupts: true }`;
 
 /** The outcome of editing a `next.config` text. */
 export type NextConfigEdit =
@@ -22,6 +24,8 @@ const nextConfig: NextConfig = {
   // ${CORE_PACKAGE} uses native SQLite and worker threads: Node.js loads it, not the bundler.
   serverExternalPackages: ["${CORE_PACKAGE}"],
   poweredByHeader: false,
+  // requireUser({ roles }) shows the 403 page through forbidden().
+  experimental: { authInterrupts: true },
 };
 
 export default nextConfig;
@@ -105,6 +109,20 @@ function findConfigObject(body: readonly Node[]): ObjectNode | string {
 interface Addition {
   readonly properties: string[];
   readonly packages: { readonly array: Node } | undefined;
+  /** The project's own `experimental` object, which lacks `authInterrupts`. */
+  readonly experimental: ObjectNode | undefined;
+}
+
+/** `experimental: { authInterrupts: true }` as far as it is missing; a string says why the file cannot be edited. */
+function plannedInterrupts(option: Node | undefined, properties: string[]): ObjectNode | undefined | string {
+  if (!option) {
+    properties.push("experimental: { authInterrupts: true }");
+    return undefined;
+  }
+  const value = unwrap(option.value as Node);
+  if (value.type !== "ObjectExpression") return "experimental is not an object literal";
+  const object = value as ObjectNode;
+  return object.properties.some((property) => keyName(property) === "authInterrupts") ? undefined : object;
 }
 
 function plannedAdditions(object: ObjectNode, quote: string): Addition | string {
@@ -120,7 +138,9 @@ function plannedAdditions(object: ObjectNode, quote: string): Addition | string 
     if (!elements.some((element) => element?.type === "StringLiteral" && element.value === CORE_PACKAGE)) packages = { array };
   }
   if (!byName.has("poweredByHeader")) properties.push("poweredByHeader: false");
-  return { properties, packages };
+  const experimental = plannedInterrupts(byName.get("experimental"), properties);
+  if (typeof experimental === "string") return experimental;
+  return { properties, packages, experimental };
 }
 
 const lineStart = (text: string, index: number) => text.lastIndexOf("\n", index - 1) + 1;
@@ -213,8 +233,9 @@ export async function turnsOnCacheComponents(text: string): Promise<boolean> {
 }
 
 /**
- * Adds `"@domain-auth/core"` to `serverExternalPackages` (creating the array when missing) and
- * `poweredByHeader: false` when absent, in a `next.config` of the shapes create-next-app writes: an
+ * Adds `"@domain-auth/core"` to `serverExternalPackages` (creating the array when missing),
+ * `poweredByHeader: false` when absent and `authInterrupts: true` to `experimental` (creating it)
+ * unless the project set it, in a `next.config` of the shapes create-next-app writes: an
  * object literal exported directly or through a top-level variable (`satisfies`/`as` allowed), ESM
  * or CommonJS. The file is parsed with magicast (Babel) and the options are inserted at the AST's
  * positions, so every other byte — comments, quotes, indentation — stays as it is. A config behind
@@ -237,6 +258,10 @@ export async function editNextConfig(text: string): Promise<NextConfigEdit> {
   if (additions.packages) {
     const { array } = additions.packages;
     insertions.push(...appendItems(text, array, (array.elements as Node[]).filter(Boolean), [`${quote}${CORE_PACKAGE}${quote}`]));
+  }
+  if (additions.experimental) {
+    const { experimental } = additions;
+    insertions.push(...appendItems(text, experimental, experimental.properties, ["authInterrupts: true"]));
   }
   if (additions.properties.length > 0) insertions.push(...appendItems(text, object, object.properties, additions.properties));
   if (insertions.length === 0) return { kind: "unchanged" };

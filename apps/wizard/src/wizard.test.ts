@@ -453,7 +453,7 @@ describe("in an existing Next.js project", () => {
     expect(await read("next.config.ts")).toBe(
       CONFIG.replace(
         "cacheComponents: true,\n",
-        'cacheComponents: true,\n  serverExternalPackages: ["@domain-auth/core"],\n  poweredByHeader: false,\n',
+        'cacheComponents: true,\n  serverExternalPackages: ["@domain-auth/core"],\n  poweredByHeader: false,\n  experimental: { authInterrupts: true },\n',
       ),
     );
     const manifest = JSON.parse(await read("package.json"));

@@ -66,6 +66,21 @@ interface ProjectOutcome {
   readonly startsServer: boolean;
 }
 
+/** How a project's own pages and route handlers ask who is signed in (CONTRACT §14), for the next steps. */
+function protectYourOwnCode(setupRole: string): string[] {
+  const lines: [string, string][] = [
+    ["const user = await requireUser();", "signed out: /login?next=<this page>"],
+    [`const admin = await requireUser({ roles: [${JSON.stringify(setupRole)}] });`, "another role: the 403 page"],
+    ["const maybe = await currentUser();", "null when signed out"],
+  ];
+  const width = Math.max(...lines.map(([code]) => code.length));
+  return [
+    "Your own pages, route handlers and server actions:",
+    `  import { currentUser, requireUser } from "@domain-auth/core/next";`,
+    ...lines.map(([code, why]) => `  ${code.padEnd(width)}  // ${why}`),
+  ];
+}
+
 function nextSteps(dirArg: string, choices: AuthChoices, outcome: ProjectOutcome): string {
   const manager = outcome.packageManager;
   const run = (script: string) => (manager === "npm" || manager === "bun" ? `${manager} run ${script}` : `${manager} ${script}`);
@@ -81,7 +96,13 @@ function nextSteps(dirArg: string, choices: AuthChoices, outcome: ProjectOutcome
   steps.push(["npx create-domain-auth validate", "check domain.yaml"]);
   const width = Math.max(...steps.map(([command]) => command.length));
   const lines = steps.map(([command, why]) => (why ? `${command.padEnd(width)}  ${why}` : command));
-  if (choices.type === "jwt") lines.push("", "In production, set AUTH_SECRET (32 bytes or more) and DATABASE_URL.");
+  if (choices.type === "jwt")
+    lines.push(
+      "",
+      ...protectYourOwnCode(setupRoleOf(choices.roles)),
+      "",
+      "In production, set AUTH_SECRET (32 bytes or more) and DATABASE_URL.",
+    );
   return lines.join("\n");
 }
 

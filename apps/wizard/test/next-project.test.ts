@@ -52,9 +52,12 @@ describe("create-domain-auth in a project create-next-app made", () => {
     const config = await readFile(join(dir, "next.config.ts"), "utf8");
     expect(config).toContain('  serverExternalPackages: ["@domain-auth/core"],\n');
     expect(config).toContain("  cacheComponents: true,\n");
-    expect(config.replace('  serverExternalPackages: ["@domain-auth/core"],\n  poweredByHeader: false,\n', "")).toBe(
-      mine["next.config.ts"],
-    );
+    expect(
+      config.replace(
+        '  serverExternalPackages: ["@domain-auth/core"],\n  poweredByHeader: false,\n  experimental: { authInterrupts: true },\n',
+        "",
+      ),
+    ).toBe(mine["next.config.ts"]);
 
     const manifest = JSON.parse(await readFile(join(dir, "package.json"), "utf8"));
     const { version } = JSON.parse(await readFile(join(WIZARD_DIR, "package.json"), "utf8"));
