@@ -207,6 +207,7 @@ try {
         ]
       : []),
     { name: "bare", server: bare },
+    { name: "bareCookie", server: bare, target: "meCookie" },
     { name: "floor", server: floor },
     ...(baseline ? [{ name: "baseline", server: baseline }] : []),
     { name: "betterAuth", server: betterAuth },

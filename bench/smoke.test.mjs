@@ -61,7 +61,7 @@ describe("benchmarks, briefly", () => {
     }
   });
 
-  it("measures the entity list on the bare server and `me` on the hand-written floor server", async () => {
+  it("measures the entity list and `me` with the access cookie on the bare server, and `me` on the hand-written floor server", async () => {
     const server = await startCoreServer(dir, { name: "list" });
     let floor;
     try {
@@ -70,9 +70,12 @@ describe("benchmarks, briefly", () => {
       const list = await (await fetch(`${prepared.url}${prepared.list.path}`, { headers: prepared.list.headers })).json();
       expect(list.items).toHaveLength(20);
       const ours = await (await fetch(`${prepared.url}${prepared.me.path}`, { headers: prepared.me.headers })).text();
+      // The cookie row asks the same `me` with the access cookie: the same answer.
+      expect(await (await fetch(`${prepared.url}${prepared.meCookie.path}`, { headers: prepared.meCookie.headers })).text()).toBe(ours);
       expect(await (await fetch(`${floor.url}${floor.me.path}`, { headers: floor.me.headers })).text()).toBe(ours);
       for (const run of [
         await hitMe(prepared, { connections: 2, seconds: 1, target: "list" }),
+        await hitMe(prepared, { connections: 2, seconds: 1, target: "meCookie" }),
         await hitMe(floor, { connections: 2, seconds: 1 }),
       ]) {
         expect(run.ok).toBeGreaterThan(3);

@@ -173,6 +173,8 @@ export async function prepareCore(server, users) {
   return {
     ...server,
     me: { path: "/api/user/me", headers: { authorization } },
+    // The same token as the access cookie of a cookie session (CONTRACT §14), beside a cookie of the page's own.
+    meCookie: { path: "/api/user/me", headers: { cookie: `theme=dark; domain-auth.token=${token}` } },
     list: { path: "/api/post?limit=20", headers: { authorization } },
     login: { path: "/api/user/login", emails },
     refresh: { path: "/api/user/refresh" },

@@ -112,6 +112,16 @@ export function evaluateTargets(r) {
         "What the core adds to the same HMAC and read: the JWT library's decoding and claim checks, routing, the wider row (every column of the user, the session's columns a renewal needs) and its conversion, the serializer, and promise hops; see \"Profiles and changes\" below.",
     });
   }
+  if (r.http.bareCookie) {
+    const ratio = bare.median / r.http.bareCookie.median;
+    list.push({
+      measure: "`me` with the access cookie vs with the bearer header, bare node:http (cost of the cookie: ≤ 1.1×)",
+      target: "≤ 1.1×",
+      value: ratio,
+      met: ratio <= 1.1,
+      why: `${ops(r.http.bareCookie.median)} \`me\`/s with \`Cookie: theme=dark; domain-auth.token=…\` against ${ops(bare.median)} with \`Authorization: Bearer …\` (${cpuMs(r.http.bareCookie.cpuMsPerRequest)} against ${cpuMs(bare.cpuMsPerRequest)} of CPU per request): the cookie header is parsed once per request by the \`cookie\` library.`,
+    });
+  }
   if (r.http.baseline) {
     const ratio = bare.median / r.http.baseline.median;
     list.push({
@@ -302,6 +312,7 @@ function sections(r) {
       ["`me` through the web app by way of Next.js's route handler (`/api/user/%6De`)", "nextHandler"],
       ["A trivial Next.js route handler (a constant JSON) on the same server", "nextTrivial"],
       ["`me`, the same handler on bare node:http", "bare"],
+      ["`me` with the access cookie instead of the bearer header, bare node:http", "bareCookie"],
       ["`me` on bare node:http, the core before this round's changes (`--baseline`)", "baseline"],
       ["`me` floor: hand-written node:http, HS256 with node:crypto, one prepared read (`bench/servers/floor-http.mjs`)", "floor"],
       ["Better Auth get-session on bare node:http (`toNodeHandler`)", "betterAuth"],
