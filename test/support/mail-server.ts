@@ -1,16 +1,8 @@
 import type { AddressInfo } from "node:net";
 import { Worker } from "node:worker_threads";
-import { simpleParser } from "mailparser";
-import { SMTPServer } from "smtp-server";
+import { type CapturedMail, createCaptureServer } from "./mail-capture.mjs";
 
-/** A message the test SMTP server received, parsed. */
-export interface CapturedMail {
-  readonly to: string;
-  readonly from: string;
-  readonly subject: string;
-  readonly text: string;
-  readonly html: string;
-}
+export type { CapturedMail } from "./mail-capture.mjs";
 
 /** A real SMTP server on 127.0.0.1 that keeps every message it receives. */
 export interface MailServer {
@@ -33,26 +25,9 @@ export interface MailServer {
 export async function startMailServer(): Promise<MailServer> {
   const messages: CapturedMail[] = [];
   let delayMs = 0;
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS", "AUTH"],
-    logger: false,
-    onData(stream, _session, callback) {
-      simpleParser(stream)
-        .then(async (parsed) => {
-          if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
-          const to = Array.isArray(parsed.to) ? parsed.to.map((address) => address.text).join(", ") : (parsed.to?.text ?? "");
-          messages.push({
-            to,
-            from: parsed.from?.text ?? "",
-            subject: parsed.subject ?? "",
-            text: parsed.text ?? "",
-            html: typeof parsed.html === "string" ? parsed.html : "",
-          });
-          callback();
-        })
-        .catch((error: Error) => callback(error));
-    },
+  const server = createCaptureServer(async (message) => {
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    messages.push(message);
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -2,6 +2,7 @@ import { apiPaths, authPageExists, collectionPath, OPENAPI_PATH } from "@domain-
 import Link from "next/link";
 import { Suspense } from "react";
 import { AuthFrame } from "@/components/domain-auth/auth-frame";
+import type { AuthView, DomainView } from "@/lib/domain-auth/domain-view";
 import { loadPageState } from "@/lib/domain-auth/page-access";
 
 /**
@@ -22,7 +23,6 @@ export default function HomePage() {
 async function Home() {
   const { view, setupRequired } = await loadPageState();
   const { auth } = view;
-  const exists = (page: Parameters<typeof authPageExists>[0]) => authPageExists(page, auth?.endpoints ?? null);
   return (
     <AuthFrame keepSessionAlive={false}>
       <section>
@@ -32,129 +32,156 @@ async function Home() {
             ? "An API with sign-in, users and roles, described in domain.yaml and served by domain-auth."
             : "An API described in domain.yaml and served by domain-auth, open to all (auth.type: none)."}
         </p>
-
-        {setupRequired ? (
-          <div className="da-notice home-setup">
-            <h2>Setup is open</h2>
-            <p>Nobody can sign in yet. The first account created here is the administrator ({auth?.setupRole}).</p>
-            <p>
-              <Link className="da-button da-button-primary" href="/setup">
-                Create the first administrator
-              </Link>
-            </p>
-          </div>
-        ) : (
-          <nav className="da-actions home-next" aria-label="Get started">
-            {auth ? (
-              <>
-                {exists("login") ? (
-                  <Link className="da-button da-button-primary" href="/login">
-                    Sign in
-                  </Link>
-                ) : null}
-                {exists("register") ? (
-                  <Link className="da-button" href="/register">
-                    Create an account
-                  </Link>
-                ) : null}
-                {exists("profile") ? (
-                  <Link className="da-button" href="/profile">
-                    Your profile
-                  </Link>
-                ) : null}
-              </>
-            ) : (
-              <Link className="da-button da-button-primary" href="/admin">
-                Records
-              </Link>
-            )}
-            <Link className="da-button" href="/docs">
-              API reference
-            </Link>
-          </nav>
-        )}
-
-        <div className="da-card">
-          <h2>Entities</h2>
-          <div className="da-table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Entity</th>
-                  <th scope="col">API</th>
-                  <th scope="col">Fields</th>
-                </tr>
-              </thead>
-              <tbody>
-                {auth ? (
-                  <tr>
-                    <td>{auth.entityName}</td>
-                    <td>
-                      <code>{collectionPath(auth)}</code>
-                    </td>
-                    <td>email, password, role{auth.profileFields.map((field) => `, ${field.name}`).join("")} (the accounts)</td>
-                  </tr>
-                ) : null}
-                {view.entities.map((entity) => (
-                  <tr key={entity.name}>
-                    <td>{entity.name}</td>
-                    <td>
-                      <code>{collectionPath(entity)}</code>
-                    </td>
-                    <td>{[...entity.fields.map((field) => field.name), ...(entity.ownerField ? [entity.ownerField] : [])].join(", ")}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </div>
-
-        {auth ? (
-          <div className="da-card">
-            <h2>Roles</h2>
-            <ul className="home-roles">
-              {auth.roles.map((role) => (
-                <li key={role}>
-                  <strong>{role}</strong>
-                  {role === auth.setupRole ? " — administrators: the first account, and the admin page" : null}
-                  {role === auth.defaultRole ? " — given to new accounts" : null}
-                </li>
-              ))}
-            </ul>
-          </div>
-        ) : null}
-
-        <div className="da-card">
-          <h2>The API</h2>
-          <dl className="da-details">
-            <div>
-              <dt>Base path</dt>
-              <dd>
-                <code>/api/</code>
-              </dd>
-            </div>
-            {auth?.endpoints.login ? (
-              <div>
-                <dt>Sign-in</dt>
-                <dd>
-                  <code>POST {apiPaths(auth).login}</code>
-                </dd>
-              </div>
-            ) : null}
-            <div>
-              <dt>OpenAPI document</dt>
-              <dd>
-                <a href={OPENAPI_PATH}>
-                  <code>{OPENAPI_PATH}</code>
-                </a>
-              </dd>
-            </div>
-          </dl>
-          <p>
-            <Link href="/docs">Browse the API reference</Link> and try each request from the browser.
-          </p>
-        </div>
+        {setupRequired ? <SetupNotice setupRole={auth?.setupRole} /> : <GetStarted auth={auth} />}
+        <EntitiesCard view={view} />
+        {auth ? <RolesCard auth={auth} /> : null}
+        <ApiCard auth={auth} />
       </section>
     </AuthFrame>
+  );
+}
+
+/** While setup is open: the way to create the first administrator. */
+function SetupNotice({ setupRole }: { readonly setupRole: string | undefined }) {
+  return (
+    <div className="da-notice home-setup">
+      <h2>Setup is open</h2>
+      <p>Nobody can sign in yet. The first account created here is the administrator ({setupRole}).</p>
+      <p>
+        <Link className="da-button da-button-primary" href="/setup">
+          Create the first administrator
+        </Link>
+      </p>
+    </div>
+  );
+}
+
+/** Once setup is done: the auth pages the server has (the records page under `auth.type: none`), and the API reference. */
+function GetStarted({ auth }: { readonly auth: AuthView | null }) {
+  const exists = (page: Parameters<typeof authPageExists>[0]) => authPageExists(page, auth?.endpoints ?? null);
+  return (
+    <nav className="da-actions home-next" aria-label="Get started">
+      {auth ? (
+        <>
+          {exists("login") ? (
+            <Link className="da-button da-button-primary" href="/login">
+              Sign in
+            </Link>
+          ) : null}
+          {exists("register") ? (
+            <Link className="da-button" href="/register">
+              Create an account
+            </Link>
+          ) : null}
+          {exists("profile") ? (
+            <Link className="da-button" href="/profile">
+              Your profile
+            </Link>
+          ) : null}
+        </>
+      ) : (
+        <Link className="da-button da-button-primary" href="/admin">
+          Records
+        </Link>
+      )}
+      <Link className="da-button" href="/docs">
+        API reference
+      </Link>
+    </nav>
+  );
+}
+
+/** Each entity with its API path and fields, the accounts first. */
+function EntitiesCard({ view }: { readonly view: DomainView }) {
+  const { auth } = view;
+  return (
+    <div className="da-card">
+      <h2>Entities</h2>
+      <div className="da-table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Entity</th>
+              <th scope="col">API</th>
+              <th scope="col">Fields</th>
+            </tr>
+          </thead>
+          <tbody>
+            {auth ? (
+              <tr>
+                <td>{auth.entityName}</td>
+                <td>
+                  <code>{collectionPath(auth)}</code>
+                </td>
+                <td>email, password, role{auth.profileFields.map((field) => `, ${field.name}`).join("")} (the accounts)</td>
+              </tr>
+            ) : null}
+            {view.entities.map((entity) => (
+              <tr key={entity.name}>
+                <td>{entity.name}</td>
+                <td>
+                  <code>{collectionPath(entity)}</code>
+                </td>
+                <td>{[...entity.fields.map((field) => field.name), ...(entity.ownerField ? [entity.ownerField] : [])].join(", ")}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
+
+/** The roles, marking the administrators' and the one new accounts get. */
+function RolesCard({ auth }: { readonly auth: AuthView }) {
+  return (
+    <div className="da-card">
+      <h2>Roles</h2>
+      <ul className="home-roles">
+        {auth.roles.map((role) => (
+          <li key={role}>
+            <strong>{role}</strong>
+            {role === auth.setupRole ? " — administrators: the first account, and the admin page" : null}
+            {role === auth.defaultRole ? " — given to new accounts" : null}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** Where the API lives: its base path, the sign-in endpoint and the OpenAPI document. */
+function ApiCard({ auth }: { readonly auth: AuthView | null }) {
+  return (
+    <div className="da-card">
+      <h2>The API</h2>
+      <dl className="da-details">
+        <div>
+          <dt>Base path</dt>
+          <dd>
+            <code>/api/</code>
+          </dd>
+        </div>
+        {auth?.endpoints.login ? (
+          <div>
+            <dt>Sign-in</dt>
+            <dd>
+              <code>POST {apiPaths(auth).login}</code>
+            </dd>
+          </div>
+        ) : null}
+        <div>
+          <dt>OpenAPI document</dt>
+          <dd>
+            <a href={OPENAPI_PATH}>
+              <code>{OPENAPI_PATH}</code>
+            </a>
+          </dd>
+        </div>
+      </dl>
+      <p>
+        <Link href="/docs">Browse the API reference</Link> and try each request from the browser.
+      </p>
+    </div>
   );
 }

@@ -5,6 +5,7 @@ import { PassThrough } from "node:stream";
 import { validateDomainText } from "@domain-auth/core/config";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { starterDomainText } from "./starter.js";
+import { snapshotFiles } from "./testing/file-snapshot.js";
 import { KEY, startWizard } from "./testing/virtual-terminal.js";
 import { runWizard } from "./wizard.js";
 
@@ -48,18 +49,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-/** Every file under `root` with its content, to show that nothing changed. */
-async function snapshot(root: string): Promise<Record<string, string>> {
-  const files: Record<string, string> = {};
-  for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) {
-      const path = join(entry.parentPath, entry.name);
-      files[path.slice(root.length + 1)] = await readFile(path, "utf8");
-    }
-  }
-  return files;
-}
 
 const read = (path: string) => readFile(join(dir, path), "utf8");
 
@@ -233,12 +222,12 @@ describe("interactive", () => {
 
   it("writes nothing when the user declines", async () => {
     await writeFile(join(dir, "domain.yaml"), BLOG);
-    const before = await snapshot(dir);
+    const before = await snapshotFiles(dir);
     const session = start(dir, ["--type", "none"]);
     await session.answer("Write these changes?", KEY.down, KEY.enter);
     await session.waitFor("Nothing written.");
     expect(await session.done).toBe(0);
-    expect(await snapshot(dir)).toEqual(before);
+    expect(await snapshotFiles(dir)).toEqual(before);
   });
 
   describe("Ctrl-C at any prompt exits 130 and changes no file", () => {
@@ -257,13 +246,13 @@ describe("interactive", () => {
         await writeFile(join(dir, "domain.yaml"), BLOG);
         await mkdir(join(dir, "app/api/[...path]"), { recursive: true });
         await writeFile(join(dir, ROUTE), "// mine\n");
-        const before = await snapshot(dir);
+        const before = await snapshotFiles(dir);
         const session = start(dir);
         for (const earlier of steps.slice(0, index)) await session.answer(earlier, KEY.enter);
         await session.answer(step, KEY.ctrlC);
         expect(await session.done).toBe(130);
         expect(session.screen()).toContain("Cancelled; nothing was written.");
-        expect(await snapshot(dir)).toEqual(before);
+        expect(await snapshotFiles(dir)).toEqual(before);
       });
     }
 
@@ -339,21 +328,21 @@ describe("unattended", () => {
   it("changes no byte on an identical rerun", async () => {
     await writeFile(join(dir, "domain.yaml"), BLOG);
     expect((await unattended(["--yes", "--no-setup"])).code).toBe(0);
-    const first = await snapshot(dir);
+    const first = await snapshotFiles(dir);
     const again = await unattended(["--yes", "--no-setup"]);
     expect(again.code).toBe(0);
     expect(again.out).toContain("nothing to write");
-    expect(await snapshot(dir)).toEqual(first);
+    expect(await snapshotFiles(dir)).toEqual(first);
   });
 
   it("writes nothing on --dry-run, but shows the change", async () => {
     await writeFile(join(dir, "domain.yaml"), BLOG);
-    const before = await snapshot(dir);
+    const before = await snapshotFiles(dir);
     const { code, out } = await unattended(["--yes", "--dry-run", "--type", "none"]);
     expect(code).toBe(0);
     expect(out).toContain("+   type: none   # or none");
     expect(out).toContain("files would be written; nothing was.");
-    expect(await snapshot(dir)).toEqual(before);
+    expect(await snapshotFiles(dir)).toEqual(before);
   });
 
   it("writes nothing on --dry-run in an empty folder", async () => {
@@ -363,11 +352,11 @@ describe("unattended", () => {
 
   it("exits 1 with positioned errors when the result would not validate, writing nothing", async () => {
     await writeFile(join(dir, "domain.yaml"), BLOG);
-    const before = await snapshot(dir);
+    const before = await snapshotFiles(dir);
     const { code, err } = await unattended(["--yes", "--roles", "Admin,Editor"]);
     expect(code).toBe(1);
     expect(err).toMatch(/^domain\.yaml:9:\d+ {2}entities\.User\.fields\.role\.default {2}.*Reader/m);
-    expect(await snapshot(dir)).toEqual(before);
+    expect(await snapshotFiles(dir)).toEqual(before);
   });
 
   it("exits 1 on a file that is not YAML", async () => {
@@ -468,10 +457,10 @@ describe("in an existing Next.js project", () => {
     expect(await read("app/(domain-auth)/layout.tsx")).toContain("export const instant = false;");
     expect(out).toContain("npm install ");
 
-    const first = await snapshot(dir);
+    const first = await snapshotFiles(dir);
     const again = await unattended(["--yes"]);
     expect(again).toMatchObject({ code: 0, out: expect.stringContaining("nothing to write") });
-    expect(await snapshot(dir)).toEqual(first);
+    expect(await snapshotFiles(dir)).toEqual(first);
   });
 
   it("scaffolds under src/ in a src/app project, with server.mjs at the root", async () => {
@@ -492,12 +481,12 @@ describe("in an existing Next.js project", () => {
 
   it("writes nothing and names the change when next.config wraps its object", async () => {
     await nextProject({ config: 'import withMDX from "@next/mdx";\nexport default withMDX({ reactStrictMode: true });\n' });
-    const before = await snapshot(dir);
+    const before = await snapshotFiles(dir);
     const { code, err } = await unattended(["--yes"]);
     expect(code).toBe(1);
     expect(err).toContain("next.config.ts cannot be edited safely: the default export is a call that wraps the config");
     expect(err).toContain('serverExternalPackages: ["@domain-auth/core"],');
-    expect(await snapshot(dir)).toEqual(before);
+    expect(await snapshotFiles(dir)).toEqual(before);
   });
 
   describe("in JavaScript", () => {
@@ -552,10 +541,10 @@ describe("in an existing Next.js project", () => {
       expect(await read(ROUTE)).toContain("authFromEnv");
       expect(await read("proxy.ts")).toContain("withSecurityHeaders");
 
-      const first = await snapshot(dir);
+      const first = await snapshotFiles(dir);
       const again = await unattended(["--yes"]);
       expect(again).toMatchObject({ code: 0, out: expect.stringContaining("nothing to write") });
-      expect(await snapshot(dir)).toEqual(first);
+      expect(await snapshotFiles(dir)).toEqual(first);
     });
 
     it("writes create-next-app's tsconfig.json, with the alias, in a src/ project without jsconfig.json", async () => {
@@ -568,12 +557,12 @@ describe("in an existing Next.js project", () => {
 
     it("refuses a jsconfig.json without the @/* alias, writing nothing", async () => {
       await javaScriptProject({ jsconfig: '{ "compilerOptions": { "checkJs": true } }\n' });
-      const before = await snapshot(dir);
+      const before = await snapshotFiles(dir);
       const { code, out } = await unattended(["--yes"]);
       expect(code).toBe(1);
       expect(out).toContain('jsconfig.json must map "@/*" to the project folder, as create-next-app does');
       expect(out).toContain('"paths": { "@/*": ["./*"] }');
-      expect(await snapshot(dir)).toEqual(before);
+      expect(await snapshotFiles(dir)).toEqual(before);
     });
   });
 });

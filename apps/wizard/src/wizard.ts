@@ -2,18 +2,19 @@ import { readFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { cancel, intro, log, note, outro } from "@clack/prompts";
+import type { DomainModel } from "@domain-auth/core/config";
 import { parseWizardArgs, USAGE } from "./args.js";
 import { type AuthChoices, type ChoiceFlags, unattendedChoices } from "./auth-choices.js";
 import { applyAuthChoices } from "./auth-edit.js";
 import { type DomainState, readDomainState, setupRoleOf } from "./domain-state.js";
-import { type FileChange, writesFile } from "./file-changes.js";
+import { applyFileChanges, type FileChange, generateSecret, planProjectFiles, planTemplateFiles, writesFile } from "./file-changes.js";
 import { installCommand, runInstall } from "./install.js";
-import { detectProject, findMiddleware, type PackageManager, projectPath } from "./project.js";
-import { manualChangeText, planProjectEdits } from "./project-changes.js";
+import { detectProject, findMiddleware, type PackageManager, type Project, projectPath } from "./project.js";
+import { type EditedFile, manualChangeText, type ProjectPlan, planProjectEdits } from "./project-changes.js";
 import { askAuthChoices, askOverwrite, askStarter, askToWrite, PromptCancelled, type PromptStreams } from "./prompts.js";
 import { ownProxyAdvice } from "./proxy-advice.js";
 import { serviceNameFrom, starterDomainText } from "./starter.js";
-import { formatDomainChange, formatFileChanges, paintFor } from "./summary.js";
+import { formatDomainChange, formatFileChanges, type Paint, paintFor } from "./summary.js";
 import { validateDefaultRole, validateEntityChoice } from "./validators.js";
 import { readTextIfExists } from "./write-files.js";
 
@@ -157,122 +158,76 @@ interface RunOptions {
   readonly errorOutput: Writable;
 }
 
+/** What every step of one run reads. */
+interface Run extends RunOptions {
+  /** The project folder, absolute (`dir` is as the user gave it). */
+  readonly root: string;
+  /** `domain.yaml` as messages name it: relative to the folder the wizard runs in. */
+  readonly domainFile: string;
+  readonly output: Writable;
+  readonly paint: Paint;
+}
+
+/** How a step ends the run early: with this exit code. */
+interface Stop {
+  readonly exit: number;
+}
+
+/** The project the run changes, once it is known the wizard can change it. */
+interface Target {
+  readonly project: Exclude<Project, { kind: "unsupported" }>;
+  /** The edits of an existing Next.js project's own files; none for a new app. */
+  readonly plan: Extract<ProjectPlan, { kind: "planned" }> | undefined;
+  readonly sourceDir: "" | "src/";
+  /** The range of `@domain-auth/core` a project depends on: this wizard's version. */
+  readonly coreVersion: string;
+}
+
+/** The domain.yaml the run writes, with the choices that made it. */
+interface DomainOutcome {
+  readonly isNewFile: boolean;
+  readonly before: string;
+  readonly after: string;
+  readonly choices: AuthChoices;
+  readonly model: DomainModel;
+}
+
+/** The run once its arguments are read: each step in turn, until one stops it or the files are written. */
 async function runSteps(context: WizardContext, options: RunOptions): Promise<number> {
   const { output } = context;
-  const { flags, io, interactive } = options;
-  const dir = resolve(context.cwd, options.dir);
-  const domainFile = options.dir === "." ? "domain.yaml" : join(options.dir, "domain.yaml");
-  const paint = paintFor(output.isTTY === true && context.env.NO_COLOR === undefined);
+  const run: Run = {
+    ...options,
+    root: resolve(context.cwd, options.dir),
+    domainFile: options.dir === "." ? "domain.yaml" : join(options.dir, "domain.yaml"),
+    output,
+    paint: paintFor(output.isTTY === true && context.env.NO_COLOR === undefined),
+  };
 
   intro(`create-domain-auth${options.dryRun ? " (dry run)" : ""}`, { output });
-  const project = await detectProject(dir, { userAgent: context.env.npm_config_user_agent });
-  if (project.kind === "unsupported") {
-    log.error(project.message, { output });
-    return EXIT.invalid;
-  }
-  const version = await packageVersion();
-  const coreVersion = `^${version}`;
-  const plan = project.kind === "next" ? await planProjectEdits(dir, project, { coreVersion, keepStart: options.keepStart }) : undefined;
-  if (plan?.kind === "refused") {
-    options.errorOutput.write(`create-domain-auth: ${manualChangeText(plan)}\n`);
-    return EXIT.invalid;
-  }
-  const sourceDir = project.kind === "next" ? project.sourceDir : "";
-
-  const existing = await readTextIfExists(join(dir, "domain.yaml"));
+  const target = await findTarget(run, context.env.npm_config_user_agent);
+  if ("exit" in target) return target.exit;
+  const existing = await readTextIfExists(join(run.root, "domain.yaml"));
   if (existing === null) {
-    if (interactive && !(await askStarter(options.dir === "." ? "This folder" : options.dir, io))) {
+    if (run.interactive && !(await askStarter(options.dir === "." ? "This folder" : options.dir, run.io))) {
       outro("Nothing written. Add a domain.yaml and run the wizard again.", { output });
       return EXIT.done;
     }
-    if (!interactive) log.info(`No ${domainFile}: starting from a starter file with a User entity.`, { output });
+    if (!run.interactive) log.info(`No ${run.domainFile}: starting from a starter file with a User entity.`, { output });
   }
-  const before = existing ?? starterDomainText(serviceNameFrom(basename(dir)));
-  const state = readDomainState(before);
-  // Loads while the first question is on screen, so that question does not wait for it.
-  const configLoading = import("@domain-auth/core/config");
-  const report = async (text: string) => {
-    const config = await configLoading;
-    for (const diagnostic of config.validateDomainText(text).diagnostics) {
-      options.errorOutput.write(`${config.formatDiagnostic(domainFile, diagnostic)}\n`);
-    }
-  };
-  if (!state) {
-    log.error(`${domainFile} is not valid YAML; fix it and run the wizard again.`, { output });
-    await report(before);
-    return EXIT.invalid;
-  }
-  const usage = checkFlagsAgainstFile(state, flags);
-  if (usage) {
-    options.errorOutput.write(`create-domain-auth: ${usage}\n`);
-    return EXIT.usage;
-  }
+  const domain = await decideDomain(run, existing);
+  if ("exit" in domain) return domain.exit;
 
-  const isNewFile = existing === null;
-  const choices = interactive ? await askAuthChoices(state, flags, { isNewFile }, io) : unattendedChoices(state, flags, { isNewFile });
-  const after = applyAuthChoices(before, choices);
-  const validation = (await configLoading).validateDomainText(after);
-  if (!validation.model) {
-    log.error(`The result would not be a valid ${domainFile}; nothing was written.`, { output });
-    await report(after);
-    return EXIT.invalid;
-  }
-
-  const { loadManifest, renderTemplates } = await import("./templates.js");
-  const { applyFileChanges, generateSecret, planProjectFiles, planTemplateFiles } = await import("./file-changes.js");
-  const { NEW_APP_IGNORES, newAppFiles } = await import("./new-app.js");
-  const cacheComponents = plan?.kind === "planned" && plan.cacheComponents;
-  const rendered = (await renderTemplates(await loadManifest(), validation.model, { cacheComponents })).map((file) => ({
-    ...file,
-    to: projectPath(file.to, sourceDir),
-  }));
-  const appFiles =
-    project.kind === "new"
-      ? await newAppFiles({ name: serviceNameFrom(basename(dir)), coreVersion, hasAuth: choices.type === "jwt", templates: rendered })
-      : [];
-  const edits = plan?.kind === "planned" ? plan.edits : [];
-  const files: FileChange[] = [
-    ...edits.map((edit) => edit.change),
-    ...(await planTemplateFiles(dir, [...appFiles, ...rendered])),
-    ...(await planProjectFiles(dir, { secret: generateSecret(), ...(project.kind === "new" && { ignoreBase: NEW_APP_IGNORES }) })),
-  ];
-  const middleware = findMiddleware(dir, sourceDir);
-  let ownProxy: string | undefined;
-  for (const [index, file] of files.entries()) {
-    // The project's own proxy is never replaced (nor asked about); the user adds two lines to it.
-    if (middleware && file.path === projectPath("proxy.ts", sourceDir) && (file.action === "create" || file.action === "conflict")) {
-      ownProxy = middleware;
-      files[index] = { ...file, action: "skip", note: `${middleware} is yours; see below for the two lines to add` };
-      continue;
-    }
-    if (file.action !== "conflict") continue;
-    const overwrite = interactive && (await askOverwrite(file.path, io));
-    files[index] = {
-      ...file,
-      action: overwrite ? "overwrite" : "skip",
-      note: overwrite ? "differs from the template" : "differs from the template; kept as it is",
-    };
-  }
-
+  const files = await planFiles(run, target, domain);
+  const ownProxy = await settleFiles(run, target, files);
   const domainChange: FileChange = {
     path: "domain.yaml",
-    content: after,
-    action: isNewFile ? "create" : after === before ? "unchanged" : "update",
+    content: domain.after,
+    action: domain.isNewFile ? "create" : domain.after === domain.before ? "unchanged" : "update",
   };
-  const diff = formatDomainChange(isNewFile ? "" : before, after, paint);
-  if (diff.length > 0) note(diff.join("\n"), isNewFile ? `${domainFile} (new)` : domainFile, { output, format: (line) => line });
-  for (const edit of edits.filter((edited) => edited.change.action === "update")) {
-    note(formatDomainChange(edit.before, edit.change.content, paint).join("\n"), edit.change.path, { output, format: (line) => line });
-  }
-  note(formatFileChanges([domainChange, ...files], paint).join("\n"), "Files", { output, format: (line) => line });
-  if (ownProxy) log.warn(ownProxyAdvice(ownProxy, sourceDir), { output });
+  showChanges(run, { domain, edits: target.plan?.edits ?? [], files: [domainChange, ...files] });
+  if (ownProxy) log.warn(ownProxyAdvice(ownProxy, target.sourceDir), { output });
 
   const changes = [domainChange, ...files].filter(writesFile);
-  const outcome: ProjectOutcome = {
-    packageManager: project.packageManager,
-    installed: false,
-    startsServer: project.kind === "new" || plan?.kind !== "planned" || plan.startsServer,
-  };
   if (changes.length === 0) {
     outro("Everything is up to date; nothing to write.", { output });
     return EXIT.done;
@@ -281,28 +236,167 @@ async function runSteps(context: WizardContext, options: RunOptions): Promise<nu
     outro(`Dry run: ${changes.length} file${changes.length === 1 ? "" : "s"} would be written; nothing was.`, { output });
     return EXIT.done;
   }
-  if (interactive && !(await askToWrite(io))) {
+  if (run.interactive && !(await askToWrite(run.io))) {
     outro("Nothing written.", { output });
     return EXIT.done;
   }
-  await applyFileChanges(dir, changes);
-  for (const skipped of files.filter((file) => file.action === "skip" && !(ownProxy && file.path === projectPath("proxy.ts", sourceDir)))) {
+  // A proxy.ts that gives way to the project's own was explained with the summary.
+  const skipped = files.filter((file) => file.action === "skip" && !(ownProxy && file.path === projectPath("proxy.ts", target.sourceDir)));
+  return writeChanges(run, target, { choices: domain.choices, changes, skipped });
+}
+
+/** Detects the project and plans the edits of its own files; stops where the wizard cannot change it. */
+async function findTarget(run: Run, userAgent: string | undefined): Promise<Target | Stop> {
+  const project = await detectProject(run.root, { userAgent });
+  if (project.kind === "unsupported") {
+    log.error(project.message, { output: run.output });
+    return { exit: EXIT.invalid };
+  }
+  const coreVersion = `^${await packageVersion()}`;
+  const plan = project.kind === "next" ? await planProjectEdits(run.root, project, { coreVersion, keepStart: run.keepStart }) : undefined;
+  if (plan?.kind === "refused") {
+    run.errorOutput.write(`create-domain-auth: ${manualChangeText(plan)}\n`);
+    return { exit: EXIT.invalid };
+  }
+  return { project, plan, sourceDir: project.kind === "next" ? project.sourceDir : "", coreVersion };
+}
+
+/**
+ * Reads domain.yaml (the starter file when there is none), asks the questions or takes the flags,
+ * and applies the choices; stops when the file or the result is not valid.
+ */
+async function decideDomain(run: Run, existing: string | null): Promise<DomainOutcome | Stop> {
+  const { output, flags } = run;
+  const before = existing ?? starterDomainText(serviceNameFrom(basename(run.root)));
+  const state = readDomainState(before);
+  // Loads while the first question is on screen, so that question does not wait for it.
+  const configLoading = import("@domain-auth/core/config");
+  const report = async (text: string) => {
+    const config = await configLoading;
+    for (const diagnostic of config.validateDomainText(text).diagnostics) {
+      run.errorOutput.write(`${config.formatDiagnostic(run.domainFile, diagnostic)}\n`);
+    }
+  };
+  if (!state) {
+    log.error(`${run.domainFile} is not valid YAML; fix it and run the wizard again.`, { output });
+    await report(before);
+    return { exit: EXIT.invalid };
+  }
+  const usage = checkFlagsAgainstFile(state, flags);
+  if (usage) {
+    run.errorOutput.write(`create-domain-auth: ${usage}\n`);
+    return { exit: EXIT.usage };
+  }
+
+  const isNewFile = existing === null;
+  const choices = run.interactive
+    ? await askAuthChoices(state, flags, { isNewFile }, run.io)
+    : unattendedChoices(state, flags, { isNewFile });
+  const after = applyAuthChoices(before, choices);
+  const { model } = (await configLoading).validateDomainText(after);
+  if (!model) {
+    log.error(`The result would not be a valid ${run.domainFile}; nothing was written.`, { output });
+    await report(after);
+    return { exit: EXIT.invalid };
+  }
+  return { isNewFile, before, after, choices, model };
+}
+
+/** Every file the run would write besides domain.yaml: the project's edits, a new app's files, the templates, the env and ignore files. */
+async function planFiles(run: Run, target: Target, domain: DomainOutcome): Promise<FileChange[]> {
+  const { project, plan, sourceDir, coreVersion } = target;
+  const { loadManifest, renderTemplates } = await import("./templates.js");
+  const { NEW_APP_IGNORES, newAppFiles } = await import("./new-app.js");
+  const cacheComponents = plan?.cacheComponents === true;
+  const rendered = (await renderTemplates(await loadManifest(), domain.model, { cacheComponents })).map((file) => ({
+    ...file,
+    to: projectPath(file.to, sourceDir),
+  }));
+  const appFiles =
+    project.kind === "new"
+      ? await newAppFiles({
+          name: serviceNameFrom(basename(run.root)),
+          coreVersion,
+          hasAuth: domain.choices.type === "jwt",
+          templates: rendered,
+        })
+      : [];
+  return [
+    ...(plan?.edits ?? []).map((edit) => edit.change),
+    ...(await planTemplateFiles(run.root, [...appFiles, ...rendered])),
+    ...(await planProjectFiles(run.root, { secret: generateSecret(), ...(project.kind === "new" && { ignoreBase: NEW_APP_IGNORES }) })),
+  ];
+}
+
+/**
+ * Decides each conflict in `files`, in place: overwritten when the user says so, else skipped. The
+ * project's own proxy or middleware is never replaced (nor asked about); the user adds two lines to it.
+ *
+ * @returns the project's own proxy or middleware file, when the scaffolded proxy.ts gives way to it.
+ */
+async function settleFiles(run: Run, target: Target, files: FileChange[]): Promise<string | undefined> {
+  const middleware = findMiddleware(run.root, target.sourceDir);
+  let ownProxy: string | undefined;
+  for (const [index, file] of files.entries()) {
+    if (middleware && file.path === projectPath("proxy.ts", target.sourceDir) && (file.action === "create" || file.action === "conflict")) {
+      ownProxy = middleware;
+      files[index] = { ...file, action: "skip", note: `${middleware} is yours; see below for the two lines to add` };
+      continue;
+    }
+    if (file.action !== "conflict") continue;
+    const overwrite = run.interactive && (await askOverwrite(file.path, run.io));
+    files[index] = {
+      ...file,
+      action: overwrite ? "overwrite" : "skip",
+      note: overwrite ? "differs from the template" : "differs from the template; kept as it is",
+    };
+  }
+  return ownProxy;
+}
+
+/** Shows what the run changes: the diff of domain.yaml and of each edited project file, then every file's action. */
+function showChanges(run: Run, changed: { domain: DomainOutcome; edits: readonly EditedFile[]; files: readonly FileChange[] }): void {
+  const { domain } = changed;
+  const { paint } = run;
+  const format = (line: string) => line;
+  const diff = formatDomainChange(domain.isNewFile ? "" : domain.before, domain.after, paint);
+  if (diff.length > 0) note(diff.join("\n"), domain.isNewFile ? `${run.domainFile} (new)` : run.domainFile, { output: run.output, format });
+  for (const edit of changed.edits.filter((edited) => edited.change.action === "update")) {
+    note(formatDomainChange(edit.before, edit.change.content, paint).join("\n"), edit.change.path, { output: run.output, format });
+  }
+  note(formatFileChanges(changed.files, paint).join("\n"), "Files", { output: run.output, format });
+}
+
+/** Writes the changes, says which files it skipped, installs the dependencies, and shows the next steps. */
+async function writeChanges(
+  run: Run,
+  target: Target,
+  written: { choices: AuthChoices; changes: readonly FileChange[]; skipped: readonly FileChange[] },
+): Promise<number> {
+  const { output } = run;
+  const { project, plan } = target;
+  await applyFileChanges(run.root, written.changes);
+  for (const skipped of written.skipped) {
     const why = skipped.note?.startsWith("differs") ? "it differs from the template." : `${skipped.note}.`;
     log.warn(`Skipped ${skipped.path}: ${why}`, { output });
   }
-  const needsInstall = changes.some((change) => change.path === "package.json");
-  if (needsInstall && !options.noInstall) {
+  const needsInstall = written.changes.some((change) => change.path === "package.json");
+  if (needsInstall && !run.noInstall) {
     log.step(`Installing dependencies: ${installCommand(project.packageManager)}`, { output });
-    const failure = await runInstall(dir, project.packageManager);
+    const failure = await runInstall(run.root, project.packageManager);
     if (failure !== null) {
-      options.errorOutput.write(`${failure}\n`);
-      log.error(`${installCommand(project.packageManager)} failed; the files are written. Run it again in ${options.dir}.`, { output });
+      run.errorOutput.write(`${failure}\n`);
+      log.error(`${installCommand(project.packageManager)} failed; the files are written. Run it again in ${run.dir}.`, { output });
       return EXIT.invalid;
     }
   }
-  const installed = !needsInstall || !options.noInstall;
-  note(nextSteps(options.dir, choices, { ...outcome, installed }), "Next steps", { output, format: (line) => line });
-  const [first, ...others] = changes.map((change) => change.path);
+  const outcome: ProjectOutcome = {
+    packageManager: project.packageManager,
+    installed: !needsInstall || !run.noInstall,
+    startsServer: project.kind === "new" || plan === undefined || plan.startsServer,
+  };
+  note(nextSteps(run.dir, written.choices, outcome), "Next steps", { output, format: (line) => line });
+  const [first, ...others] = written.changes.map((change) => change.path);
   outro(
     others.length > 0 ? `Done: wrote ${first} and ${others.length} more file${others.length === 1 ? "" : "s"}.` : `Done: wrote ${first}.`,
     { output },

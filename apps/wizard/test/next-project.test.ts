@@ -1,7 +1,8 @@
 import { spawnSync } from "node:child_process";
-import { readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { snapshotFiles } from "../src/testing/file-snapshot.js";
 import { BIN, buildCli, WIZARD_DIR } from "./built-cli.js";
 import { copyOfNextProject, type PROJECT_SHAPES } from "./create-next-app.js";
 
@@ -12,17 +13,6 @@ function wizard(cwd: string, ...args: string[]) {
   const { CI: _ci, ...env } = process.env;
   const result = spawnSync(process.execPath, [BIN, ...args], { cwd, env, encoding: "utf8", timeout: 60_000 });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-async function snapshot(root: string): Promise<Record<string, string>> {
-  const files: Record<string, string> = {};
-  for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) {
-      const path = join(entry.parentPath, entry.name);
-      files[path.slice(root.length + 1)] = await readFile(path, "utf8");
-    }
-  }
-  return files;
 }
 
 async function project(shape: keyof typeof PROJECT_SHAPES): Promise<string> {
@@ -41,7 +31,7 @@ afterEach(async () => {
 describe("create-domain-auth in a project create-next-app made", () => {
   it("keeps the user's files, edits next.config and package.json, and a rerun changes nothing", { timeout: 240_000 }, async () => {
     const dir = await project("default");
-    const mine = await snapshot(dir);
+    const mine = await snapshotFiles(dir);
     const run = wizard(dir, "--yes", "--no-install");
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
@@ -66,21 +56,21 @@ describe("create-domain-auth in a project create-next-app made", () => {
     expect(run.stdout).toContain("start: node server.mjs");
     expect(await readFile(join(dir, "app/api/[...path]/route.ts"), "utf8")).toContain("@domain-auth/core");
 
-    const first = await snapshot(dir);
+    const first = await snapshotFiles(dir);
     const again = wizard(dir, "--yes", "--no-install");
     expect(again.code).toBe(0);
     expect(again.stdout).toContain("nothing to write");
-    expect(await snapshot(dir)).toEqual(first);
+    expect(await snapshotFiles(dir)).toEqual(first);
   });
 
   it("puts the scaffold under src/ in a --src-dir project", { timeout: 240_000 }, async () => {
     const dir = await project("src");
-    const mine = await snapshot(dir);
+    const mine = await snapshotFiles(dir);
     expect(wizard(dir, "--yes", "--no-install").code).toBe(0);
     expect(await readFile(join(dir, "src/app/api/[...path]/route.ts"), "utf8")).toContain("@domain-auth/core");
     expect(await readFile(join(dir, "server.mjs"), "utf8")).toContain("createServer");
     expect(await readFile(join(dir, "src/app/layout.tsx"), "utf8")).toBe(mine["src/app/layout.tsx"]);
-    expect(Object.keys(await snapshot(dir)).filter((path) => path.startsWith("app/") || path.startsWith("lib/"))).toEqual([]);
+    expect(Object.keys(await snapshotFiles(dir)).filter((path) => path.startsWith("app/") || path.startsWith("lib/"))).toEqual([]);
   });
 
   it.each([
@@ -91,12 +81,12 @@ describe("create-domain-auth in a project create-next-app made", () => {
     { timeout: 240_000 },
     async (shape, src) => {
       const dir = await project(shape);
-      const mine = await snapshot(dir);
+      const mine = await snapshotFiles(dir);
       const run = wizard(dir, "--yes", "--no-install");
       expect(run.stderr).toBe("");
       expect(run.code).toBe(0);
 
-      const after = await snapshot(dir);
+      const after = await snapshotFiles(dir);
       for (const path of Object.keys(mine).filter((file) => !["package.json", "next.config.mjs", ".gitignore"].includes(file))) {
         expect(after[path], path).toBe(mine[path]);
       }
@@ -122,7 +112,7 @@ describe("create-domain-auth in a project create-next-app made", () => {
       const again = wizard(dir, "--yes", "--no-install");
       expect(again.code).toBe(0);
       expect(again.stdout).toContain("nothing to write");
-      expect(await snapshot(dir)).toEqual(after);
+      expect(await snapshotFiles(dir)).toEqual(after);
     },
   );
 
@@ -132,11 +122,11 @@ describe("create-domain-auth in a project create-next-app made", () => {
       join(dir, "next.config.ts"),
       'import createMDX from "@next/mdx";\n\nexport default createMDX()({ cacheComponents: true });\n',
     );
-    const before = await snapshot(dir);
+    const before = await snapshotFiles(dir);
     const run = wizard(dir, "--yes", "--no-install");
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("next.config.ts cannot be edited safely");
     expect(run.stderr).toContain('serverExternalPackages: ["@domain-auth/core"]');
-    expect(await snapshot(dir)).toEqual(before);
+    expect(await snapshotFiles(dir)).toEqual(before);
   });
 });

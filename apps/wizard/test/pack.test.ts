@@ -11,6 +11,9 @@ let project: string;
 let tarball: string;
 let env: NodeJS.ProcessEnv;
 
+/** An unattended run with flags for every question. */
+const UNATTENDED = "--yes --no-install --type jwt --roles Admin,Editor,Reader --default-role Reader --no-register".split(" ");
+
 function npx(...args: string[]) {
   // A relative path with a slash makes npx install the tarball rather than look up a command.
   const result = spawnSync("npx", ["--yes", `../${tarball}`, ...args], { cwd: project, env, encoding: "utf8" });
@@ -51,17 +54,7 @@ describe("npx <tarball>", () => {
   });
 
   it("sets up a folder unattended, and its own validate accepts the result", { timeout: 180_000 }, async () => {
-    const run = npx(
-      "--yes",
-      "--no-install",
-      "--type",
-      "jwt",
-      "--roles",
-      "Admin,Editor,Reader",
-      "--default-role",
-      "Reader",
-      "--no-register",
-    );
+    const run = npx(...UNATTENDED);
     expect(run.stderr).not.toMatch(/error/i);
     expect(run.code).toBe(0);
 
@@ -87,17 +80,7 @@ describe("npx <tarball>", () => {
       dependencies: { "@domain-auth/core": expect.stringMatching(/^\^\d/), next: expect.any(String) },
     });
 
-    const again = npx(
-      "--yes",
-      "--no-install",
-      "--type",
-      "jwt",
-      "--roles",
-      "Admin,Editor,Reader",
-      "--default-role",
-      "Reader",
-      "--no-register",
-    );
+    const again = npx(...UNATTENDED);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain("nothing to write");
     expect(await readFile(join(project, "domain.yaml"), "utf8")).toBe(domain);

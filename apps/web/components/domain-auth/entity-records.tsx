@@ -1,7 +1,7 @@
 "use client";
 
 import { type AuthorizeOptions, type Caller, collectionPath, itemPath, mayPerform } from "@domain-auth/core/policy";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { callApi } from "@/lib/domain-auth/api";
 import type { EntityView } from "@/lib/domain-auth/domain-view";
 import { fieldLabel, formatValue } from "@/lib/domain-auth/format";
@@ -11,6 +11,9 @@ import { Pager } from "./pager";
 import { RecordForm } from "./record-form";
 
 type EntityRecord = Record<string, unknown> & { readonly id: string };
+
+/** Whether the caller may create records, or update or delete the one given. */
+type MayPerform = (operation: "create" | "update" | "delete", record?: EntityRecord) => boolean;
 
 /** How buttons name a record: its first text value, else its id. */
 function recordName(entity: EntityView, record: EntityRecord): string {
@@ -31,6 +34,105 @@ export interface EntityRecordsProps {
   readonly authorization?: AuthorizeOptions;
 }
 
+/** The table's field columns: the entity's fields, then its owner field if it has one. */
+function recordColumns(entity: EntityView): string[] {
+  const names = entity.fields.map((field) => field.name);
+  return entity.ownerField ? [...names, entity.ownerField] : names;
+}
+
+/** Props of {@link RecordsTable}. */
+interface RecordsTableProps {
+  readonly entity: EntityView;
+  readonly records: readonly EntityRecord[];
+  readonly loading: boolean;
+  /** What one record's Actions cell holds. */
+  readonly actions: (record: EntityRecord) => ReactNode;
+}
+
+/** The page of records on show: the id, each field, and the actions of every record. */
+function RecordsTable({ entity, records, loading, actions }: RecordsTableProps) {
+  const columns = recordColumns(entity);
+  return (
+    <div className="da-table-wrap">
+      <table>
+        <caption className="da-visually-hidden">{`${entity.name} records`}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Id</th>
+            {columns.map((name) => (
+              <th scope="col" key={name}>
+                {fieldLabel(name)}
+              </th>
+            ))}
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {records.length === 0 ? (
+            <tr>
+              <td colSpan={columns.length + 2}>{loading ? "Loading…" : `No ${entity.name} records yet.`}</td>
+            </tr>
+          ) : null}
+          {records.map((record) => (
+            <tr key={record.id}>
+              <td className="da-id-cell" title={record.id}>
+                {record.id}
+              </td>
+              {columns.map((name) => (
+                <td key={name}>{formatValue(record[name])}</td>
+              ))}
+              <td className="da-actions">{actions(record)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Props of {@link RecordActions}. */
+interface RecordActionsProps {
+  /** How the buttons name the record (see {@link recordName}). */
+  readonly name: string;
+  readonly mayUpdate: boolean;
+  readonly mayDelete: boolean;
+  /** Whether the record's delete waits for confirmation. */
+  readonly confirming: boolean;
+  readonly onEdit: () => void;
+  /** Asks for confirmation before deleting. */
+  readonly onDelete: () => void;
+  readonly onConfirm: () => void;
+  readonly onKeep: () => void;
+}
+
+/** One record's Edit and Delete buttons, or Confirm delete and Keep while its delete waits for confirmation. */
+function RecordActions({ name, mayUpdate, mayDelete, confirming, onEdit, onDelete, onConfirm, onKeep }: RecordActionsProps) {
+  return (
+    <>
+      {mayUpdate ? (
+        <button type="button" className="da-button" aria-label={`Edit ${name}`} onClick={onEdit}>
+          Edit
+        </button>
+      ) : null}
+      {mayDelete && !confirming ? (
+        <button type="button" className="da-button da-button-danger" aria-label={`Delete ${name}`} onClick={onDelete}>
+          Delete
+        </button>
+      ) : null}
+      {confirming ? (
+        <>
+          <button type="button" className="da-button da-button-danger" onClick={onConfirm}>
+            Confirm delete
+          </button>
+          <button type="button" className="da-button" onClick={onKeep}>
+            Keep
+          </button>
+        </>
+      ) : null}
+    </>
+  );
+}
+
 /** One entity's records with the create, edit and delete actions the caller is allowed. */
 export function EntityRecords({ entity, token, caller, authorization }: EntityRecordsProps) {
   const list = usePagedList<EntityRecord>(entity.segment, token);
@@ -38,12 +140,8 @@ export function EntityRecords({ entity, token, caller, authorization }: EntityRe
   const [confirming, setConfirming] = useState<string | null>(null);
   const [status, setStatus] = useState("");
   const [failure, setFailure] = useState<string | null>(null);
-  const may = (operation: "create" | "update" | "delete", record?: EntityRecord) =>
-    mayPerform(entity, operation, caller, { ...authorization, record });
+  const may: MayPerform = (operation, record) => mayPerform(entity, operation, caller, { ...authorization, record });
   const headingId = `entity-${entity.segment}`;
-  const columns = entity.ownerField
-    ? [...entity.fields.map((field) => field.name), entity.ownerField]
-    : entity.fields.map((field) => field.name);
 
   async function save(body: Record<string, unknown>) {
     const target = editing === "new" || editing === null ? null : editing;
@@ -91,71 +189,23 @@ export function EntityRecords({ entity, token, caller, authorization }: EntityRe
         />
       ) : null}
       {list.error ? null : (
-        <div className="da-table-wrap">
-          <table>
-            <caption className="da-visually-hidden">{`${entity.name} records`}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Id</th>
-                {columns.map((name) => (
-                  <th scope="col" key={name}>
-                    {fieldLabel(name)}
-                  </th>
-                ))}
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.items.length === 0 ? (
-                <tr>
-                  <td colSpan={columns.length + 2}>{list.loading ? "Loading…" : `No ${entity.name} records yet.`}</td>
-                </tr>
-              ) : null}
-              {list.items.map((record) => (
-                <tr key={record.id}>
-                  <td className="da-id-cell" title={record.id}>
-                    {record.id}
-                  </td>
-                  {columns.map((name) => (
-                    <td key={name}>{formatValue(record[name])}</td>
-                  ))}
-                  <td className="da-actions">
-                    {may("update", record) ? (
-                      <button
-                        type="button"
-                        className="da-button"
-                        aria-label={`Edit ${recordName(entity, record)}`}
-                        onClick={() => setEditing(record)}
-                      >
-                        Edit
-                      </button>
-                    ) : null}
-                    {may("delete", record) && confirming !== record.id ? (
-                      <button
-                        type="button"
-                        className="da-button da-button-danger"
-                        aria-label={`Delete ${recordName(entity, record)}`}
-                        onClick={() => setConfirming(record.id)}
-                      >
-                        Delete
-                      </button>
-                    ) : null}
-                    {confirming === record.id ? (
-                      <>
-                        <button type="button" className="da-button da-button-danger" onClick={() => remove(record)}>
-                          Confirm delete
-                        </button>
-                        <button type="button" className="da-button" onClick={() => setConfirming(null)}>
-                          Keep
-                        </button>
-                      </>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <RecordsTable
+          entity={entity}
+          records={list.items}
+          loading={list.loading}
+          actions={(record) => (
+            <RecordActions
+              name={recordName(entity, record)}
+              mayUpdate={may("update", record)}
+              mayDelete={may("delete", record)}
+              confirming={confirming === record.id}
+              onEdit={() => setEditing(record)}
+              onDelete={() => setConfirming(record.id)}
+              onConfirm={() => remove(record)}
+              onKeep={() => setConfirming(null)}
+            />
+          )}
+        />
       )}
       <Pager label={entity.name} offset={list.offset} total={list.total} onChange={list.showOffset} />
     </section>

@@ -3,6 +3,7 @@ import { TEST_PASSWORD } from "../../../../test/support/accounts.js";
 import { BACKENDS } from "../../../../test/support/databases.js";
 import { BLOG_YAML } from "../support/domains.js";
 import { useInstance } from "../support/instance.js";
+import { median } from "../support/timing.js";
 
 /**
  * A login's time tells nothing about whether the email exists, also for passwords bcrypt cannot
@@ -15,11 +16,6 @@ const CASES = [
 ] as const;
 const ACCOUNTS = 3;
 const TRIES_PER_ACCOUNT = 3; // under the 5 failures that lock an email
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
-}
 
 describe.each(BACKENDS)("login timing on $name", (backend) => {
   // The production cost, so a comparison takes tens of milliseconds and its absence shows.

@@ -1,12 +1,10 @@
 import { Agent, createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setUpAdmin, TEST_PASSWORD } from "../../../../test/support/accounts.js";
 import { BACKENDS } from "../../../../test/support/databases.js";
 import { startMailServerInWorker } from "../../../../test/support/mail-server.js";
 import { createNodeListener } from "../../src/index.js";
-import { BLOG_YAML } from "../support/domains.js";
-import { useMailInstance } from "../support/mail.js";
+import { MAIL_PATHS, median, pause, useMailTimingInstance } from "../support/timing.js";
 
 /**
  * What forgot-password and resend-verification leave for after their answer tells nothing either:
@@ -16,19 +14,11 @@ import { useMailInstance } from "../support/mail.js";
  * a thread of its own, so only the instance's work is on the measured event loop.
  */
 
-const ADDRESS_HEADER = "x-test-client-address";
 const ACCOUNTS = 24;
 const ROUNDS = 4; // with the warm-up, the 5 requests per email the throttle allows
 const WARM_UP = 6;
 /** How far apart the two medians may be; before both kinds made the same write, known was 1.85 to 6 times slower. */
 const TOLERANCE = 1.4;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
-}
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Sent {
   readonly status: number;
@@ -67,25 +57,15 @@ function connection(base: string): {
 }
 
 describe.each(BACKENDS)("the request after a mail request, on $name", (backend) => {
-  let requests = 0;
   let connections = 0;
   let server: Server;
   let base = "";
-  const test = useMailInstance(backend.create, BLOG_YAML, {
-    // Each request from its own address, so the per-address limit stays out of the measurement.
-    clientAddress: (request) => request.headers.get(ADDRESS_HEADER) ?? "198.51.100.1",
+  const { test, knownEmail, freshAddress } = useMailTimingInstance(backend.create, {
+    accounts: ACCOUNTS,
     mailServer: startMailServerInWorker,
   });
-  const knownEmail = (path: string, index: number) => `known-${path}-${index}@example.com`;
 
   beforeAll(async () => {
-    await setUpAdmin(test.api);
-    for (const path of ["forgot-password", "resend-verification"]) {
-      for (let index = 0; index < ACCOUNTS; index++) {
-        const answer = await test.api.post("/api/user/register", { email: knownEmail(path, index), password: TEST_PASSWORD });
-        expect(answer.status).toBe(201);
-      }
-    }
     server = createServer(createNodeListener(test.auth.handle));
     server.on("connection", () => connections++);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -96,14 +76,14 @@ describe.each(BACKENDS)("the request after a mail request, on $name", (backend) 
     await new Promise((resolve) => server?.close(resolve));
   });
 
-  it.each(["forgot-password", "resend-verification"])(
+  it.each(MAIL_PATHS)(
     "after %s, a known email's next request is as fast as an unknown one's",
     async (path) => {
       const client = connection(base);
       const before = connections;
       /** The time of the `GET setup` sent as soon as the mail request was answered. */
       async function followUp(email: string): Promise<number> {
-        const asked = await client.send("POST", `/api/user/${path}`, { email }, { [ADDRESS_HEADER]: `192.0.2.${++requests % 250}` });
+        const asked = await client.send("POST", `/api/user/${path}`, { email }, freshAddress());
         expect(asked.status).toBe(202);
         const next = await client.send("GET", "/api/user/setup");
         expect(next.status).toBe(200);

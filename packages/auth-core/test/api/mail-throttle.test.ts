@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { setUpAdmin, signUp } from "../../../../test/support/accounts.js";
 import { BACKENDS } from "../../../../test/support/databases.js";
+import { ADDRESS_HEADER, clientAddressFromHeader } from "../support/client-address.js";
 import { BLOG_YAML } from "../support/domains.js";
 import { useMailInstance } from "../support/mail.js";
 
@@ -10,12 +11,8 @@ import { useMailInstance } from "../support/mail.js";
  * requests do not count; the two endpoints count separately.
  */
 
-const ADDRESS_HEADER = "x-test-client-address";
-
 describe.each(BACKENDS)("mail throttles on $name", (backend) => {
-  const test = useMailInstance(backend.create, BLOG_YAML, {
-    clientAddress: (request) => request.headers.get(ADDRESS_HEADER) ?? "198.51.100.1",
-  });
+  const test = useMailInstance(backend.create, BLOG_YAML, { clientAddress: clientAddressFromHeader });
   let counter = 0;
   const freshAddress = () => `203.0.113.${++counter}`;
   const ask = (path: string, body: unknown, address: string) =>

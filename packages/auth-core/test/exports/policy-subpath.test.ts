@@ -14,18 +14,20 @@ const manifest = JSON.parse(readFileSync(join(PACKAGE, "package.json"), "utf8"))
 };
 const subpath = manifest.exports["./policy"];
 
+/** How the tests bundle a file for the browser: in memory, with the metafile that says what went in and what it imports. */
+const BROWSER_BUILD = {
+  absWorkingDir: PACKAGE,
+  bundle: true,
+  platform: "browser",
+  format: "esm",
+  write: false,
+  metafile: true,
+  logLevel: "silent",
+} as const;
+
 /** Bundles `entry` for the browser; resolves to the modules it holds, relative to the package. */
 async function browserBundleOf(entry: string): Promise<string[]> {
-  const result = await build({
-    entryPoints: [join(PACKAGE, entry)],
-    absWorkingDir: PACKAGE,
-    bundle: true,
-    platform: "browser",
-    format: "esm",
-    write: false,
-    metafile: true,
-    logLevel: "silent",
-  });
+  const result = await build({ ...BROWSER_BUILD, entryPoints: [join(PACKAGE, entry)] });
   return Object.keys(result.metafile.inputs).map((input) => relative(PACKAGE, join(PACKAGE, input)));
 }
 
@@ -73,17 +75,7 @@ describe("@domain-auth/core/policy", () => {
 
 /** The `node:` built-ins a bundle of `entry` would import, were they allowed (marked external). */
 async function nodeImportsOf(entry: string): Promise<string[]> {
-  const result = await build({
-    entryPoints: [join(PACKAGE, entry)],
-    absWorkingDir: PACKAGE,
-    bundle: true,
-    platform: "browser",
-    format: "esm",
-    write: false,
-    metafile: true,
-    external: ["node:*"],
-    logLevel: "silent",
-  });
+  const result = await build({ ...BROWSER_BUILD, entryPoints: [join(PACKAGE, entry)], external: ["node:*"] });
   return Object.values(result.metafile.outputs).flatMap((output) =>
     output.imports.filter((imported) => imported.path.startsWith("node:")).map((imported) => imported.path),
   );
