@@ -10,6 +10,7 @@ import { copyOfNextProject } from "../apps/wizard/test/create-next-app.js";
 import { type RunningApp, startApp } from "../test/support/app-server.js";
 import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
 import { ADMIN, api, fillAccountForm, profileValue, signOut } from "./support/flows.js";
+import { addOwnFiles, expectOwnPagesWork, expectRenewalPastTokenLifetime, OWN_FILES } from "./support/own-pages.js";
 import { type PackedPackages, packPackages } from "./support/packed.js";
 
 // The front door, as a user walks through it: the published wizard (packed, run with npx) adds
@@ -291,6 +292,9 @@ describe("npx create-domain-auth in a project create-next-app made with its defa
     await mkdir(join(project, "app/api/hello"), { recursive: true });
     mine["app/api/hello/route.ts"] = 'export function GET() {\n  return Response.json({ hello: "world" });\n}\n';
     await writeFile(join(project, "app/api/hello/route.ts"), mine["app/api/hello/route.ts"]);
+    // Pages and a route handler of the user's own that ask who is signed in (CONTRACT §14).
+    await addOwnFiles(project, "app");
+    for (const [file, content] of Object.entries(OWN_FILES)) mine[`app/${file}`] = content;
     wizard(project, "--yes", "--no-install");
     await install(project);
   }, 900_000);
@@ -304,8 +308,9 @@ describe("npx create-domain-auth in a project create-next-app made with its defa
     expect(wizard(project, "--yes", "--no-install")).toContain("nothing to write");
   });
 
-  it("passes the project's own ESLint", { timeout: 300_000 }, () => {
+  it("passes the project's own ESLint and tsc, its own pages using the session helpers included", { timeout: 300_000 }, () => {
     expectLintClean(project);
+    run(project, "npx", ["tsc", "--noEmit"]);
   });
 
   it("serves the auth pages and the API under npm run dev", { timeout: 300_000 }, async () => {
@@ -342,6 +347,15 @@ describe("npx create-domain-auth in a project create-next-app made with its defa
     expect(style.background).not.toBe("rgba(0, 0, 0, 0)");
     expect(style.padding).not.toBe("0px");
     await page.context().close();
+    await expectOwnPagesWork(browser, app, ADMIN);
+    // The same build on a server whose access tokens live 2 seconds.
+    const shortLived = await startApp({
+      app: project,
+      domain: await readFile(join(project, "domain.yaml"), "utf8"),
+      env: { AUTH_TOKEN_TTL: "2" },
+    });
+    running.push(shortLived);
+    await expectRenewalPastTokenLifetime(browser, shortLived, ADMIN, 2);
   });
 });
 
@@ -356,6 +370,7 @@ describe("npx create-domain-auth in the same project with cacheComponents off", 
     const off = text.replace(/^ {2}cacheComponents: true,\n/m, "").replace(/^ {2}partialPrefetching: true,\n/m, "");
     expect(off).not.toMatch(/cacheComponents|partialPrefetching/);
     await writeFile(config, off);
+    await addOwnFiles(project, "app");
     wizard(project, "--yes", "--no-install");
     await install(project);
   }, 900_000);
@@ -364,7 +379,8 @@ describe("npx create-domain-auth in the same project with cacheComponents off", 
     expect(await readFile(join(project, "app/(domain-auth)/layout.tsx"), "utf8")).not.toContain("instant");
     const { statuses, output } = await devServerAnswers(project, ["/setup", "/api/user/setup"]);
     expect(statuses, output).toEqual({ "/setup": 200, "/api/user/setup": 200 });
-    await expectBuildAndFirstRun(project, "scaffold-cache-components-off-profile");
+    const app = await expectBuildAndFirstRun(project, "scaffold-cache-components-off-profile");
+    await expectOwnPagesWork(browser, app, ADMIN);
   });
 });
 

@@ -13,8 +13,15 @@ import type { RefreshOutcome } from "../sessions/sessions.js";
 /** A request's headers, as a framework hands them to server code (a Web `Headers` is one). */
 export type RequestHeaders = Pick<Headers, "get" | "has">;
 
-/** The profile `me` answers: the auth entity's record as the API serializes it (no hash, ever). */
-export type Profile = Readonly<Record<string, unknown>> & { readonly id: string; readonly role?: string | null };
+/**
+ * The profile `me` answers: the auth entity's record as the API serializes it (never a hash): its
+ * `id`, `email` and `role` (`null` for none), the fields domain.yaml declares, and timestamps.
+ */
+export type Profile = Readonly<Record<string, unknown>> & {
+  readonly id: string;
+  readonly email: string;
+  readonly role: string | null;
+};
 
 /** New session cookies for a page request whose access cookie had expired. */
 export interface SessionRenewal {
@@ -78,7 +85,7 @@ export function createPageSessions(context: RouteContext): PageSessions {
     can(user, operation, entityName, record) {
       const entity = context.model.entities.find((candidate) => candidate.name === entityName);
       if (!entity) throw new TypeError(`domain.yaml has no entity named '${entityName}'`);
-      const caller = user && context.services ? { id: user.id, role: typeof user.role === "string" ? user.role : null } : null;
+      const caller = user && context.services ? { id: user.id, role: user.role } : null;
       return mayPerform(entity, operation, caller, { open: context.services === null, ...(record ? { record } : {}) });
     },
   };

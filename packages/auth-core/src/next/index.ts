@@ -58,7 +58,7 @@ export const currentUser: () => Promise<Profile | null> = cache(async () => {
 export async function requireUser(options: RequireUserOptions = {}): Promise<Profile> {
   const user = await currentUser();
   if (!user) return redirect(signInPath((await headers()).get(PAGE_PATH_HEADER)));
-  if (options.roles && !options.roles.includes(String(user.role))) return forbidden();
+  if (options.roles && (user.role === null || !options.roles.includes(user.role))) return forbidden();
   return user;
 }
 

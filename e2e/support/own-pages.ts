@@ -1,0 +1,212 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { expect } from "vitest";
+import type { RunningApp } from "../../test/support/app-server.js";
+import { openTab } from "./browser.js";
+
+/**
+ * A project's own code that uses `@domain-auth/core/next` (CONTRACT §14), as its docs show it: a
+ * page for any signed-in user, a page for one role and a route handler. The pages put the check
+ * under `<Suspense>`, so they build with `cacheComponents` on and off.
+ */
+export const OWN_FILES: Readonly<Record<string, string>> = {
+  "dashboard/page.tsx": `import { requireUser } from "@domain-auth/core/next";
+import { Suspense } from "react";
+
+export default function DashboardPage() {
+  return (
+    <main>
+      <h1>Dashboard</h1>
+      <Suspense fallback={<p>Loading…</p>}>
+        <Welcome />
+      </Suspense>
+    </main>
+  );
+}
+
+async function Welcome() {
+  const user = await requireUser();
+  return <p>Signed in as {user.email}</p>;
+}
+`,
+  "admins-only/page.tsx": `import { can, requireUser } from "@domain-auth/core/next";
+import { Suspense } from "react";
+
+export default function AdminsOnlyPage() {
+  return (
+    <Suspense fallback={<p>Loading…</p>}>
+      <AdminsOnly />
+    </Suspense>
+  );
+}
+
+async function AdminsOnly() {
+  const admin = await requireUser({ roles: ["Admin"] });
+  const mayDeletePosts = await can(admin, "delete", "Post");
+  return (
+    <main>
+      <h1>Administrators only</h1>
+      <p>Welcome, {admin.email}{mayDeletePosts ? ", who may delete posts" : ""}</p>
+    </main>
+  );
+}
+`,
+  "whoami/route.ts": `import { currentUser } from "@domain-auth/core/next";
+
+export async function GET() {
+  const user = await currentUser();
+  if (!user) return Response.json({ signedIn: false }, { status: 401 });
+  return Response.json({ signedIn: true, email: user.email, role: user.role });
+}
+`,
+};
+
+/** Writes {@link OWN_FILES} into the project's app folder. */
+export async function addOwnFiles(project: string, appDir: string): Promise<void> {
+  for (const [file, content] of Object.entries(OWN_FILES)) {
+    await mkdir(join(project, appDir, file, ".."), { recursive: true });
+    await writeFile(join(project, appDir, file), content);
+  }
+}
+
+/** The `Cookie` header a browser would send for what these `Set-Cookie` lines set. */
+function cookieHeaderOf(setCookies: readonly string[]): string {
+  return setCookies.map((line) => line.split(";")[0]).join("; ");
+}
+
+/** A cookie sign-in over HTTP, as the app's own pages make it (same origin). */
+async function cookieSignIn(app: RunningApp, email: string, password: string): Promise<string> {
+  const answer = await fetch(`${app.url}/api/user/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: app.url },
+    body: JSON.stringify({ email, password, transport: "cookie" }),
+  });
+  expect(answer.status).toBe(200);
+  return cookieHeaderOf(answer.headers.getSetCookie());
+}
+
+/** The cookies of a page's context as a `Cookie` header. */
+async function cookieHeaderOfContext(page: Page): Promise<string> {
+  return cookieHeaderOf((await page.context().cookies()).map((cookie) => `${cookie.name}=${cookie.value}`));
+}
+
+/**
+ * The project's own code at work in Chromium and over HTTP: a signed-out visitor of `/dashboard`
+ * goes to sign-in and back; nothing token-like is readable by the page's scripts; a second tab and
+ * a restarted browser are signed in; the server-rendered HTML and the route handler know the user;
+ * a Reader gets 403 on the admins' page; cross-site cookie sign-in and logout are 403; after
+ * sign-out the old cookies are 401.
+ */
+export async function expectOwnPagesWork(browser: Browser, app: RunningApp, admin: { email: string; password: string }): Promise<void> {
+  const page = await openTab(browser, app.url);
+  await page.goto("/dashboard");
+  await page.waitForURL("**/login?next=%2Fdashboard");
+  await page.getByRole("main").getByLabel("Email").fill(admin.email);
+  await page.getByRole("main").getByLabel("Password").fill(admin.password);
+  await page.getByRole("main").getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL("**/dashboard");
+  await expect.poll(() => page.getByText(`Signed in as ${admin.email}`).count()).toBe(1);
+
+  const readable = await page.evaluate(() => ({
+    cookie: document.cookie,
+    session: Object.keys(sessionStorage).length,
+    local: Object.keys(localStorage).length,
+  }));
+  expect(readable).toEqual({ cookie: "", session: 0, local: 0 });
+  const access = (await page.context().cookies()).find((cookie) => cookie.name.endsWith("domain-auth.token"));
+  expect(access).toMatchObject({ httpOnly: true, sameSite: "Lax", path: "/" });
+  expect(await page.content()).not.toContain(access?.value);
+
+  const second = await page.context().newPage();
+  await second.goto(`${app.url}/dashboard`);
+  await expect.poll(() => second.getByText(`Signed in as ${admin.email}`).count()).toBe(1);
+  const restarted = await browser.newContext({ baseURL: app.url, storageState: await page.context().storageState() });
+  const afterRestart = await restarted.newPage();
+  await afterRestart.goto("/dashboard");
+  await expect.poll(() => afterRestart.getByText(`Signed in as ${admin.email}`).count()).toBe(1);
+  await restarted.close();
+
+  const jar = await cookieHeaderOfContext(page);
+  expect(await (await fetch(`${app.url}/dashboard`, { headers: { cookie: jar } })).text()).toContain(admin.email);
+  expect(await (await fetch(`${app.url}/whoami`, { headers: { cookie: jar } })).json()).toEqual({
+    signedIn: true,
+    email: admin.email,
+    role: "Admin",
+  });
+  expect((await fetch(`${app.url}/whoami`)).status).toBe(401);
+  expect((await fetch(`${app.url}/admins-only`, { headers: { cookie: jar } })).status).toBe(200);
+
+  const reader = { email: "reader@example.com", password: "a reader's passphrase" };
+  const registered = await fetch(`${app.url}/api/user/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(reader),
+  });
+  expect(registered.status).toBe(201);
+  const readerJar = await cookieSignIn(app, reader.email, reader.password);
+  const refused = await fetch(`${app.url}/admins-only`, { headers: { cookie: readerJar } });
+  expect(refused.status).toBe(403);
+  expect(await refused.text()).not.toContain("Administrators only");
+
+  const crossSite = { "content-type": "application/json", origin: "https://evil.example", cookie: jar };
+  const logout = await fetch(`${app.url}/api/user/logout`, { method: "POST", headers: crossSite });
+  expect(logout.status).toBe(403);
+  expect((await logout.json()).code).toBe("FORBIDDEN_ORIGIN");
+  const login = await fetch(`${app.url}/api/user/login`, {
+    method: "POST",
+    headers: crossSite,
+    body: JSON.stringify({ ...admin, transport: "cookie" }),
+  });
+  expect(login.status).toBe(403);
+  expect(login.headers.getSetCookie()).toEqual([]);
+
+  expect((await fetch(`${app.url}/api/user/me`, { headers: { cookie: jar } })).status).toBe(200);
+  await page.goto("/profile");
+  await page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Sign out" }).click();
+  await page.waitForURL((url) => url.pathname === "/login");
+  expect((await fetch(`${app.url}/api/user/me`, { headers: { cookie: jar } })).status).toBe(401);
+  expect((await fetch(`${app.url}/whoami`, { headers: { cookie: jar } })).status).toBe(401);
+  await second.goto(`${app.url}/dashboard`);
+  await second.waitForURL("**/login?next=%2Fdashboard");
+  await page.context().close();
+}
+
+/**
+ * Past the access token's lifetime (`AUTH_TOKEN_TTL` of the server `app`), a reload of the
+ * project's own page still shows the user: the proxy renewed both cookies before it rendered.
+ */
+export async function expectRenewalPastTokenLifetime(
+  browser: Browser,
+  app: RunningApp,
+  admin: { email: string; password: string },
+  ttlSeconds: number,
+): Promise<void> {
+  const setup = await fetch(`${app.url}/api/user/setup`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: app.url },
+    body: JSON.stringify({ ...admin, transport: "cookie" }),
+  });
+  expect(setup.status).toBe(201);
+  const signedInAt = Date.now();
+  const page = await openTab(browser, app.url);
+  await page.context().addCookies(
+    setup.headers.getSetCookie().map((line) => {
+      const [name = "", value = ""] = (line.split(";")[0] ?? "").split("=");
+      return { name, value, url: app.url, httpOnly: true, sameSite: "Lax" as const };
+    }),
+  );
+  await page.goto("/dashboard");
+  await expect.poll(() => page.getByText(`Signed in as ${admin.email}`).count()).toBe(1);
+  const first = await cookieHeaderOfContext(page);
+  // A deadline, not a guess: the token of the sign-in has expired once this much time has passed.
+  const left = signedInAt + (ttlSeconds + 1) * 1000 - Date.now();
+  if (left > 0) await page.waitForTimeout(left);
+  expect((await fetch(`${app.url}/api/user/me`, { headers: { cookie: first.replace(/[^;]*refresh-token=[^;]*;? ?/, "") } })).status).toBe(
+    401,
+  );
+  await page.reload();
+  await expect.poll(() => page.getByText(`Signed in as ${admin.email}`).count()).toBe(1);
+  expect(await cookieHeaderOfContext(page)).not.toBe(first);
+  await page.context().close();
+}
