@@ -4,10 +4,17 @@ import { jsonWithToken, type Reply } from "../http/responses.js";
 import { serializeRecord } from "../records/serialize.js";
 import type { IssuedRefresh } from "../sessions/sessions.js";
 import type { StoredUser } from "../store/rows.js";
+import type { IssuedToken } from "../tokens/tokens.js";
 import type { Transport } from "./auth-body-schemas.js";
 
+/** A session's tokens as a sign-in answers them. */
+export interface SessionTokens extends IssuedToken {
+  readonly refreshToken: string;
+  readonly refreshExpiresIn: number;
+}
+
 /** The tokens of a session: an access token carrying its `sid`, and its refresh token. */
-export async function sessionTokens(services: AuthServices, user: StoredUser, issued: IssuedRefresh): Promise<Record<string, unknown>> {
+export async function sessionTokens(services: AuthServices, user: StoredUser, issued: IssuedRefresh): Promise<SessionTokens> {
   const access = await services.tokens.issue({
     id: user.id,
     email: user.email,
@@ -19,7 +26,11 @@ export async function sessionTokens(services: AuthServices, user: StoredUser, is
 }
 
 /** The body of a response with a session's tokens and the user's profile. */
-export async function tokensBody(services: AuthServices, user: StoredUser, issued: IssuedRefresh): Promise<Record<string, unknown>> {
+export async function tokensBody(
+  services: AuthServices,
+  user: StoredUser,
+  issued: IssuedRefresh,
+): Promise<SessionTokens & { user: Record<string, unknown> }> {
   return { ...(await sessionTokens(services, user, issued)), user: serializeRecord(services.auth.entity, user) };
 }
 
@@ -29,7 +40,7 @@ export async function signedInBody(
   services: AuthServices,
   user: StoredUser,
   request: ApiRequest,
-): Promise<Record<string, unknown>> {
+): Promise<SessionTokens & { user: Record<string, unknown> }> {
   const issued = await services.sessions.start(user.id, {
     userAgent: request.headers.get("user-agent"),
     address: context.clientAddress(request),
@@ -42,22 +53,17 @@ export async function signedInBody(
  * (CONTRACT §14), without `token`, `tokenType` and `refreshToken`, which go into the session
  * cookies instead (the refresh cookie only where the domain has `refresh`).
  */
-export function signedInReply(services: AuthServices, status: number, body: Record<string, unknown>, transport: Transport = "body"): Reply {
+export function signedInReply<Body extends SessionTokens>(
+  services: AuthServices,
+  status: number,
+  body: Body,
+  transport: Transport = "body",
+): Reply {
   if (transport === "body") return jsonWithToken(status, body);
-  const { token, tokenType: _tokenType, refreshToken, ...rest } = body;
-  const refresh = services.endpoints.refresh && typeof refreshToken === "string" ? refreshToken : null;
-  const cookies = services.cookies.sessionCookies({
-    token: String(token),
-    expiresIn: Number(body.expiresIn),
-    refreshToken: refresh,
-    refreshExpiresIn: refresh === null ? null : Number(body.refreshExpiresIn),
-  });
-  return { ...jsonWithToken(status, refresh === null ? withoutKey(rest, "refreshExpiresIn") : rest), cookies };
-}
-
-function withoutKey(body: Record<string, unknown>, key: string): Record<string, unknown> {
-  const { [key]: _dropped, ...rest } = body;
-  return rest;
+  const { token: _token, tokenType: _tokenType, refreshToken: _refreshToken, refreshExpiresIn, ...rest } = body;
+  const refreshes = services.endpoints.refresh;
+  const cookies = services.cookies.sessionCookies(refreshes ? body : { ...body, refreshToken: null, refreshExpiresIn: null });
+  return { ...jsonWithToken(status, refreshes ? { ...rest, refreshExpiresIn } : rest), cookies };
 }
 
 /**

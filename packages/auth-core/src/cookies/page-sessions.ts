@@ -117,13 +117,7 @@ async function renew(
   const result = await outcome;
   if (!result.refreshed) return null;
   const tokens = await sessionTokens(services, result.user, result.issued);
-  const pair = {
-    token: String(tokens.token),
-    expiresIn: Number(tokens.expiresIn),
-    refreshToken: String(tokens.refreshToken),
-    refreshExpiresIn: Number(tokens.refreshExpiresIn),
-  };
   const sent = parseCookie(request.headers.get("cookie") ?? "");
-  const cookieHeader = stringifyCookie({ ...sent, [cookies.names.access]: pair.token, [cookies.names.refresh]: pair.refreshToken });
-  return { setCookies: cookies.sessionCookies(pair), cookieHeader };
+  const cookieHeader = stringifyCookie({ ...sent, [cookies.names.access]: tokens.token, [cookies.names.refresh]: tokens.refreshToken });
+  return { setCookies: cookies.sessionCookies(tokens), cookieHeader };
 }
