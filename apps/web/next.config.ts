@@ -18,6 +18,8 @@ const nextConfig: NextConfig = {
   typescript: { ignoreBuildErrors: true },
   poweredByHeader: false,
   reactStrictMode: true,
+  // `requireUser({ roles })` of @domain-auth/core/next answers a signed-in user without the role with `forbidden()`.
+  experimental: { authInterrupts: true },
   // The sample's own pages (home, 404): the auth pages' proxy sets their full policy instead.
   async headers() {
     return [{ source: "/((?!api$|api/|_next/).*)", headers: OWN_PAGE_HEADERS }];

@@ -1,10 +1,17 @@
+import { withSession } from "@domain-auth/core/next";
 import { type NextRequest, NextResponse } from "next/server";
 import { isAuthPage, withSecurityHeaders } from "@/lib/domain-auth/security-headers";
 
-/** Gives the auth pages their security headers; every other page passes through untouched. */
-export function proxy(request: NextRequest): NextResponse {
-  if (isAuthPage(request.nextUrl.pathname)) return withSecurityHeaders(request);
-  return NextResponse.next();
+/**
+ * Renews the session of every page whose access cookie expired while its refresh cookie lives (so
+ * the page renders signed in), and gives the auth pages their security headers.
+ */
+export function proxy(request: NextRequest): Promise<NextResponse> {
+  return withSession(request, (requestHeaders) =>
+    isAuthPage(request.nextUrl.pathname)
+      ? withSecurityHeaders(request, { requestHeaders })
+      : NextResponse.next({ request: { headers: requestHeaders } }),
+  );
 }
 
 export const config = {
