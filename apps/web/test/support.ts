@@ -2,9 +2,11 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Auth, type CreateAuthOptions, createAuth, PEER_ADDRESS_HEADER, validateDomainText } from "@domain-auth/core";
+import type { FetchLike } from "../lib/domain-auth/api-request";
 import type { AuthView } from "../lib/domain-auth/domain-view";
 import { toDomainView } from "../lib/domain-auth/domain-view";
-import type { Clock, SessionClientOptions } from "../lib/domain-auth/session-client";
+import type { Clock } from "../lib/domain-auth/session-client";
+import type { SessionChannel } from "../lib/domain-auth/session-sync";
 
 const SECRET = "a test secret that is long enough for HS256 signing";
 
@@ -74,25 +76,77 @@ export class FakeClock implements Clock {
   }
 }
 
-/** A `sessionStorage` stand-in kept in memory. */
-export function memoryStorage(): SessionClientOptions["storage"] & { readonly items: Map<string, string> } {
-  const items = new Map<string, string>();
-  return {
-    items,
-    getItem: (key) => items.get(key) ?? null,
-    setItem: (key, value) => void items.set(key, value),
-    removeItem: (key) => void items.delete(key),
-  };
+/** The origin the test browser's pages are on. */
+export const ORIGIN = "http://localhost";
+
+/** A browser's cookie jar for {@link ORIGIN}, as far as the session cookies need one: what answers set, sent back. */
+export class CookieJar {
+  readonly values = new Map<string, string>();
+
+  /** Keeps the cookies an answer sets; a cookie set empty or with `Max-Age=0` is removed. */
+  take(response: Response): void {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = "", ...attributes] = line.split(";").map((part) => part.trim());
+      const [name = "", value = ""] = pair.split(/=(.*)/s);
+      const removed = value === "" || attributes.some((attribute) => /^max-age=0$/i.test(attribute));
+      if (removed) this.values.delete(name);
+      else this.values.set(name, value);
+    }
+  }
+
+  /** The `Cookie` header a request of the page carries; `""` for none. */
+  header(): string {
+    return [...this.values].map(([name, value]) => `${name}=${value}`).join("; ");
+  }
 }
 
-/** `fetch` answered by the core instance itself, recording each request as `METHOD path`. */
-export function coreFetch(auth: Auth): SessionClientOptions["fetch"] & { readonly requests: string[] } {
+/** A `fetch` of the test browser that answers from the core instance and records each request as `METHOD path`. */
+export type BrowserFetch = FetchLike & { readonly requests: string[]; readonly jar: CookieJar };
+
+/**
+ * `fetch` answered by the core instance itself as a browser on {@link ORIGIN} sends it: with the jar's
+ * cookies, `Origin` on the methods browsers send it with, and the answers' cookies kept. Give two
+ * tabs of one browser the same jar.
+ */
+export function browserFetch(auth: Auth, jar: CookieJar = new CookieJar()): BrowserFetch {
   const requests: string[] = [];
-  const fetch = (input: string, init: RequestInit) => {
-    requests.push(`${init.method ?? "GET"} ${input}`);
+  const fetch = async (input: string, init: RequestInit) => {
+    const method = init.method ?? "GET";
+    requests.push(`${method} ${input}`);
     const headers = new Headers(init.headers);
     headers.set(PEER_ADDRESS_HEADER, "127.0.0.1");
-    return auth.handle(new Request(new URL(input, "http://localhost"), { ...init, headers }));
+    headers.set("host", new URL(ORIGIN).host);
+    if (method !== "GET" && method !== "HEAD") headers.set("origin", ORIGIN);
+    if (jar.values.size > 0) headers.set("cookie", jar.header());
+    const response = await auth.handle(new Request(new URL(input, ORIGIN), { ...init, headers }));
+    jar.take(response);
+    return response;
   };
-  return Object.assign(fetch, { requests });
+  return Object.assign(fetch, { requests, jar });
+}
+
+/** The channel between the tabs of a test browser: what one tab posts, every other one receives, a moment later. */
+export class ChannelBus<T> {
+  readonly #receivers = new Set<(message: T) => void>();
+
+  /** A tab's end of the channel. */
+  join(): SessionChannel<T> {
+    const own = new Set<(message: T) => void>();
+    return {
+      post: (message) => {
+        const others = [...this.#receivers].filter((receiver) => !own.has(receiver));
+        queueMicrotask(() => {
+          for (const receive of others) receive(message);
+        });
+      },
+      listen: (receive) => {
+        own.add(receive);
+        this.#receivers.add(receive);
+        return () => {
+          own.delete(receive);
+          this.#receivers.delete(receive);
+        };
+      },
+    };
+  }
 }

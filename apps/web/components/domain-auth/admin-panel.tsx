@@ -5,7 +5,6 @@ import { useState } from "react";
 import { useCurrentUser } from "@/lib/domain-auth/current-user";
 import type { AuthView, EntityView } from "@/lib/domain-auth/domain-view";
 import { EntityRecords } from "./entity-records";
-import { FormError } from "./form-error";
 import { InviteUserForm } from "./invite-user-form";
 import { SignedOutNotice } from "./signed-out-notice";
 import { UsersTable } from "./users-table";
@@ -15,11 +14,9 @@ export function AdminPanel({ auth, entities }: { readonly auth: AuthView; readon
   const current = useCurrentUser(auth);
   // Bumped by an invitation: the users table reloads with the new user.
   const [invitations, setInvitations] = useState(0);
-  if (current.status === "loading") return <p aria-busy="true">Loading…</p>;
   if (current.status === "signed-out") return <SignedOutNotice auth={auth} expired={current.expired} />;
-  if (current.status === "failed") return <FormError error={current.message} />;
 
-  const { user, token } = current;
+  const { user } = current;
   if (!holdsSetupRole(auth, user.role)) {
     return (
       <div className="da-notice da-notice-denied" role="alert">
@@ -33,12 +30,10 @@ export function AdminPanel({ auth, entities }: { readonly auth: AuthView; readon
   }
   return (
     <>
-      <UsersTable key={invitations} auth={auth} token={token} />
-      {auth.endpoints.passwordReset ? (
-        <InviteUserForm auth={auth} token={token} onInvited={() => setInvitations((count) => count + 1)} />
-      ) : null}
+      <UsersTable key={`${user.id}:${invitations}`} auth={auth} />
+      {auth.endpoints.passwordReset ? <InviteUserForm auth={auth} onInvited={() => setInvitations((count) => count + 1)} /> : null}
       {entities.map((entity) => (
-        <EntityRecords key={entity.segment} entity={entity} token={token} caller={{ id: user.id, role: user.role }} />
+        <EntityRecords key={`${user.id}:${entity.segment}`} entity={entity} caller={{ id: user.id, role: user.role }} />
       ))}
     </>
   );

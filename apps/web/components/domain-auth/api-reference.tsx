@@ -5,24 +5,23 @@ import Link from "next/link";
 import { useEffect, useRef } from "react";
 import type { SwaggerRequest } from "swagger-ui-dist/swagger-ui-es-bundle.js";
 import type { AuthView } from "@/lib/domain-auth/domain-view";
-import { readToken, useSession } from "@/lib/domain-auth/session";
+import { useSession } from "@/lib/domain-auth/session";
 import "swagger-ui-dist/swagger-ui.css";
 
 /**
- * Gives a request tried from the page this tab's token, unless the user authorized another one in
- * Swagger UI's dialog. Read when the request is sent, so a refreshed token is the one used.
+ * Sends a request tried from the page with the session cookies of this origin (never elsewhere), so
+ * it acts as the signed-in user, unless the user authorized a token of their own in Swagger UI's
+ * dialog (the `Authorization` header then wins). The page itself holds no token to add.
  */
-function withTabToken(request: SwaggerRequest): SwaggerRequest {
-  const token = readToken();
-  const hasAuthorization = Object.keys(request.headers).some((name) => name.toLowerCase() === "authorization");
-  if (token && !hasAuthorization) request.headers.Authorization = `Bearer ${token}`;
+function withSessionCookies(request: SwaggerRequest): SwaggerRequest {
+  request.credentials = "same-origin";
   return request;
 }
 
 /**
  * The API reference of this domain: Swagger UI, bundled with the app (its prebuilt bundle, loaded
  * when the page opens), rendering `/api/openapi.json`. "Try it out" sends requests to this origin
- * only, with the signed-in tab's token.
+ * only, as the signed-in user (the session cookies go with them).
  */
 export function ApiReference({ auth }: { readonly auth: AuthView | null }) {
   const session = useSession();
@@ -35,7 +34,7 @@ export function ApiReference({ auth }: { readonly auth: AuthView | null }) {
       SwaggerUIBundle({
         domNode: container.current,
         url: OPENAPI_PATH,
-        requestInterceptor: withTabToken,
+        requestInterceptor: withSessionCookies,
         tryItOutEnabled: true,
         deepLinking: false,
         defaultModelsExpandDepth: 0,
@@ -52,14 +51,14 @@ export function ApiReference({ auth }: { readonly auth: AuthView | null }) {
         The OpenAPI 3.1 document of this API is at <a href={OPENAPI_PATH}>{OPENAPI_PATH}</a>.{" "}
         {auth === null ? (
           "Every operation is open."
-        ) : session ? (
-          <>Requests you try here carry your token ({session.claims.email}).</>
-        ) : session === null ? (
+        ) : session.status === "signed-in" ? (
+          <>Requests you try here are sent as you ({session.user.email}), with your session cookie.</>
+        ) : (
           <>
-            {auth.endpoints.login ? <Link href="/login">Sign in</Link> : "Sign in"} to try operations that need a token, or use Authorize
-            with a token of your own.
+            {auth.endpoints.login ? <Link href="/login?next=%2Fdocs">Sign in</Link> : "Sign in"} to try operations that need a token, or use
+            Authorize with a token of your own.
           </>
-        ) : null}
+        )}
       </p>
       {/* Swagger UI renders into this element with its own React: nothing of ours goes inside. */}
       <div ref={container} className="da-api-reference" />

@@ -26,8 +26,6 @@ function recordName(entity: EntityView, record: EntityRecord): string {
 /** Props of {@link EntityRecords}. */
 export interface EntityRecordsProps {
   readonly entity: EntityView;
-  /** The caller's bearer token; `null` under `auth.type: none`. */
-  readonly token: string | null;
   /** Who is asking, for the permission rules; `null` when anonymous. */
   readonly caller: Caller;
   /** How the permission rules apply: `{ open: true }` under `auth.type: none`. */
@@ -134,8 +132,8 @@ function RecordActions({ name, mayUpdate, mayDelete, confirming, onEdit, onDelet
 }
 
 /** One entity's records with the create, edit and delete actions the caller is allowed. */
-export function EntityRecords({ entity, token, caller, authorization }: EntityRecordsProps) {
-  const list = usePagedList<EntityRecord>(entity.segment, token);
+export function EntityRecords({ entity, caller, authorization }: EntityRecordsProps) {
+  const list = usePagedList<EntityRecord>(entity.segment);
   const [editing, setEditing] = useState<EntityRecord | "new" | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
   const [status, setStatus] = useState("");
@@ -146,8 +144,8 @@ export function EntityRecords({ entity, token, caller, authorization }: EntityRe
   async function save(body: Record<string, unknown>) {
     const target = editing === "new" || editing === null ? null : editing;
     const result = target
-      ? await callApi(itemPath(entity, target.id), { method: "PATCH", body, token })
-      : await callApi(collectionPath(entity), { method: "POST", body, token });
+      ? await callApi(itemPath(entity, target.id), { method: "PATCH", body })
+      : await callApi(collectionPath(entity), { method: "POST", body });
     if (!result.ok) return result.error;
     setEditing(null);
     setStatus(`${entity.name} ${target ? "saved" : "created"}.`);
@@ -156,7 +154,7 @@ export function EntityRecords({ entity, token, caller, authorization }: EntityRe
   }
 
   async function remove(record: EntityRecord) {
-    const result = await callApi(itemPath(entity, record.id), { method: "DELETE", token });
+    const result = await callApi(itemPath(entity, record.id), { method: "DELETE" });
     setConfirming(null);
     setFailure(result.ok ? null : result.error.message);
     if (result.ok) setStatus(`${entity.name} deleted.`);

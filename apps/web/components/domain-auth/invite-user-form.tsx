@@ -11,13 +11,12 @@ import { TextField } from "./text-field";
 /** Props of {@link InviteUserForm}. */
 export interface InviteUserFormProps {
   readonly auth: AuthView;
-  readonly token: string;
   /** Called after a user was invited (to reload the list). */
   readonly onInvited: () => void;
 }
 
 /** Creates a user without a password: the server e-mails them a link to choose one. */
-export function InviteUserForm({ auth, token, onInvited }: InviteUserFormProps) {
+export function InviteUserForm({ auth, onInvited }: InviteUserFormProps) {
   const [error, setError] = useState<ErrorBody | null>(null);
   const [status, setStatus] = useState("");
 
@@ -28,7 +27,7 @@ export function InviteUserForm({ auth, token, onInvited }: InviteUserFormProps) 
     const email = String(data.get("email") ?? "");
     const role = String(data.get("role") ?? "");
     const body = role ? { email, role } : { email };
-    const result = await callApi(collectionPath(auth), { method: "POST", body, token });
+    const result = await callApi(collectionPath(auth), { method: "POST", body });
     setError(result.ok ? null : result.error);
     if (!result.ok) return;
     const days = ACCOUNT_TOKEN_LIFETIMES.invite / 86400;

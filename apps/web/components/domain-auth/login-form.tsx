@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { AccountForm } from "@/components/domain-auth/account-form";
 import type { AuthView } from "@/lib/domain-auth/domain-view";
-import { describeSignInError, requestToken } from "@/lib/domain-auth/sign-in";
+import { describeSignInError, signIn } from "@/lib/domain-auth/sign-in";
 
 /** Signs in with email and password and opens the profile. */
 export function LoginForm({ auth }: { readonly auth: AuthView }) {
@@ -14,7 +14,7 @@ export function LoginForm({ auth }: { readonly auth: AuthView }) {
       submitLabel="Sign in"
       passwordAutoComplete="current-password"
       onSubmit={async (body) => {
-        const failure = await requestToken(auth, "login", body);
+        const failure = await signIn(auth, "login", body);
         if (failure) return describeSignInError(failure);
         router.push("/profile");
         return null;

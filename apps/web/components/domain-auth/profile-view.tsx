@@ -3,20 +3,18 @@
 import { useCurrentUser } from "@/lib/domain-auth/current-user";
 import type { AuthView } from "@/lib/domain-auth/domain-view";
 import { fieldLabel, formatValue } from "@/lib/domain-auth/format";
-import { FormError } from "./form-error";
 import { ResendVerification } from "./resend-verification";
 import { SessionsList } from "./sessions-list";
 import { SignedOutNotice } from "./signed-out-notice";
 
 /**
- * The signed-in user's profile (from `me`, or from the token when `me` is disabled) and the signed-in
- * devices where the domain has `sessions`. Signing out is the header's (one "Sign out" per page).
+ * The signed-in user's profile (as `me` answers it, or what the token carries when `me` is disabled)
+ * and the signed-in devices where the domain has `sessions`. Rendered on the server with the user, so
+ * the page's HTML shows it. Signing out is the header's (one "Sign out" per page).
  */
 export function ProfileView({ auth }: { readonly auth: AuthView }) {
   const current = useCurrentUser(auth);
-  if (current.status === "loading") return <p aria-busy="true">Loading your profile…</p>;
   if (current.status === "signed-out") return <SignedOutNotice auth={auth} expired={current.expired} />;
-  if (current.status === "failed") return <FormError error={current.message} />;
 
   const { user } = current;
   const rows: [string, unknown][] = [
@@ -47,7 +45,7 @@ export function ProfileView({ auth }: { readonly auth: AuthView }) {
           </div>
         ) : null}
       </section>
-      {auth.endpoints.sessions ? <SessionsList auth={auth} token={current.token} /> : null}
+      {auth.endpoints.sessions ? <SessionsList key={user.id} auth={auth} /> : null}
     </>
   );
 }

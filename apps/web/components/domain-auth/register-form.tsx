@@ -8,7 +8,7 @@ import { AccountForm } from "@/components/domain-auth/account-form";
 import { callApi } from "@/lib/domain-auth/api";
 import type { AuthView } from "@/lib/domain-auth/domain-view";
 import { NEW_PASSWORD_HINT } from "@/lib/domain-auth/password-hint";
-import { requestToken } from "@/lib/domain-auth/sign-in";
+import { signIn } from "@/lib/domain-auth/sign-in";
 
 /** Creates an account; signs it in and opens the profile when sign-in is enabled. */
 export function RegisterForm({ auth }: { readonly auth: AuthView }) {
@@ -31,7 +31,7 @@ export function RegisterForm({ auth }: { readonly auth: AuthView }) {
       onSubmit={async (body) => {
         const created = await callApi(apiPaths(auth).register, { method: "POST", body });
         if (!created.ok) return created.error;
-        if (auth.endpoints.login && !(await requestToken(auth, "login", body))) {
+        if (auth.endpoints.login && !(await signIn(auth, "login", { email: body.email, password: body.password }))) {
           router.push("/profile");
           return null;
         }

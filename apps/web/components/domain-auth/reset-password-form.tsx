@@ -1,15 +1,14 @@
 "use client";
 
 import type { ErrorBody } from "@domain-auth/core/policy";
-import { apiPaths } from "@domain-auth/core/policy";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
-import { callApi, issuesByField } from "@/lib/domain-auth/api";
+import { issuesByField } from "@/lib/domain-auth/api";
 import type { AuthView } from "@/lib/domain-auth/domain-view";
 import { useHydrated } from "@/lib/domain-auth/hydrated";
 import { NEW_PASSWORD_HINT } from "@/lib/domain-auth/password-hint";
-import { keepTokens, type TokenResponse } from "@/lib/domain-auth/sign-in";
+import { signIn } from "@/lib/domain-auth/sign-in";
 import { FormError } from "./form-error";
 import { TextField } from "./text-field";
 
@@ -33,13 +32,12 @@ export function ResetPasswordForm({ auth, token, invite }: ResetPasswordFormProp
     event.preventDefault();
     const password = String(new FormData(event.currentTarget).get("password") ?? "");
     setPending(true);
-    const result = await callApi<TokenResponse>(apiPaths(auth).resetPassword, { method: "POST", body: { token, password } });
-    if (result.ok) {
-      keepTokens(auth, result.data);
+    const failure = await signIn(auth, "resetPassword", { token, password });
+    if (!failure) {
       router.push("/profile");
       return;
     }
-    setError(result.error);
+    setError(failure.error);
     setPending(false);
   }
 

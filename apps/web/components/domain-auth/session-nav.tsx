@@ -9,8 +9,7 @@ import { SignOutButton } from "./sign-out-button";
 /** The header's links: profile, admin and sign-out when signed in; sign-in and register otherwise. */
 export function SessionNav({ auth }: { readonly auth: AuthView }) {
   const session = useSession();
-  if (session === undefined) return null;
-  if (session === null) {
+  if (session.status === "signed-out") {
     return (
       <>
         {auth.endpoints.login ? <Link href="/login">Sign in</Link> : null}
@@ -21,8 +20,8 @@ export function SessionNav({ auth }: { readonly auth: AuthView }) {
   return (
     <>
       <Link href="/profile">Profile</Link>
-      {holdsSetupRole(auth, session.claims.role) ? <Link href="/admin">Admin</Link> : null}
-      <span className="da-nav-user">{session.claims.email}</span>
+      {holdsSetupRole(auth, session.user.role) ? <Link href="/admin">Admin</Link> : null}
+      <span className="da-nav-user">{session.user.email}</span>
       <SignOutButton auth={auth} />
     </>
   );

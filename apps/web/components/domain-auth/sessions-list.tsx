@@ -11,19 +11,17 @@ import { FormError } from "./form-error";
 /** Props of {@link SessionsList}. */
 export interface SessionsListProps {
   readonly auth: Pick<AuthView, "segment">;
-  /** The signed-in user's token. */
-  readonly token: string;
 }
 
 /** The user's signed-in sessions (device, sign-in, last refresh, this device), each one signed out alone or all others at once. */
-export function SessionsList({ auth, token }: SessionsListProps) {
-  const sessions = useSignedInSessions(auth, token);
+export function SessionsList({ auth }: SessionsListProps) {
+  const sessions = useSignedInSessions(auth);
   const [status, setStatus] = useState("");
   const [failure, setFailure] = useState<string | null>(null);
   const others = sessions.items.filter((session) => !session.current);
 
   async function revoke(path: string, done: string) {
-    const result = await callApi(path, { method: "DELETE", token });
+    const result = await callApi(path, { method: "DELETE" });
     setFailure(result.ok ? null : result.error.message);
     setStatus(result.ok ? done : "");
     sessions.reload();

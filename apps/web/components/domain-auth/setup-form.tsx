@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { AccountForm } from "@/components/domain-auth/account-form";
 import type { AuthView } from "@/lib/domain-auth/domain-view";
 import { NEW_PASSWORD_HINT } from "@/lib/domain-auth/password-hint";
-import { requestToken } from "@/lib/domain-auth/sign-in";
+import { signIn } from "@/lib/domain-auth/sign-in";
 
 /** Asked only when the server was started with `SETUP_TOKEN`; the API's 403 names it, so its error shows beside it. */
 const SETUP_TOKEN_FIELD = {
@@ -31,7 +31,7 @@ export function SetupForm({ auth, tokenRequired }: SetupFormProps) {
       passwordAutoComplete="new-password"
       passwordHint={NEW_PASSWORD_HINT}
       onSubmit={async (body) => {
-        const failure = await requestToken(auth, "setup", body);
+        const failure = await signIn(auth, "setup", body);
         if (failure?.error.code === "SETUP_COMPLETE") router.refresh();
         else if (!failure) {
           router.push("/profile");

@@ -5,7 +5,7 @@ import { useState } from "react";
 import type { AuthView } from "@/lib/domain-auth/domain-view";
 import { signOut } from "@/lib/domain-auth/sign-out";
 
-/** Signs the session out on the server (where `logout` exists), forgets the tab's tokens and opens the sign-in page (or home when sign-in is disabled). */
+/** Signs the session out on the server (where `logout` exists), clears its cookies and opens the sign-in page (or home when sign-in is disabled). */
 export function SignOutButton({ auth }: { readonly auth: Pick<AuthView, "segment" | "endpoints"> }) {
   const router = useRouter();
   const [pending, setPending] = useState(false);

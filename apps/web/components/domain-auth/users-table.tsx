@@ -11,8 +11,8 @@ import { FormError } from "./form-error";
 import { Pager } from "./pager";
 
 /** Every user with their role, a form per user to change it and, where the domain has `sessions`, "sign out everywhere". */
-export function UsersTable({ auth, token }: { readonly auth: AuthView; readonly token: string }) {
-  const list = usePagedList<UserProfile>(auth.segment, token);
+export function UsersTable({ auth }: { readonly auth: AuthView }) {
+  const list = usePagedList<UserProfile>(auth.segment);
   const [status, setStatus] = useState("");
   const [failure, setFailure] = useState<string | null>(null);
 
@@ -20,7 +20,7 @@ export function UsersTable({ auth, token }: { readonly auth: AuthView; readonly 
     event.preventDefault();
     const form = event.currentTarget;
     const role = String(new FormData(form).get("role") ?? "") || null;
-    const result = await callApi(itemPath(auth, user.id), { method: "PATCH", body: { role }, token });
+    const result = await callApi(itemPath(auth, user.id), { method: "PATCH", body: { role } });
     if (!result.ok) form.reset();
     setFailure(result.ok ? null : result.error.message);
     setStatus(result.ok ? `${user.email} now has the role ${role ?? "none"}.` : "");
@@ -28,7 +28,7 @@ export function UsersTable({ auth, token }: { readonly auth: AuthView; readonly 
   }
 
   async function signOutEverywhere(user: UserProfile) {
-    const result = await callApi(userSessionsPath(auth, user.id), { method: "DELETE", token });
+    const result = await callApi(userSessionsPath(auth, user.id), { method: "DELETE" });
     setFailure(result.ok ? null : result.error.message);
     setStatus(result.ok ? `${user.email} has been signed out everywhere.` : "");
   }

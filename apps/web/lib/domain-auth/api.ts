@@ -1,13 +1,15 @@
 import type { ErrorBody } from "@domain-auth/core/policy";
-import { type ApiResult, type CallOptions, sessionClient } from "./session-client";
+import type { ApiResult, CallOptions } from "./api-request";
+import { sessionClient } from "./session";
 
-export type { ApiFailure, ApiResult, CallOptions } from "./session-client";
+export type { ApiFailure, ApiResult, CallOptions } from "./api-request";
 
 /**
  * Calls the domain-auth API at `path`, one of the core's API paths, through the tab's session
- * client: when a request carrying a token is answered 401, the session is refreshed once (where the
- * domain allows it) and the request sent again with the new token; a second 401 is the answer.
- * @example const result = await callApi<{ user: User }>(apiPaths(auth).me, { token });
+ * client: a same-origin request that the session cookies go with. Refused 401 while signed in, the
+ * session is refreshed once (where the domain allows it) and the request sent again; a second 401
+ * is the answer.
+ * @example const result = await callApi<{ items: Post[] }>(collectionPath(entity));
  */
 export function callApi<T>(path: string, options: CallOptions = {}): Promise<ApiResult<T>> {
   return sessionClient().call<T>(path, options);

@@ -17,17 +17,17 @@ export interface PagedList<T> {
   readonly reload: () => void;
 }
 
-/** Loads one page of an entity's records with the caller's token (none under `auth.type: none`). */
-export function usePagedList<T>(segment: string, token: string | null): PagedList<T> {
+/** Loads one page of an entity's records as the signed-in user (anonymously under `auth.type: none`). */
+export function usePagedList<T>(segment: string): PagedList<T> {
   const [offset, setOffset] = useState(0);
   const [version, setVersion] = useState(0);
   // The last answer with the request it answers: while a newer request runs, its items stay on show.
   const [loaded, setLoaded] = useState<{ request: string; items: readonly T[]; total: number; error: ErrorBody | null } | null>(null);
-  const request = JSON.stringify([segment, token, offset, version]);
+  const request = JSON.stringify([segment, offset, version]);
 
   useEffect(() => {
     let current = true;
-    callApi<{ items: T[]; total: number }>(collectionPath({ segment }, { limit: PAGE_SIZE, offset }), { token }).then((result) => {
+    callApi<{ items: T[]; total: number }>(collectionPath({ segment }, { limit: PAGE_SIZE, offset })).then((result) => {
       if (!current) return;
       if (result.ok) setLoaded({ request, items: result.data.items, total: result.data.total, error: null });
       else setLoaded({ request, items: [], total: 0, error: result.error });
@@ -35,7 +35,7 @@ export function usePagedList<T>(segment: string, token: string | null): PagedLis
     return () => {
       current = false;
     };
-  }, [request, segment, token, offset]);
+  }, [request, segment, offset]);
 
   const reload = useCallback(() => setVersion((value) => value + 1), []);
   return {

@@ -1,9 +1,10 @@
 import { useEffect } from "react";
-import { type RefreshingAuth, sessionClient } from "./session-client";
+import { sessionClient } from "./session";
+import type { RefreshingAuth } from "./session-client";
 
 /**
- * Keeps the tab's session alive while it is open, where the domain has `refresh`: renews the access
- * token shortly before it expires, and lets `callApi` renew it once after a 401
+ * Keeps the browser's session alive while the page is open, where the domain has `refresh`: renews
+ * the access token shortly before it expires, and lets `callApi` renew it once after a 401
  * (`SessionClient.keepAlive`).
  */
 export function useSessionRefresh(auth: RefreshingAuth): void {

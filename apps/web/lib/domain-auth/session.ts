@@ -1,36 +1,47 @@
-import { useMemo, useSyncExternalStore } from "react";
-import { decodeClaims, sessionClient, type TokenClaims } from "./session-client";
+import { createContext, useContext, useSyncExternalStore } from "react";
+import { forgetSessionCookies } from "./session-actions";
+import { type Clock, SessionClient, type SessionState, SIGNED_OUT } from "./session-client";
+import { browserChannel, browserLocks, SESSION_CHANNEL } from "./session-sync";
 
-export { decodeClaims, REFRESH_TOKEN_KEY, TOKEN_KEY, type TokenClaims } from "./session-client";
+export { type SessionState, SIGNED_OUT } from "./session-client";
+
+/** The browser's clock: `Date.now` and `setTimeout`. */
+const browserClock: Clock = {
+  now: () => Date.now(),
+  schedule: (callback, delayMs) => {
+    const timer = window.setTimeout(callback, delayMs);
+    return () => window.clearTimeout(timer);
+  },
+};
+
+let tabClient: SessionClient | null = null;
+
+/** The tab's session client, created at its first use in the browser. Never on the server: it holds one tab's state. */
+export function sessionClient(): SessionClient {
+  tabClient ??= new SessionClient({
+    clock: browserClock,
+    fetch: (input, init) => fetch(input, init),
+    locks: browserLocks(),
+    channel: browserChannel<SessionState>(SESSION_CHANNEL),
+    forget: forgetSessionCookies,
+  });
+  return tabClient;
+}
+
+/** The session as the server saw it when it rendered the page: what the page shows until the tab knows more. */
+export const RenderedSession = createContext<SessionState>(SIGNED_OUT);
 
 const subscribe = (onChange: () => void) => sessionClient().subscribe(onChange);
-const usableToken = () => sessionClient().usableToken();
-const isRefused = () => sessionClient().isRefused();
 
-/** The tab's access token as stored, expired or not (calls send it; a 401 then refreshes it). */
-export function readToken(): string | null {
-  return sessionClient().readToken();
-}
-
-/** Forgets the tab's tokens because the server refused the session for good (revoked, expired). */
-export function endRefusedSession(): void {
-  sessionClient().clear("refused");
-}
-
-/** The tab's token with its claims; `undefined` while not yet known (server render, hydration). */
-export type Session = { readonly token: string; readonly claims: TokenClaims } | null;
-
-/** The current tab's session; an unreadable token, or an expired one with nothing to renew it, counts as signed out. */
-export function useSession(): Session | undefined {
-  const token = useSyncExternalStore(subscribe, usableToken, () => undefined);
-  return useMemo(() => {
-    if (token === undefined) return undefined;
-    const claims = token === null ? null : decodeClaims(token);
-    return token && claims ? { token, claims } : null;
-  }, [token]);
-}
-
-/** `true` once the server refused the tab's session (revoked or expired), until the next sign-in. */
-export function useSessionRefused(): boolean {
-  return useSyncExternalStore(subscribe, isRefused, () => false);
+/**
+ * The tab's session: as the server rendered it (so the page's HTML already shows the user), then as
+ * sign-ins, renewals, sign-outs and the other tabs change it.
+ */
+export function useSession(): SessionState {
+  const rendered = useContext(RenderedSession);
+  return useSyncExternalStore(
+    subscribe,
+    () => sessionClient().snapshot() ?? rendered,
+    () => rendered,
+  );
 }

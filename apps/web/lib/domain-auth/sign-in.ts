@@ -1,33 +1,27 @@
 import { apiPaths, type ErrorBody } from "@domain-auth/core/policy";
-import { type ApiFailure, callApi } from "@/lib/domain-auth/api";
-import type { UserProfile } from "@/lib/domain-auth/current-user";
-import type { AuthView } from "@/lib/domain-auth/domain-view";
-import { sessionClient } from "@/lib/domain-auth/session-client";
+import type { ApiFailure } from "./api-request";
+import type { AuthView } from "./domain-view";
+import { sessionClient } from "./session";
+import type { SignedInAnswer } from "./session-client";
 
-/** The body of a response that signs a user in (login, setup and refresh). */
-export interface TokenResponse {
-  readonly token: string;
-  readonly tokenType: "Bearer";
-  readonly expiresIn: number;
-  readonly refreshToken: string;
-  readonly refreshExpiresIn: number;
-  readonly user: UserProfile;
-}
+/** The endpoints that sign a user in. */
+export type SignInEndpoint = "login" | "setup" | "resetPassword";
 
-/** Keeps the tokens of a sign-in for this tab: the refresh token only where the domain has `refresh`. */
-export function keepTokens(auth: Pick<AuthView, "endpoints">, response: TokenResponse): void {
-  sessionClient().store({ token: response.token, refreshToken: auth.endpoints.refresh ? response.refreshToken : null });
-}
-
-/** Posts credentials to `/api/<auth>/<endpoint>` and keeps the returned tokens; resolves to the failure, or `null`. */
-export async function requestToken(
-  auth: Pick<AuthView, "segment" | "endpoints">,
-  endpoint: "login" | "setup",
-  body: unknown,
+/**
+ * Posts to `/api/<auth>/<endpoint>` with `transport: "cookie"` (CONTRACT §14): the answer sets the
+ * session cookies, which no script can read, and names the user, whom every tab then shows.
+ * Resolves to the failure, or `null` once signed in. Never renews a session on a 401: a wrong
+ * password is the answer.
+ */
+export async function signIn(
+  auth: Pick<AuthView, "segment">,
+  endpoint: SignInEndpoint,
+  body: Readonly<Record<string, unknown>>,
 ): Promise<ApiFailure | null> {
-  const result = await callApi<TokenResponse>(apiPaths(auth)[endpoint], { method: "POST", body });
+  const client = sessionClient();
+  const result = await client.request<SignedInAnswer>(apiPaths(auth)[endpoint], { method: "POST", body: { ...body, transport: "cookie" } });
   if (!result.ok) return result;
-  keepTokens(auth, result.data);
+  client.signedIn(result.data);
   return null;
 }
 

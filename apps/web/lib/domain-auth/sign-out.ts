@@ -1,9 +1,9 @@
 import type { AuthView } from "./domain-view";
-import { sessionClient } from "./session-client";
+import { sessionClient } from "./session";
 
 /**
- * Signs the tab out: `POST /api/<auth>/logout` (where the domain has it) revokes the session on
- * every instance, then the tab forgets its tokens, whatever the server answered.
+ * Signs the browser out: `POST /api/<auth>/logout` (where the domain has it) revokes the session on
+ * every instance and clears its cookies; then every open tab shows it.
  */
 export function signOut(auth: Pick<AuthView, "segment" | "endpoints">): Promise<void> {
   return sessionClient().signOut(auth);

@@ -11,7 +11,7 @@ export interface SignedInSession {
   readonly refreshedAt: string;
   readonly expiresAt: string;
   readonly userAgent: string | null;
-  /** The session of the token that asked: this device. */
+  /** The session that asked: this device. */
   readonly current: boolean;
 }
 
@@ -23,23 +23,23 @@ export interface SignedInSessions {
   readonly reload: () => void;
 }
 
-/** Loads the signed-in sessions of the user whose token is `token`. */
-export function useSignedInSessions(auth: Pick<AuthView, "segment">, token: string): SignedInSessions {
+/** Loads the signed-in sessions of the signed-in user. */
+export function useSignedInSessions(auth: Pick<AuthView, "segment">): SignedInSessions {
   const [version, setVersion] = useState(0);
   const [loaded, setLoaded] = useState<{ request: string; items: readonly SignedInSession[]; error: ErrorBody | null } | null>(null);
   const path = apiPaths(auth).sessions;
-  const request = JSON.stringify([path, token, version]);
+  const request = JSON.stringify([path, version]);
 
   useEffect(() => {
     let current = true;
-    callApi<{ items: SignedInSession[] }>(path, { token }).then((result) => {
+    callApi<{ items: SignedInSession[] }>(path).then((result) => {
       if (!current) return;
       setLoaded(result.ok ? { request, items: result.data.items, error: null } : { request, items: [], error: result.error });
     });
     return () => {
       current = false;
     };
-  }, [request, path, token]);
+  }, [request, path]);
 
   const reload = useCallback(() => setVersion((value) => value + 1), []);
   return { items: loaded?.items ?? [], error: loaded?.error ?? null, loading: loaded?.request !== request, reload };

@@ -6,6 +6,8 @@ declare module "swagger-ui-dist/swagger-ui-es-bundle.js" {
     method: string;
     headers: Record<string, string>;
     body?: unknown;
+    /** The `credentials` mode of the `fetch` that sends it. */
+    credentials?: RequestCredentials;
   }
 
   export interface SwaggerUIOptions {

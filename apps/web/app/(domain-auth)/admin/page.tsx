@@ -14,9 +14,7 @@ export default async function AdminPage() {
       {view.auth ? (
         <AdminPanel auth={view.auth} entities={view.entities} />
       ) : (
-        view.entities.map((entity) => (
-          <EntityRecords key={entity.segment} entity={entity} token={null} caller={null} authorization={{ open: true }} />
-        ))
+        view.entities.map((entity) => <EntityRecords key={entity.segment} entity={entity} caller={null} authorization={{ open: true }} />)
       )}
     </section>
   );
