@@ -5,8 +5,15 @@ import { AccountForm } from "@/components/domain-auth/account-form";
 import type { AuthView } from "@/lib/domain-auth/domain-view";
 import { describeSignInError, signIn } from "@/lib/domain-auth/sign-in";
 
-/** Signs in with email and password and opens the profile. */
-export function LoginForm({ auth }: { readonly auth: AuthView }) {
+/** Props of {@link LoginForm}. */
+export interface LoginFormProps {
+  readonly auth: AuthView;
+  /** The page to open once signed in: a path of this app (`afterSignIn` of the `next` parameter). */
+  readonly destination: string;
+}
+
+/** Signs in with email and password and opens `destination`. */
+export function LoginForm({ auth, destination }: LoginFormProps) {
   const router = useRouter();
   return (
     <AccountForm
@@ -16,7 +23,7 @@ export function LoginForm({ auth }: { readonly auth: AuthView }) {
       onSubmit={async (body) => {
         const failure = await signIn(auth, "login", body);
         if (failure) return describeSignInError(failure);
-        router.push("/profile");
+        router.push(destination);
         return null;
       }}
     />
