@@ -3,7 +3,17 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { setUpAdmin } from "../test/support/accounts.js";
 import { type RunningApp, startApp } from "../test/support/app-server.js";
 import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
-import { ADMIN, fieldErrorText, fillAccountForm, mainNav, profileValue, signIn, signOut } from "./support/flows.js";
+import {
+  ADMIN,
+  fieldErrorText,
+  fillAccountForm,
+  mainNav,
+  profileValue,
+  scriptStorage,
+  sessionCookies,
+  signIn,
+  signOut,
+} from "./support/flows.js";
 
 const READER = { email: "rita@example.com", password: "reading all day", name: "Rita Reader" };
 
@@ -72,9 +82,9 @@ describe("register, sign in and sign out", () => {
     await other.context().close();
   });
 
-  test("signing out forgets the token; the profile then asks to sign in", async () => {
+  test("signing out clears the session cookies; the profile then asks to sign in", async () => {
     await signOut(page);
-    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(await sessionCookies(page)).toEqual({ token: null, refreshToken: null });
     await page.goto("/profile");
     await page.getByRole("main").getByText("You are not signed in.").waitFor();
   });
@@ -85,12 +95,15 @@ describe("register, sign in and sign out", () => {
     await page.getByRole("main").getByRole("button", { name: "Sign in" }).click();
     expect(await page.getByRole("main").getByRole("alert").textContent()).toBeTruthy();
     expect(new URL(page.url()).pathname).toBe("/login");
-    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(await sessionCookies(page)).toEqual({ token: null, refreshToken: null });
     await saveScreenshot(page, "login-wrong-password");
   });
 
-  test("signing in opens the profile", async () => {
+  test("signing in opens the profile; the session is in HttpOnly cookies that no script of the page sees", async () => {
     await signIn(page, READER);
+    expect(await scriptStorage(page)).toEqual({ cookies: "", session: [], local: [] });
+    const { token, refreshToken } = await sessionCookies(page);
+    expect(token && refreshToken).toBeTruthy();
     expect(await profileValue(page, READER.email, "Email")).toBe(READER.email);
     expect(await profileValue(page, READER.email, "Role")).toBe("Reader");
     await mainNav(page).getByText(READER.email).waitFor();

@@ -78,9 +78,13 @@ describe("the API reference and CORS on the production server", () => {
     expect(otherPreflight.status).toBe(405);
   });
 
-  test("/docs shows every entity from /api/openapi.json and sends a request with the tab's token, to this origin only", async () => {
+  test("/docs shows every entity from /api/openapi.json and sends a request as the signed-in user (the session cookie, no token of the page's), to this origin only", async () => {
     const page = await openTab(browser, app.url);
     const seen = await watch(page);
+    const sentToMe: Promise<Record<string, string>>[] = [];
+    page.on("request", (request) => {
+      if (new URL(request.url()).pathname === "/api/user/me") sentToMe.push(request.allHeaders());
+    });
     await signIn(page, ADMIN);
     await page.goto("/docs");
     for (const tag of ["Authentication", "User", "Post"])
@@ -93,6 +97,9 @@ describe("the API reference and CORS on the production server", () => {
     const response = me.locator(".responses-wrapper .live-responses-table .response");
     await expect.poll(() => response.locator(".response-col_status").first().textContent(), { timeout: WAIT_MS }).toContain("200");
     expect(await response.locator(".response-col_description").first().textContent()).toContain(ADMIN.email);
+    const [headers] = await Promise.all(sentToMe);
+    expect(headers?.authorization).toBeUndefined();
+    expect(headers?.cookie).toMatch(/(^|; )domain-auth\.token=/);
     await saveScreenshot(page, "api-reference");
 
     const origins = new Set(seen.requests.filter((url) => !url.startsWith("data:")).map((url) => new URL(url).origin));

@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ensureCacheComponentsBuilt } from "../apps/web/ensure-build.mjs";
-import { type RunningApp, startApp } from "../test/support/app-server.js";
+import { freePort, type RunningApp, startApp } from "../test/support/app-server.js";
 import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
 import { ADMIN, fillAccountForm, profileValue, signIn, signOut } from "./support/flows.js";
 
@@ -22,8 +22,10 @@ describe("with cacheComponents on", () => {
 
   beforeAll(async () => {
     const folder = ensureCacheComponentsBuilt();
-    // An SMTP_URL (never reached here) so the e-mail pages exist too.
-    const env = { SMTP_URL: "smtp://127.0.0.1:9", APP_URL: "http://127.0.0.1" };
+    // An SMTP_URL (never reached here) so the e-mail pages exist too, and so an APP_URL: the server's
+    // own origin, the only one its cookie sign-ins accept.
+    const port = await freePort();
+    const env = { SMTP_URL: "smtp://127.0.0.1:9", APP_URL: `http://127.0.0.1:${port}`, PORT: String(port) };
     [app, browser] = await Promise.all([startApp({ app: folder, env }), launchBrowser()]);
   }, 300_000);
 

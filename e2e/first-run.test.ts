@@ -2,7 +2,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type RunningApp, startApp } from "../test/support/app-server.js";
 import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
-import { ADMIN, api, fieldErrorText, fillAccountForm, mainNav, profileValue } from "./support/flows.js";
+import { ADMIN, api, fieldErrorText, fillAccountForm, mainNav, profileValue, scriptStorage, sessionCookies } from "./support/flows.js";
 
 describe("first run", () => {
   let app: RunningApp;
@@ -65,12 +65,19 @@ describe("first run", () => {
     await mainNav(page).getByRole("link", { name: "Admin" }).waitFor();
     await saveScreenshot(page, "profile-admin");
 
-    const stored = await page.evaluate(() => ({
-      session: Object.keys(sessionStorage).sort(),
-      local: localStorage.length,
-      cookies: document.cookie,
-    }));
-    expect(stored).toEqual({ session: ["domain-auth.refresh-token", "domain-auth.token"], local: 0, cookies: "" });
+    // Signed in with cookies the page's scripts cannot read: nothing of the session is in their reach.
+    expect(await scriptStorage(page)).toEqual({ cookies: "", session: [], local: [] });
+    const cookies = await page.context().cookies();
+    expect(
+      cookies
+        .map(({ name, httpOnly, sameSite, path }) => ({ name, httpOnly, sameSite, path }))
+        .sort((a, b) => a.name.localeCompare(b.name)),
+    ).toEqual([
+      { name: "domain-auth.refresh-token", httpOnly: true, sameSite: "Lax", path: "/" },
+      { name: "domain-auth.token", httpOnly: true, sameSite: "Lax", path: "/" },
+    ]);
+    const { token } = await sessionCookies(page);
+    expect(await page.content()).not.toContain(String(token));
     await page.context().close();
   });
 

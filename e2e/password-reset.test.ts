@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { setUpAdmin, signUp } from "../test/support/accounts.js";
-import { type RunningApp, startApp } from "../test/support/app-server.js";
+import { freePort, type RunningApp, startApp } from "../test/support/app-server.js";
 import { linkOf, type MailServer, startMailServer } from "../test/support/mail-server.js";
 import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
 import { ADMIN, api, profileCard, profileValue, signIn } from "./support/flows.js";
@@ -12,10 +12,9 @@ import { ADMIN, api, profileCard, profileValue, signIn } from "./support/flows.j
  * confirming an address from the profile, each following the link read from the captured mail.
  */
 
-/** The public origin the links point at; the test opens the same path and query on the server it started. */
-const APP_URL = "https://app.example.com";
-
 describe("account recovery by e-mail", () => {
+  /** The public origin the links point at: the server's own, as the cookie sign-in after a reset accepts only it. */
+  let appUrl: string;
   let app: RunningApp;
   let mail: MailServer;
   let browser: Browser;
@@ -23,14 +22,16 @@ describe("account recovery by e-mail", () => {
   /** Opens a mailed link's page on the running app. */
   async function follow(page: Page, to: string, count = 1): Promise<void> {
     const link = linkOf(await mail.waitFor(to, { count }));
-    expect(link.origin).toBe(APP_URL);
+    expect(link.origin).toBe(appUrl);
     await page.goto(`${link.pathname}${link.search}`);
   }
 
   beforeAll(async () => {
     mail = await startMailServer();
+    const port = await freePort();
+    appUrl = `http://127.0.0.1:${port}`;
     [app, browser] = await Promise.all([
-      startApp({ env: { SMTP_URL: mail.url, APP_URL, MAIL_FROM: "no-reply@app.example.com" } }),
+      startApp({ env: { SMTP_URL: mail.url, APP_URL: appUrl, PORT: String(port), MAIL_FROM: "no-reply@app.example.com" } }),
       launchBrowser(),
     ]);
     await setUpAdmin(app.url, ADMIN);

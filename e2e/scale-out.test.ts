@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type RunningApp, startApp } from "../test/support/app-server.js";
 import { createPostgresDatabase } from "../test/support/databases.js";
 import { launchBrowser, openTab } from "./support/browser.js";
-import { ADMIN, api, fillAccountForm, profileValue, signIn, signOut, storedTokens } from "./support/flows.js";
+import { ADMIN, api, fillAccountForm, profileValue, sessionCookies, signIn, signOut } from "./support/flows.js";
 
 describe("two instances on one PostgreSQL database behave as one", () => {
   let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
@@ -41,7 +41,7 @@ describe("two instances on one PostgreSQL database behave as one", () => {
   test("signing out in a tab of one instance ends the session on the other at once", async () => {
     const page = await openTab(browser, first.url);
     await signIn(page, ADMIN);
-    const { token, refreshToken } = await storedTokens(page);
+    const { token, refreshToken } = await sessionCookies(page);
     expect((await api(second.url, "/user/me", { token: String(token) })).status).toBe(200);
     await signOut(page);
     expect((await api(second.url, "/user/me", { token: String(token) })).status).toBe(401);

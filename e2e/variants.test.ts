@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { setUpAdmin } from "../test/support/accounts.js";
 import { type RunningApp, startApp } from "../test/support/app-server.js";
 import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
-import { ADMIN, api, mainNav, profileCard, profileValue, signIn, signOut, storedTokens } from "./support/flows.js";
+import { ADMIN, api, mainNav, profileCard, profileValue, scriptStorage, sessionCookies, signIn, signOut } from "./support/flows.js";
 
 const BLOG = readFileSync(new URL("../apps/web/domain.yaml", import.meta.url), "utf8");
 
@@ -81,9 +81,10 @@ describe("pages follow the domain's auth block", () => {
     });
     await signIn(page, ADMIN);
     expect(await profileValue(page, ADMIN.email, "Email")).toBe(ADMIN.email);
-    const { token, refreshToken } = await storedTokens(page);
+    const { token, refreshToken } = await sessionCookies(page);
+    expect(token).toBeTruthy();
     expect(refreshToken).toBeNull();
-    expect(await page.evaluate(() => Object.keys(sessionStorage))).toEqual(["domain-auth.token"]);
+    expect(await scriptStorage(page)).toEqual({ cookies: "", session: [], local: [] });
     expect(await page.getByRole("main").getByRole("region", { name: "Signed-in devices" }).count()).toBe(0);
 
     await page.goto("/admin");
@@ -91,9 +92,11 @@ describe("pages follow the domain's auth block", () => {
     await users.getByLabel(`Role of ${ADMIN.email}`, { exact: true }).waitFor();
     expect(await users.getByRole("button", { name: /everywhere/ }).count()).toBe(0);
     await signOut(page);
-    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(await sessionCookies(page)).toEqual({ token: null, refreshToken: null });
     expect(calls.filter((call) => /\/(logout|refresh|sessions)\b/.test(call))).toEqual([]);
-    // Without logout the tab can only forget its token: the server still accepts it until it expires.
+    await page.goto("/profile");
+    await page.getByRole("main").getByText("You are not signed in.").waitFor();
+    // Without logout the browser can only drop its cookies: the server still accepts the token until it expires.
     expect((await api(app.url, "/user/me", { token: String(token) })).status).toBe(200);
   });
 
@@ -120,6 +123,6 @@ describe("pages follow the domain's auth block", () => {
     await notes.getByRole("button", { name: "Create" }).click();
     await notes.getByRole("row").filter({ hasText: "Buy milk" }).waitFor();
     await saveScreenshot(page, "records-open");
-    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(await page.context().cookies()).toEqual([]);
   });
 });

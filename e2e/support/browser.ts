@@ -31,7 +31,7 @@ export interface TabOptions {
   readonly userAgent?: string;
 }
 
-/** A fresh tab in its own context (its own sessionStorage), at `baseURL`. */
+/** A fresh tab in its own context (a browser of its own: its own cookies), at `baseURL`. */
 export async function openTab(browser: Browser, baseURL: string, options: TabOptions = {}): Promise<Page> {
   const context = await browser.newContext({ baseURL, viewport: { width: 1100, height: 760 }, ...options });
   context.setDefaultTimeout(WAIT_MS);

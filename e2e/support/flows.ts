@@ -59,12 +59,22 @@ export async function api(
   return { status, body: body as Record<string, unknown> };
 }
 
-/** The tokens the tab keeps in its sessionStorage. */
-export async function storedTokens(page: Page): Promise<{ token: string | null; refreshToken: string | null }> {
-  return page.evaluate(() => ({
-    token: sessionStorage.getItem("domain-auth.token"),
-    refreshToken: sessionStorage.getItem("domain-auth.refresh-token"),
-  }));
+/** The names of the session cookies (CONTRACT §14), `__Host-` prefixed over https. */
+const SESSION_COOKIES = { token: /^(?:__Host-)?domain-auth\.token$/, refreshToken: /^(?:__Host-)?domain-auth\.refresh-token$/ };
+
+/**
+ * The session's tokens as the tab's browser keeps them: in its HttpOnly cookies, which no script of
+ * the page can read (the test reads them from the browser context).
+ */
+export async function sessionCookies(page: Page): Promise<{ token: string | null; refreshToken: string | null }> {
+  const cookies = await page.context().cookies();
+  const value = (name: RegExp) => cookies.find((cookie) => name.test(cookie.name))?.value ?? null;
+  return { token: value(SESSION_COOKIES.token), refreshToken: value(SESSION_COOKIES.refreshToken) };
+}
+
+/** Everything a script of the page could read a token from: `document.cookie`, `sessionStorage`, `localStorage`. */
+export async function scriptStorage(page: Page): Promise<{ cookies: string; session: string[]; local: string[] }> {
+  return page.evaluate(() => ({ cookies: document.cookie, session: Object.keys(sessionStorage), local: Object.keys(localStorage) }));
 }
 
 /** Counts the tab's `POST /api/<auth>/refresh` requests from now on. */

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -36,6 +37,21 @@ export interface StartAppOptions {
   readonly dir?: string;
   /** The folder of the app to serve: its `server.mjs` and production build. @default apps/web */
   readonly app?: string;
+}
+
+/**
+ * A TCP port free on 127.0.0.1 right now, for a server whose `APP_URL` must name its port before it
+ * starts (the cookie sign-ins accept only that origin).
+ */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
 }
 
 function waitForExit(child: ChildProcess, timeoutMs: number): Promise<void> {
