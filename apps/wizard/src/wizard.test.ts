@@ -575,7 +575,7 @@ describe("beside the user's own proxy", () => {
     await writeFile(join(dir, file), content);
   }
 
-  it("keeps the project's proxy.ts byte for byte, without asking, and prints the two lines to add", async () => {
+  it("keeps the project's proxy.ts byte for byte, without asking, and prints how to wrap it", async () => {
     const mine = 'import { NextResponse } from "next/server";\n\nexport function proxy() {\n  return NextResponse.next();\n}\n';
     await project("proxy.ts", mine);
     const { code, out } = await unattended(["--yes"]);
@@ -583,7 +583,9 @@ describe("beside the user's own proxy", () => {
     expect(await read("proxy.ts")).toBe(mine);
     expect(out).toContain("skip       proxy.ts");
     expect(out).toContain('import { isAuthPage, withSecurityHeaders } from "@/lib/domain-auth/security-headers";');
-    expect(out).toContain("if (isAuthPage(request.nextUrl.pathname)) return withSecurityHeaders(request);");
+    expect(out).toContain('import { withSession } from "@domain-auth/core/next";');
+    expect(out).toContain("return withSession(request, (requestHeaders) => {");
+    expect(out).toContain("if (isAuthPage(request.nextUrl.pathname)) return withSecurityHeaders(request, { requestHeaders });");
     expect(out).toContain("/setup, /login, /register, /profile, /admin");
     expect(out).not.toContain("differs from the template");
   });
@@ -594,5 +596,6 @@ describe("beside the user's own proxy", () => {
     expect(code).toBe(0);
     expect(await readdir(dir)).not.toContain("proxy.ts");
     expect(out).toContain("middleware.ts is yours and stays as it is");
+    expect(out).toContain("rename it proxy.ts");
   });
 });
