@@ -1,4 +1,3 @@
-import { parseCookie, stringifyCookie } from "cookie";
 import { authenticate } from "../accounts/authenticate.js";
 import { sessionTokens } from "../accounts/signed-in-body.js";
 import type { Operation } from "../config/index.js";
@@ -123,7 +122,8 @@ async function renew(
     refreshToken: String(tokens.refreshToken),
     refreshExpiresIn: Number(tokens.refreshExpiresIn),
   };
-  const sent = parseCookie(request.headers.get("cookie") ?? "");
-  const cookieHeader = stringifyCookie({ ...sent, [cookies.names.access]: pair.token, [cookies.names.refresh]: pair.refreshToken });
+  // Built without re-serializing the page's other cookies: a name or value the cookie library would
+  // refuse must not lose the tokens just issued (their refresh token would then be replayed).
+  const cookieHeader = cookies.replaceInHeader(request.headers.get("cookie"), pair);
   return { setCookies: cookies.sessionCookies(pair), cookieHeader };
 }
