@@ -65,7 +65,7 @@ function readOnlyRequest(headers: RequestHeaders): ApiRequest {
  */
 export function createPageSessions(context: RouteContext): PageSessions {
   const services = context.services;
-  const renewing = new Map<string, Promise<RefreshOutcome>>();
+  const renewing = new Map<string, SharedRenewal>();
   return {
     async currentUser(headers) {
       if (!services) return null;
@@ -90,30 +90,42 @@ export function createPageSessions(context: RouteContext): PageSessions {
   };
 }
 
+/** A refresh that page requests with the same refresh token share, and when (on the instance's clock) it started. */
+interface SharedRenewal {
+  readonly outcome: Promise<RefreshOutcome>;
+  readonly startedAt: number;
+}
+
 /**
  * Renews a page request's session from its refresh cookie when its access cookie is missing or
  * expired; `null` when there is nothing to renew (a valid access cookie costs no database read) or
  * the refresh is refused. Requests that carry the same refresh token within the reuse grace share
- * one refresh (two tabs opening pages at once both stay signed in).
+ * one refresh (two tabs opening pages at once both stay signed in). Only a refresh that succeeded is
+ * shared once it is done, and only within the grace on the instance's clock, the one the reuse check
+ * reads: past it, the spent token is a replay and goes to the store, which revokes the session. A
+ * refused one is forgotten at once, so refresh cookies that renew nothing are not kept.
  */
-async function renew(
-  services: AuthServices,
-  request: ApiRequest,
-  renewing: Map<string, Promise<RefreshOutcome>>,
-): Promise<SessionRenewal | null> {
+async function renew(services: AuthServices, request: ApiRequest, renewing: Map<string, SharedRenewal>): Promise<SessionRenewal | null> {
   const { cookies } = services;
   const access = cookies.accessToken(request);
   if (access !== null && (await services.tokens.verify(access))) return null;
   const refreshToken = cookies.refreshToken(request);
   if (refreshToken === null) return null;
-  let outcome = renewing.get(refreshToken);
-  if (!outcome) {
-    outcome = services.sessions.refresh(services.auth.entity, refreshToken);
-    renewing.set(refreshToken, outcome);
-    setTimeout(() => renewing.delete(refreshToken), REUSE_GRACE_MS).unref();
-    outcome.catch(() => renewing.delete(refreshToken));
+  const now = services.sessions.now();
+  let shared = renewing.get(refreshToken);
+  if (!shared || now - shared.startedAt > REUSE_GRACE_MS) {
+    const started: SharedRenewal = { outcome: services.sessions.refresh(services.auth.entity, refreshToken), startedAt: now };
+    const forget = () => {
+      if (renewing.get(refreshToken) === started) renewing.delete(refreshToken);
+    };
+    renewing.set(refreshToken, started);
+    setTimeout(forget, REUSE_GRACE_MS).unref();
+    started.outcome.then((outcome) => {
+      if (!outcome.refreshed) forget();
+    }, forget);
+    shared = started;
   }
-  const result = await outcome;
+  const result = await shared.outcome;
   if (!result.refreshed) return null;
   const tokens = await sessionTokens(services, result.user, result.issued);
   const pair = {
