@@ -629,6 +629,42 @@ describe.each(BACKENDS)("cookie attacks on $name", (backend) => {
     });
   });
 
+  describe("who is signed in, for a project's own route handlers and server actions (currentUser)", () => {
+    // Was a hole: currentUser cannot know the method, so it took the cookie of any request. A
+    // project's own POST route handler then acted for whoever's cookie a sibling subdomain's form or
+    // fetch carried (SameSite=Lax lets same-site requests carry it), the forgery the API refuses.
+    it("does not take the cookie of a request another origin sent", async () => {
+      const { jar, email } = await cookieUser();
+      const cookie = jar.header();
+      for (const origin of ["https://evil.example.com", "https://evil.example", "null", "http://localhost:3000"]) {
+        expect(await plain.auth.currentUser(new Headers({ cookie, origin, host: "localhost" })), origin).toBeNull();
+      }
+      const secureUser = await cookieUser(secure, [["origin", APP_URL]]);
+      const secureCookie = secureUser.jar.header();
+      expect(await secure.auth.currentUser(new Headers({ cookie: secureCookie, origin: "https://evil.example.com" }))).toBeNull();
+      expect(
+        await secure.auth.currentUser(new Headers({ cookie: secureCookie, origin: "http://localhost", host: "localhost" })),
+      ).toBeNull();
+      // The app's own requests, and navigations (which carry no Origin), from anywhere.
+      expect(await plain.auth.currentUser(new Headers({ cookie, origin: "http://localhost", host: "localhost" }))).toMatchObject({ email });
+      expect(await plain.auth.currentUser(new Headers({ cookie, "sec-fetch-site": "cross-site", host: "localhost" }))).toMatchObject({
+        email,
+      });
+      expect(await plain.auth.currentUser(new Headers({ cookie }))).toMatchObject({ email });
+      expect(await secure.auth.currentUser(new Headers({ cookie: secureCookie, origin: APP_URL }))).toMatchObject({
+        email: secureUser.email,
+      });
+    });
+
+    it("takes a bearer header from any origin, as the API does", async () => {
+      const { email } = await cookieUser();
+      const login = await send(plain.port, { target: "/api/user/login", body: { email, password: TEST_PASSWORD } });
+      const token = (login.body as { token: string }).token;
+      const headers = new Headers({ authorization: `Bearer ${token}`, origin: "https://evil.example", host: "localhost" });
+      expect(await plain.auth.currentUser(headers)).toMatchObject({ email });
+    });
+  });
+
   describe("renewing a page's session (the proxy's renewSession)", () => {
     /** A user signed in with cookies whose access cookie has just expired. */
     async function expiredUser(): Promise<{ jar: Jar; email: string }> {
