@@ -1,4 +1,4 @@
-import { authenticate } from "../accounts/authenticate.js";
+import { authenticate, bearerToken } from "../accounts/authenticate.js";
 import { sessionTokens } from "../accounts/signed-in-body.js";
 import type { Operation } from "../config/index.js";
 import type { AuthServices, RouteContext } from "../context.js";
@@ -35,7 +35,7 @@ export interface PageSessions {
   /**
    * The profile `me` would answer for a request with these headers (the `Authorization` header, or
    * else the access cookie); `null` when signed out, or the token is expired, revoked or no longer
-   * matches its user. One database read.
+   * matches its user, or the cookie came with an `Origin` other than the app's. One database read.
    * @example const user = await auth.currentUser(request.headers);
    */
   currentUser(headers: RequestHeaders): Promise<Profile | null>;
@@ -69,8 +69,14 @@ export function createPageSessions(context: RouteContext): PageSessions {
   return {
     async currentUser(headers) {
       if (!services) return null;
+      const request = readOnlyRequest(headers);
+      // The method is not known here, so the rule of the API (CONTRACT §14) is kept the one way that
+      // needs none: a cookie another origin sent stands for no one. Browsers send `Origin` with every
+      // request but GET and HEAD, and with no navigation, so a forged form or fetch of a same-site page
+      // (a sibling subdomain) reaches a project's own route handler signed out, and links still work.
+      if (bearerToken(request) === null && headers.has("origin") && !services.cookies.isSameOrigin(request)) return null;
       try {
-        const authenticated = await authenticate(context, readOnlyRequest(headers));
+        const authenticated = await authenticate(context, request);
         return authenticated ? (serializeRecord(services.auth.entity, authenticated.user) as Profile) : null;
       } catch (error) {
         if (error instanceof ApiError && error.status === 401) return null;
