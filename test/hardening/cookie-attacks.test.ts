@@ -775,6 +775,52 @@ describe.each(BACKENDS)("cookie attacks on $name", (backend) => {
       expect(refresh.status).toBe(401);
     });
 
+    it("lets exactly one of two tabs refreshing at once through the API win, and neither sign the user out", async () => {
+      const { jar, email } = await expiredUser();
+      const [one, two] = await Promise.all(
+        [plain, second].map((served) =>
+          send(served.port, { target: "/api/user/refresh", headers: jar.with(), body: { transport: "cookie" } }),
+        ),
+      );
+      const answers = [one, two] as Reply[];
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 401]);
+      const loser = answers.find((answer) => answer.status === 401) as Reply;
+      expect((loser.body as { code: string }).code).toBe("INVALID_REFRESH_TOKEN");
+      // The loser's cookies are left alone: clearing them would drop the winner's.
+      expect(loser.cookies).toEqual({});
+      jar.take(answers.find((answer) => answer.status === 200) as Reply);
+      await expectSignedIn(plain, jar.with(), email);
+    });
+
+    it("lets exactly one of two instances renew a page at once, and the session live on", async () => {
+      const { jar, email } = await expiredUser();
+      const renewals = await Promise.all([plain, second].map((served) => served.auth.renewSession(new Headers({ cookie: jar.header() }))));
+      const won = renewals.filter((renewal) => renewal !== null);
+      expect(won).toHaveLength(1);
+      expect(await plain.auth.currentUser(new Headers({ cookie: won[0]?.cookieHeader ?? "" }))).toMatchObject({ email });
+    });
+
+    // Was a hole: signing out by the refresh cookie (the access cookie expired) revoked only the
+    // session whose current token it was. One another tab's renewal had just spent named nothing, so
+    // the sign-out answered 204 and the session lived on with the renewal's cookies, which that tab's
+    // page then set in the same browser: still signed in after signing out.
+    it("signs out with a refresh cookie another tab's renewal has just spent", async () => {
+      const { jar } = await expiredUser();
+      const old = jar.header();
+      const renewal = await plain.auth.renewSession(new Headers({ cookie: old }));
+      expect(renewal).not.toBeNull();
+      const logout = await send(plain.port, { method: "POST", target: "/api/user/logout", headers: [["cookie", old], ...SAME] });
+      expect(logout.status).toBe(204);
+      const newest = renewal?.cookieHeader ?? "";
+      expect(await plain.auth.currentUser(new Headers({ cookie: newest }))).toBeNull();
+      const refresh = await send(second.port, {
+        target: "/api/user/refresh",
+        headers: [["cookie", newest], ...SAME],
+        body: { transport: "cookie" },
+      });
+      expect(refresh.status).toBe(401);
+    });
+
     it("never brings a signed-out session back, on this instance or another", async () => {
       const { jar } = await expiredUser();
       const old = jar.header();
