@@ -219,6 +219,7 @@ describe.each(BACKENDS)("cookie attacks on $name", (backend) => {
       ["the origin with a path", [["origin", "http://localhost/api"]]],
       ["the origin with the default port spelled out", [["origin", "http://localhost:80"]]],
       ["the origin with user info", [["origin", "http://user@localhost"]]],
+      ["the origin without the port the Host names", [["host", "localhost:3000"], ...SAME]],
       ["user info naming the app before another host", [["origin", "http://localhost@evil.example"]]],
       ["a host that starts with the app's", [["origin", "http://localhost.evil.example"]]],
       ["a Unicode spelling of a host", [["origin", "http://lоcalhost"]]],
@@ -894,6 +895,7 @@ describe("the page after sign-in (afterSignIn, signInPath)", () => {
     "\\/evil.example",
     "/\\/evil.example",
     "/\t/evil.example",
+    "/\\\t/evil.example",
     "/\n/evil.example",
     "/\r/evil.example",
     "/\u0000",
@@ -926,6 +928,9 @@ describe("the page after sign-in (afterSignIn, signInPath)", () => {
     "/%5Cevil.example",
     "/\uff0fevil.example",
     "/@evil.example",
+    "/%09/evil.example",
+    "/\u2215evil.example",
+    "/\uff3cevil.example",
   ])("keeps %j: a path of this origin", (next) => {
     expect(afterSignIn(next)).toBe(next);
     expect(new URL(afterSignIn(next), "https://app.example.com").origin).toBe("https://app.example.com");
