@@ -122,10 +122,12 @@ async function renew(services: AuthServices, request: ApiRequest, renewing: Map<
   if (!shared || now - shared.startedAt > REUSE_GRACE_MS) {
     const started: SharedRenewal = { outcome: services.sessions.refresh(services.auth.entity, refreshToken), startedAt: now };
     const forget = () => {
+      clearTimeout(timer);
       if (renewing.get(refreshToken) === started) renewing.delete(refreshToken);
     };
     renewing.set(refreshToken, started);
-    setTimeout(forget, REUSE_GRACE_MS).unref();
+    // Cleared when the refresh is refused: its closure would otherwise hold the cookie for the grace.
+    const timer = setTimeout(forget, REUSE_GRACE_MS).unref();
     started.outcome.then((outcome) => {
       if (!outcome.refreshed) forget();
     }, forget);
