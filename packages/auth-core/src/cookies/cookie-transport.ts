@@ -74,6 +74,22 @@ export class CookieTransport {
     return cookies;
   }
 
+  /**
+   * A request's `Cookie` header with the session cookies in it replaced by `tokens`: every pair of
+   * either name is left out (however often it was sent) and the new pairs are added at the end; every
+   * other pair is passed on exactly as it was sent, neither decoded nor re-encoded, whatever its name
+   * or value (a page's own cookies are not ours to validate).
+   */
+  replaceInHeader(header: string | null, tokens: { readonly token: string; readonly refreshToken: string }): string {
+    const ours = new Set([this.names.access, this.names.refresh]);
+    // Split and trimmed as `parseCookie` reads a header: on `;`, spaces and tabs around a name.
+    const kept = (header ?? "")
+      .split(";")
+      .map((pair) => pair.replace(/^[ \t]+|[ \t]+$/g, ""))
+      .filter((pair) => pair !== "" && !ours.has(pair.split("=", 1)[0]?.replace(/[ \t]+$/, "") ?? ""));
+    return [...kept, `${this.names.access}=${tokens.token}`, `${this.names.refresh}=${tokens.refreshToken}`].join("; ");
+  }
+
   /** The `Set-Cookie` values that remove both cookies. */
   clearingCookies(): string[] {
     return [this.#cookie(this.names.access, "", 0), this.#cookie(this.names.refresh, "", 0)];

@@ -1,5 +1,4 @@
-import { parseCookie, stringifyCookie } from "cookie";
-import { authenticate } from "../accounts/authenticate.js";
+import { authenticate, bearerToken } from "../accounts/authenticate.js";
 import { sessionTokens } from "../accounts/signed-in-body.js";
 import type { Operation } from "../config/index.js";
 import type { AuthServices, RouteContext } from "../context.js";
@@ -36,7 +35,7 @@ export interface PageSessions {
   /**
    * The profile `me` would answer for a request with these headers (the `Authorization` header, or
    * else the access cookie); `null` when signed out, or the token is expired, revoked or no longer
-   * matches its user. One database read.
+   * matches its user, or the cookie came with an `Origin` other than the app's. One database read.
    * @example const user = await auth.currentUser(request.headers);
    */
   currentUser(headers: RequestHeaders): Promise<Profile | null>;
@@ -66,12 +65,18 @@ function readOnlyRequest(headers: RequestHeaders): ApiRequest {
  */
 export function createPageSessions(context: RouteContext): PageSessions {
   const services = context.services;
-  const renewing = new Map<string, Promise<RefreshOutcome>>();
+  const renewing = new Map<string, SharedRenewal>();
   return {
     async currentUser(headers) {
       if (!services) return null;
+      const request = readOnlyRequest(headers);
+      // The method is not known here, so the rule of the API (CONTRACT §14) is kept the one way that
+      // needs none: a cookie another origin sent stands for no one. Browsers send `Origin` with every
+      // request but GET and HEAD, and with no navigation, so a forged form or fetch of a same-site page
+      // (a sibling subdomain) reaches a project's own route handler signed out, and links still work.
+      if (bearerToken(request) === null && headers.has("origin") && !services.cookies.isSameOrigin(request)) return null;
       try {
-        const authenticated = await authenticate(context, readOnlyRequest(headers));
+        const authenticated = await authenticate(context, request);
         return authenticated ? (serializeRecord(services.auth.entity, authenticated.user) as Profile) : null;
       } catch (error) {
         if (error instanceof ApiError && error.status === 401) return null;
@@ -91,33 +96,48 @@ export function createPageSessions(context: RouteContext): PageSessions {
   };
 }
 
+/** A refresh that page requests with the same refresh token share, and when (on the instance's clock) it started. */
+interface SharedRenewal {
+  readonly outcome: Promise<RefreshOutcome>;
+  readonly startedAt: number;
+}
+
 /**
  * Renews a page request's session from its refresh cookie when its access cookie is missing or
  * expired; `null` when there is nothing to renew (a valid access cookie costs no database read) or
  * the refresh is refused. Requests that carry the same refresh token within the reuse grace share
- * one refresh (two tabs opening pages at once both stay signed in).
+ * one refresh (two tabs opening pages at once both stay signed in). Only a refresh that succeeded is
+ * shared once it is done, and only within the grace on the instance's clock, the one the reuse check
+ * reads: past it, the spent token is a replay and goes to the store, which revokes the session. A
+ * refused one is forgotten at once, so refresh cookies that renew nothing are not kept.
  */
-async function renew(
-  services: AuthServices,
-  request: ApiRequest,
-  renewing: Map<string, Promise<RefreshOutcome>>,
-): Promise<SessionRenewal | null> {
+async function renew(services: AuthServices, request: ApiRequest, renewing: Map<string, SharedRenewal>): Promise<SessionRenewal | null> {
   const { cookies } = services;
   const access = cookies.accessToken(request);
   if (access !== null && (await services.tokens.verify(access))) return null;
   const refreshToken = cookies.refreshToken(request);
   if (refreshToken === null) return null;
-  let outcome = renewing.get(refreshToken);
-  if (!outcome) {
-    outcome = services.sessions.refresh(services.auth.entity, refreshToken);
-    renewing.set(refreshToken, outcome);
-    setTimeout(() => renewing.delete(refreshToken), REUSE_GRACE_MS).unref();
-    outcome.catch(() => renewing.delete(refreshToken));
+  const now = services.sessions.now();
+  let shared = renewing.get(refreshToken);
+  if (!shared || now - shared.startedAt > REUSE_GRACE_MS) {
+    const started: SharedRenewal = { outcome: services.sessions.refresh(services.auth.entity, refreshToken), startedAt: now };
+    const forget = () => {
+      clearTimeout(timer);
+      if (renewing.get(refreshToken) === started) renewing.delete(refreshToken);
+    };
+    renewing.set(refreshToken, started);
+    // Cleared when the refresh is refused: its closure would otherwise hold the cookie for the grace.
+    const timer = setTimeout(forget, REUSE_GRACE_MS).unref();
+    started.outcome.then((outcome) => {
+      if (!outcome.refreshed) forget();
+    }, forget);
+    shared = started;
   }
-  const result = await outcome;
+  const result = await shared.outcome;
   if (!result.refreshed) return null;
   const tokens = await sessionTokens(services, result.user, result.issued);
-  const sent = parseCookie(request.headers.get("cookie") ?? "");
-  const cookieHeader = stringifyCookie({ ...sent, [cookies.names.access]: tokens.token, [cookies.names.refresh]: tokens.refreshToken });
+  // Built without re-serializing the page's other cookies: a name or value the cookie library would
+  // refuse must not lose the tokens just issued (their refresh token would then be replayed).
+  const cookieHeader = cookies.replaceInHeader(request.headers.get("cookie"), tokens);
   return { setCookies: cookies.sessionCookies(tokens), cookieHeader };
 }

@@ -35,8 +35,9 @@ export interface RequireUserOptions {
 
 /**
  * The signed-in user of the current request (the access cookie, or an `Authorization` header): the
- * profile `me` answers, or `null` when signed out, expired or revoked. One database read per
- * request however often it is called while rendering.
+ * profile `me` answers, or `null` when signed out, expired or revoked, or when the cookie came with
+ * another origin's `Origin` (a forged form or fetch). One database read per request however often
+ * it is called while rendering.
  *
  * @example
  * const user = await currentUser();

@@ -20,6 +20,9 @@ describe("afterSignIn", () => {
     "/\tevil",
     "/\n/evil.example",
     " /dashboard",
+    "/..//evil.example",
+    "/%2e%2e//evil.example",
+    "/a/..//evil.example",
   ])("sends %j to the profile", (next) => {
     expect(afterSignIn(next)).toBe(DEFAULT_AFTER_SIGN_IN);
   });

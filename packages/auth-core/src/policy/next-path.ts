@@ -3,8 +3,9 @@ export const DEFAULT_AFTER_SIGN_IN = "/profile";
 
 /**
  * The page to open after sign-in for a `next` parameter (CONTRACT §14): only a path of this origin
- * (`/…`, not `//…`, no scheme, no backslash, no control character); anything else, or nothing,
- * is {@link DEFAULT_AFTER_SIGN_IN}.
+ * (`/…`, not `//…`, no scheme, no backslash, no control character, and no dot segments that make
+ * it `//…` once resolved, as `/..//evil.example` does); anything else, or nothing, is
+ * {@link DEFAULT_AFTER_SIGN_IN}.
  *
  * @example afterSignIn("/dashboard?tab=2") // "/dashboard?tab=2"
  * @example afterSignIn("//evil.example") // "/profile"
@@ -16,7 +17,9 @@ export function afterSignIn(next: string | null | undefined): string {
   if (/[\\\u0000-\u001f\u007f]/.test(next)) return DEFAULT_AFTER_SIGN_IN;
   try {
     const url = new URL(next, "http://origin.invalid");
-    return url.origin === "http://origin.invalid" ? next : DEFAULT_AFTER_SIGN_IN;
+    // Resolved, `/..//evil.example` (or `/%2e%2e//…`) is the path `//evil.example`: whoever later
+    // takes the path of the resolved URL, or a server that collapses the dots, has `//evil.example`.
+    return url.origin === "http://origin.invalid" && !url.pathname.startsWith("//") ? next : DEFAULT_AFTER_SIGN_IN;
   } catch {
     return DEFAULT_AFTER_SIGN_IN;
   }

@@ -118,10 +118,17 @@ export class SessionService {
     return issued ? { refreshed: true, user, issued } : REFUSED;
   }
 
-  /** Revokes the session whose current refresh token this is (a sign-out by the refresh cookie); `false` for none. */
+  /**
+   * Revokes the session this refresh token belongs to (a sign-out by the refresh cookie): the one
+   * whose current token it is, or whose rotation spent it, since another tab may have just refreshed
+   * with it and holds the new one. `false` for none.
+   */
   async revokeByRefreshToken(entity: EntityModel, refreshToken: string): Promise<boolean> {
-    const found = await this.store.findByRefreshHash(entity, hashRefreshToken(refreshToken));
-    return found ? this.store.revoke(found.session.id, this.now()) : false;
+    const hash = hashRefreshToken(refreshToken);
+    const found = await this.store.findByRefreshHash(entity, hash);
+    if (found) return this.store.revoke(found.session.id, this.now());
+    const spent = await this.store.findSpent(hash);
+    return spent ? this.store.revoke(spent.sessionId, this.now()) : false;
   }
 
   /**
