@@ -199,7 +199,10 @@ describe("createAuthFromEnv", () => {
       const lines: string[] = [];
       const auth = await createAuthFromEnv(production, { warn: (line) => lines.push(line) });
       try {
-        expect(lines).toEqual([expect.stringMatching(/SMTP_URL is not set, so no e-mail is sent: forgot-password, reset-password/)]);
+        expect(lines).toEqual([
+          expect.stringMatching(/APP_URL is not set: cookie sign-ins take the request's Host header as the app's origin/),
+          expect.stringMatching(/SMTP_URL is not set, so no e-mail is sent: forgot-password, reset-password/),
+        ]);
         expect(auth.endpoints).toMatchObject({ login: true, passwordReset: false, verifyEmail: false });
         for (const path of ["forgot-password", "reset-password", "verify-email", "resend-verification"]) {
           const response = await auth.handle(post(path, { email: "a@example.com" }));

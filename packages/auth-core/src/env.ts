@@ -86,6 +86,10 @@ export async function createAuthFromEnv(env: AuthEnvironment = process.env, opti
       "domain-auth: warning: AUTH_SECRET is not set; using the development secret kept in .data/auth-secret (set AUTH_SECRET in production)",
     );
   }
+  if (settings.production && domain.auth && !settings.appUrl)
+    warn(
+      "domain-auth: warning: APP_URL is not set: cookie sign-ins take the request's Host header as the app's origin, and the session cookies are neither Secure nor __Host- prefixed; set APP_URL (https://…) in production",
+    );
   const mail = mailFromSettings(settings, domain, warn);
   return createAuth({
     domain,

@@ -20,8 +20,11 @@ export interface Authenticated {
 /** Options of {@link authenticate}. */
 export interface AuthenticateOptions {
   /**
-   * `false` for the endpoints that start a session (login, setup, refresh, reset-password): they
-   * have no use for a caller, and the access cookie of an ended session must not stop a new sign-in.
+   * `false` for the endpoints that need no caller: those that start a session (login, setup,
+   * refresh, reset-password) and the signed-out account flows (register, forgot-password, the
+   * e-mail confirmation ones, setup's status). The browser sends the access cookie by itself, and
+   * the cookie of a session that has ended must not stop a new sign-in or a registration; a bad
+   * bearer token, which a client sends on purpose, is still a 401 there.
    * @default true
    */
   readonly cookie?: boolean;

@@ -30,7 +30,7 @@ export async function admitEmailRequest(context: RouteContext, throttle: MailThr
  * exists, nor anything about the mail server.
  */
 export async function forgotPassword(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
-  await authenticate(context, request);
+  await authenticate(context, request, { cookie: false });
   const email = await admitEmailRequest(context, services.forgotPasswordThrottle, request);
   const user = await context.store.findByEmail(services.auth.entity, email);
   await services.mail?.sendOnRequest("reset", user);

@@ -21,7 +21,7 @@ const TOO_MANY_REGISTRATIONS = "Too many registrations from this address; try ag
  * `auth.verifyEmail`, a confirmation link is sent after the answer.
  */
 export async function register(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
-  await authenticate(context, request);
+  await authenticate(context, request, { cookie: false });
   services.hasher.ensureRoom();
   const values = parseSignUpBody(services, await readJsonObject(request));
   await checkRefs(context, services.auth.entity, values);

@@ -18,7 +18,7 @@ import { checkRefs } from "./refs.js";
  * that fails verification is a 401 here as everywhere.
  */
 export async function setupStatus(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
-  await authenticate(context, request);
+  await authenticate(context, request, { cookie: false });
   const setupRequired = !(await context.store.isSetupComplete());
   const body = setupRequired && services.setupToken ? { setupRequired, setupTokenRequired: true } : { setupRequired };
   return json(200, body);

@@ -14,7 +14,7 @@ import { verifyEmailBodySchema } from "./mail-bodies.js";
  * is still the user's; 200 `{ user }`. The token works once (of simultaneous uses, one succeeds).
  */
 export async function verifyEmail(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
-  await authenticate(context, request);
+  await authenticate(context, request, { cookie: false });
   const { token } = parseBody(verifyEmailBodySchema, await readJsonObject(request));
   const now = services.sessions.now();
   const found = await services.accountTokens.findLive(token, ["verify"], now);
@@ -40,7 +40,7 @@ export async function verifyEmail(context: RouteContext, services: AuthServices,
  * at the same cost to the server as any other email (see forgot-password).
  */
 export async function resendVerification(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
-  await authenticate(context, request);
+  await authenticate(context, request, { cookie: false });
   const email = await admitEmailRequest(context, services.resendVerificationThrottle, request);
   const user = await context.store.findByEmail(services.auth.entity, email);
   await services.mail?.sendOnRequest("verify", user && !user.emailVerified ? user : undefined);

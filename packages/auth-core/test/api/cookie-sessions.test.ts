@@ -350,3 +350,29 @@ describe.each(BACKENDS)("cookie sessions behind an https APP_URL on $name", (bac
     expect(document.body.components.securitySchemes.cookie).toEqual({ type: "apiKey", in: "cookie", name: `__Host-${ACCESS}` });
   });
 });
+
+describe.each(BACKENDS)("the cookie of an ended session on $name", (backend) => {
+  const instance = useInstance(backend.create);
+  beforeAll(async () => {
+    await setUpAdmin(instance.api);
+  });
+
+  it("does not stop the signed-out flows: register and setup's status answer as for a visitor", async () => {
+    const jar = new Jar();
+    await cookieLogin(instance.api, "admin@example.com", jar);
+    jar.take(await instance.api.post("/api/user/logout", undefined, withJar(jar)));
+    const dead = `domain-auth.token=${"x".repeat(20)}`;
+    expect((await instance.api.get("/api/user/setup", { headers: { cookie: dead } })).status).toBe(200);
+    const registered = await instance.api.post(
+      "/api/user/register",
+      { email: "newcomer@example.com", password: TEST_PASSWORD },
+      { headers: { cookie: dead, ...SAME_SITE } },
+    );
+    expect(registered.status).toBe(201);
+    // A bad bearer token is still the client's mistake, and a 401.
+    const bearer = await instance.api.post("/api/user/register", { email: "other@example.com", password: TEST_PASSWORD }, { token: "bad" });
+    expect(bearer.status).toBe(401);
+    // Where a caller matters, the ended session's cookie is a 401, so the page renews or signs in again.
+    expect((await instance.api.get("/api/user/me", { headers: { cookie: dead } })).status).toBe(401);
+  });
+});
