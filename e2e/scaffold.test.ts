@@ -10,7 +10,7 @@ import { copyOfNextProject } from "../apps/wizard/test/create-next-app.js";
 import { type RunningApp, startApp } from "../test/support/app-server.js";
 import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
 import { ADMIN, api, fillAccountForm, profileValue, signOut } from "./support/flows.js";
-import { addOwnFiles, expectOwnPagesWork, expectRenewalPastTokenLifetime, OWN_FILES } from "./support/own-pages.js";
+import { addOwnFiles, expectOwnPagesWork, expectRenewalPastTokenLifetime } from "./support/own-pages.js";
 import { type PackedPackages, packPackages } from "./support/packed.js";
 
 // The front door, as a user walks through it: the published wizard (packed, run with npx) adds
@@ -293,8 +293,7 @@ describe("npx create-domain-auth in a project create-next-app made with its defa
     mine["app/api/hello/route.ts"] = 'export function GET() {\n  return Response.json({ hello: "world" });\n}\n';
     await writeFile(join(project, "app/api/hello/route.ts"), mine["app/api/hello/route.ts"]);
     // Pages and a route handler of the user's own that ask who is signed in (CONTRACT §14).
-    await addOwnFiles(project, "app");
-    for (const [file, content] of Object.entries(OWN_FILES)) mine[`app/${file}`] = content;
+    Object.assign(mine, await addOwnFiles(project, "app", true));
     wizard(project, "--yes", "--no-install");
     await install(project);
   }, 900_000);
@@ -310,6 +309,8 @@ describe("npx create-domain-auth in a project create-next-app made with its defa
 
   it("passes the project's own ESLint and tsc, its own pages using the session helpers included", { timeout: 300_000 }, () => {
     expectLintClean(project);
+    // The route types (LayoutProps, …) Next.js generates, then the project's own type check.
+    run(project, "npx", ["next", "typegen"]);
     run(project, "npx", ["tsc", "--noEmit"]);
   });
 
@@ -370,7 +371,7 @@ describe("npx create-domain-auth in the same project with cacheComponents off", 
     const off = text.replace(/^ {2}cacheComponents: true,\n/m, "").replace(/^ {2}partialPrefetching: true,\n/m, "");
     expect(off).not.toMatch(/cacheComponents|partialPrefetching/);
     await writeFile(config, off);
-    await addOwnFiles(project, "app");
+    await addOwnFiles(project, "app", false);
     wizard(project, "--yes", "--no-install");
     await install(project);
   }, 900_000);

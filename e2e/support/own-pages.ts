@@ -6,12 +6,15 @@ import type { RunningApp } from "../../test/support/app-server.js";
 import { openTab } from "./browser.js";
 
 /**
- * A project's own code that uses `@domain-auth/core/next` (CONTRACT §14), as its docs show it: a
- * page for any signed-in user, a page for one role and a route handler. The pages put the check
- * under `<Suspense>`, so they build with `cacheComponents` on and off.
+ * A project's own code that uses `@domain-auth/core/next` (CONTRACT §14), as the docs show it: a
+ * page for any signed-in user whose check streams under `<Suspense>` (its redirect then happens in
+ * the browser), a page for one role checked before anything streams (so a wrong role is an HTTP
+ * 403; under `cacheComponents` such a page says `instant = false`, as Next.js asks of a page that
+ * blocks), and a route handler.
  */
-export const OWN_FILES: Readonly<Record<string, string>> = {
-  "dashboard/page.tsx": `import { requireUser } from "@domain-auth/core/next";
+export function ownFiles(cacheComponents: boolean): Readonly<Record<string, string>> {
+  return {
+    "dashboard/page.tsx": `import { requireUser } from "@domain-auth/core/next";
 import { Suspense } from "react";
 
 export default function DashboardPage() {
@@ -30,29 +33,23 @@ async function Welcome() {
   return <p>Signed in as {user.email}</p>;
 }
 `,
-  "admins-only/page.tsx": `import { can, requireUser } from "@domain-auth/core/next";
-import { Suspense } from "react";
+    "admins-only/page.tsx": `import { can, requireUser } from "@domain-auth/core/next";
 
-export default function AdminsOnlyPage() {
-  return (
-    <Suspense fallback={<p>Loading…</p>}>
-      <AdminsOnly />
-    </Suspense>
-  );
-}
-
-async function AdminsOnly() {
+export default async function AdminsOnlyPage() {
   const admin = await requireUser({ roles: ["Admin"] });
   const mayDeletePosts = await can(admin, "delete", "Post");
   return (
     <main>
       <h1>Administrators only</h1>
-      <p>Welcome, {admin.email}{mayDeletePosts ? ", who may delete posts" : ""}</p>
+      <p>
+        Welcome, {admin.email}
+        {mayDeletePosts ? ", who may delete posts" : ""}
+      </p>
     </main>
   );
 }
-`,
-  "whoami/route.ts": `import { currentUser } from "@domain-auth/core/next";
+${cacheComponents ? "\n// Checked before anything streams, so a wrong role is an HTTP 403.\nexport const instant = false;\n" : ""}`,
+    "whoami/route.ts": `import { currentUser } from "@domain-auth/core/next";
 
 export async function GET() {
   const user = await currentUser();
@@ -60,14 +57,17 @@ export async function GET() {
   return Response.json({ signedIn: true, email: user.email, role: user.role });
 }
 `,
-};
+  };
+}
 
-/** Writes {@link OWN_FILES} into the project's app folder. */
-export async function addOwnFiles(project: string, appDir: string): Promise<void> {
-  for (const [file, content] of Object.entries(OWN_FILES)) {
+/** Writes {@link ownFiles} into the project's app folder; returns them by path from the project. */
+export async function addOwnFiles(project: string, appDir: string, cacheComponents: boolean): Promise<Record<string, string>> {
+  const files = ownFiles(cacheComponents);
+  for (const [file, content] of Object.entries(files)) {
     await mkdir(join(project, appDir, file, ".."), { recursive: true });
     await writeFile(join(project, appDir, file), content);
   }
+  return Object.fromEntries(Object.entries(files).map(([file, content]) => [`${appDir}/${file}`, content]));
 }
 
 /** The `Cookie` header a browser would send for what these `Set-Cookie` lines set. */
