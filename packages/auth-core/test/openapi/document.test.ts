@@ -3,6 +3,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { createSqliteDatabase } from "../../../../test/support/databases.js";
+import { endpointFlagsOf } from "../../src/endpoints/catalog.js";
 import { type DomainModel, ERROR_CODES, loadDomain, OPENAPI_PATH, type OpenApiDocument, openApiDocument } from "../../src/index.js";
 import { parseRecordBody } from "../../src/records/parse-body.js";
 import { fixturePath } from "../fixtures/domain-text.js";
@@ -124,6 +125,10 @@ describe("what the blog's document says", () => {
         "/api/user/reset-password",
         "/api/user/verify-email",
         "/api/user/resend-verification",
+        "/api/user/login/mfa",
+        "/api/user/mfa/totp",
+        "/api/user/mfa/totp/confirm",
+        "/api/user/mfa/recovery-codes",
       ].sort(),
     );
     expect(Object.keys(document.paths["/api/post/{id}"] ?? {})).toEqual(["get", "patch", "delete"]);
@@ -134,7 +139,7 @@ describe("what the blog's document says", () => {
     const model = domainOf(BLOG_YAML);
     const auth = model.auth;
     if (!auth) throw new Error("the blog has auth");
-    const served = openApiDocument(model, { endpoints: { ...auth.endpoints, passwordReset: false, verifyEmail: false } });
+    const served = openApiDocument(model, { endpoints: { ...endpointFlagsOf(auth), passwordReset: false, verifyEmail: false } });
     const paths = Object.keys(served.paths);
     expect(paths).toContain("/api/user/login");
     expect(paths.filter((path) => /forgot|reset|verif/.test(path))).toEqual([]);
