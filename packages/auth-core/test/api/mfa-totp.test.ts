@@ -348,6 +348,47 @@ describe.each(BACKENDS)("TOTP second factors on $name", (backend) => {
     });
   });
 
+  describe("odd bodies", () => {
+    const bodies: unknown[] = [
+      {},
+      { code: 123456 },
+      { code: null, currentPassword: null },
+      { code: ["123456"], recoveryCode: {} },
+      { code: "１２３４５６" },
+      { code: "12345\u0000", currentPassword: "\u0000", recoveryCode: "\u0000\u0000\u0000\u0000" },
+      { code: "9".repeat(100_000) },
+      { mfaToken: 5, code: "123456" },
+      { mfaToken: `mfa_${"x".repeat(2000)}`, recoveryCode: "aaaa-aaaa-aaaa-aaaa" },
+      { mfaToken: "mfa_\u0000", code: "123456", transport: "smoke" },
+      { currentPassword: { toString: "x" }, code: "123456" },
+      [],
+      "null",
+    ];
+    const operations = [
+      ["POST", "/api/user/mfa/totp/confirm"],
+      ["DELETE", "/api/user/mfa/totp"],
+      ["POST", "/api/user/mfa/recovery-codes"],
+      ["POST", "/api/user/login/mfa"],
+    ] as const;
+
+    it("are answered with the contract's error body, never a 500, on every second-factor endpoint", async () => {
+      const user = await userWithTotp("odd");
+      for (const [method, path] of operations) {
+        for (const body of bodies) {
+          const answer = await api().call(method, path, body, { token: user.token });
+          expect(answer.status, `${method} ${path} ${JSON.stringify(body).slice(0, 80)}`).toBeLessThan(500);
+          if (answer.status >= 400) expect(answer.body).toMatchObject({ code: expect.any(String), message: expect.any(String) });
+        }
+        const raw = await api().call(method, path, undefined, {
+          token: user.token,
+          raw: "{not json",
+          headers: { "content-type": "application/json" },
+        });
+        expect(raw.body.code).toBe("INVALID_BODY");
+      }
+    });
+  });
+
   describe("secrets at rest and in answers", () => {
     it("stores the TOTP secret sealed, recovery codes and mfa tokens as hashes, and answers none of them again", async () => {
       const user = await signUp(api(), { email: freshEmail("at-rest") });
