@@ -3,6 +3,7 @@ import { loginBodySchema, refreshBodySchema, signUpBodySchema, transportSchema }
 import type { AuthModel } from "../config/index.js";
 import { recordSchemaNames } from "../openapi/records.js";
 import { type JsonSchema, objectOf, ref } from "../openapi/schema.js";
+import { mustEnrolSecondFactor } from "../policy/second-factor.js";
 import { IGNORED_KEYS } from "../records/body-schema.js";
 import { emailRequestBodySchema, resetPasswordBodySchema, verifyEmailBodySchema } from "../routes/mail-bodies.js";
 import { confirmTotpBodySchema, disableTotpBodySchema, loginMfaBodySchema, recoveryCodesBodySchema } from "../routes/mfa-bodies.js";
@@ -43,14 +44,13 @@ const signedIn = (): JsonSchema => ref(SIGNED_IN_SCHEMA);
  * to enrol (the setup role, for `setup`), or an enrolment.
  */
 const signInAnswer =
-  (options: { readonly challenge: boolean; readonly enrolsRole?: (auth: AuthModel) => readonly string[] }) =>
+  (options: { readonly challenge: boolean; readonly rolesOf?: (auth: AuthModel) => readonly string[] }) =>
   (auth: AuthModel): JsonSchema => {
-    const { totp, required } = auth.mfa;
-    const roles = options.enrolsRole?.(auth) ?? auth.roles;
+    const roles = options.rolesOf?.(auth) ?? auth.roles;
     const answers = [
       signedIn(),
-      ...(totp && options.challenge ? [ref(MFA_CHALLENGE_SCHEMA)] : []),
-      ...(totp && roles.some((role) => required.includes(role)) ? [ref(MFA_ENROLLMENT_SCHEMA)] : []),
+      ...(auth.mfa.totp && options.challenge ? [ref(MFA_CHALLENGE_SCHEMA)] : []),
+      ...(roles.some((role) => mustEnrolSecondFactor(auth, role)) ? [ref(MFA_ENROLLMENT_SCHEMA)] : []),
     ];
     return answers.length === 1 ? signedIn() : { anyOf: answers };
   };
@@ -88,7 +88,7 @@ export const OPERATION_SCHEMAS: Readonly<Record<AuthOperationId, OperationSchema
         transport: TRANSPORT_PROPERTY,
       },
     },
-    answer: signInAnswer({ challenge: false, enrolsRole: (auth) => [auth.setupRole] }),
+    answer: signInAnswer({ challenge: false, rolesOf: (auth) => [auth.setupRole] }),
   },
   logout: {},
   refresh: { body: { schema: () => refreshBodySchema }, answer: signedIn },

@@ -135,6 +135,28 @@ describe("what the blog's document says", () => {
     expect(Object.keys(document.paths["/api/user/setup"] ?? {})).toEqual(["get", "post"]);
   });
 
+  it("documents what a right password may answer: a second step with TOTP on, an enrolment for required roles", () => {
+    const answerOf = (document: OpenApiDocument, path: string, status: string) => {
+      const responses = operation(document, path, "post").responses as Record<string, { content: Record<string, { schema: unknown }> }>;
+      return responses[status]?.content["application/json"]?.schema;
+    };
+    const required = openApiDocument(domainOf(`${BLOG_YAML}  mfa: { required: [Admin] }\n`));
+    expect(answerOf(required, "/api/user/setup", "201")).toEqual({
+      anyOf: [{ $ref: "#/components/schemas/signedIn" }, { $ref: "#/components/schemas/mfaEnrollment" }],
+    });
+    expect(answerOf(required, "/api/user/login", "200")).toEqual({
+      anyOf: [
+        { $ref: "#/components/schemas/signedIn" },
+        { $ref: "#/components/schemas/mfaChallenge" },
+        { $ref: "#/components/schemas/mfaEnrollment" },
+      ],
+    });
+    const off = openApiDocument(domainOf(`${BLOG_YAML}  mfa: { totp: false }\n`));
+    expect(answerOf(off, "/api/user/login", "200")).toEqual({ $ref: "#/components/schemas/signedIn" });
+    expect(Object.keys(off.paths).filter((path) => path.includes("mfa"))).toEqual([]);
+    expect(Object.keys(off.components.schemas).filter((name) => /mfa|totp/i.test(name))).toEqual([]);
+  });
+
   it("leaves out the endpoints a server does not serve: the e-mail ones without e-mail", () => {
     const model = domainOf(BLOG_YAML);
     const auth = model.auth;
