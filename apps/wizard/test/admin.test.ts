@@ -2,6 +2,8 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createAuth, loadDomain } from "@domain-auth/core";
+import { Secret, TOTP } from "otpauth";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BIN, buildCli } from "./built-cli.js";
 
@@ -75,5 +77,69 @@ describe("create-domain-auth admin", () => {
   it("needs --password-stdin without a terminal, and an email", async () => {
     expect((await run(["admin", "x@example.com"], { cwd })).code).toBe(2);
     expect((await run(["admin"], { cwd })).code).toBe(2);
+  });
+});
+
+describe("create-domain-auth admin --reset-mfa", () => {
+  let cwd: string;
+  beforeAll(() => {
+    buildCli();
+    cwd = mkdtempSync(join(tmpdir(), "domain-auth-reset-mfa-"));
+    writeFileSync(join(cwd, "domain.yaml"), DOMAIN);
+  });
+
+  /** Runs `work` with an instance on the command's database, calling its auth endpoints in process. */
+  async function withInstance<T>(
+    work: (call: (path: string, body: unknown, token?: string) => Promise<Record<string, unknown>>) => Promise<T>,
+  ): Promise<T> {
+    const auth = await createAuth({
+      domain: await loadDomain(join(cwd, "domain.yaml")),
+      database: `file:${join(cwd, ".data", "app.db")}`,
+      secret: "a-secret-for-the-admin-command-tests!",
+      bcryptCost: 4,
+      hashThreads: 1,
+    });
+    try {
+      return await work(async (path, body, token) => {
+        const headers: Record<string, string> = {
+          "content-type": "application/json",
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        };
+        const response = await auth.handle(
+          new Request(`http://localhost/api/user/${path}`, { method: "POST", headers, body: JSON.stringify(body) }),
+        );
+        return (await response.json()) as Record<string, unknown>;
+      });
+    } finally {
+      await auth.close();
+    }
+  }
+
+  it("removes the user's second factors: login signs in with the password alone again", async () => {
+    expect((await run(["admin", "root@example.com", "--password-stdin"], { cwd, stdin: "correct horse battery\n" })).code).toBe(0);
+    const credentials = { email: "root@example.com", password: "correct horse battery" };
+    await withInstance(async (call) => {
+      const { token } = await call("login", credentials);
+      const { secret } = await call("mfa/totp", {}, String(token));
+      const code = TOTP.generate({ secret: Secret.fromBase32(String(secret)), algorithm: "SHA1", digits: 6, period: 30 });
+      expect(await call("mfa/totp/confirm", { code }, String(token))).toHaveProperty("recoveryCodes");
+      expect(await call("login", credentials)).toMatchObject({ mfaRequired: true });
+    });
+
+    const reset = await run(["admin", "--reset-mfa", "Root@Example.com"], { cwd });
+    expect(reset.stderr).toBe("");
+    expect(reset.code).toBe(0);
+    expect(reset.stdout).toMatch(/Removed the second factors of root@example.com/);
+    await withInstance(async (call) => {
+      expect(await call("login", credentials)).toMatchObject({ token: expect.any(String) });
+    });
+  });
+
+  it("is exit 1 for an unknown email and 2 without one or with a password", async () => {
+    const unknown = await run(["admin", "--reset-mfa", "nobody@example.com"], { cwd });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/no user has the email nobody@example.com/);
+    expect((await run(["admin", "--reset-mfa"], { cwd })).code).toBe(2);
+    expect((await run(["admin", "--reset-mfa", "root@example.com", "--password-stdin"], { cwd, stdin: "x\n" })).code).toBe(2);
   });
 });

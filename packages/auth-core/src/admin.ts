@@ -48,3 +48,21 @@ export async function ensureAdministrator(auth: Auth, credentials: { email: stri
   );
   return { action: "created", user: serializeRecord(model.entity, user) };
 }
+
+/**
+ * `create-domain-auth admin --reset-mfa <email>`: the way back in for a user who lost their second
+ * factor (CONTRACT 15). Removes every factor of the user (TOTP, pending or not, and the recovery
+ * codes) and revokes all their sessions, in one transaction; the password stays.
+ *
+ * @throws {Error} with a one-line message for `auth.type: none` or an email no user has.
+ */
+export async function resetSecondFactors(auth: Auth, email: string): Promise<{ readonly user: Record<string, unknown> }> {
+  const model = auth.model.auth;
+  const { mfa, sessions } = auth;
+  if (!model || !mfa || !sessions) throw new Error("this domain has auth.type none: there are no users");
+  const normalized = normalizeEmail(email);
+  const user = await auth.store.findByEmail(model.entity, normalized);
+  if (!user) throw new Error(`no user has the email ${normalized}`);
+  await mfa.removeAll(user.id, (trx) => sessions.store.revokeAllOf(user.id, sessions.now(), { trx }));
+  return { user: serializeRecord(model.entity, user) };
+}

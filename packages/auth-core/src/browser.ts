@@ -39,6 +39,7 @@ export { checkFieldGuards, guardedFields } from "./policy/field-guards.js";
 export { afterSignIn, DEFAULT_AFTER_SIGN_IN, signInPath } from "./policy/next-path.js";
 export { type Access, checkOwnership, ownsRecord } from "./policy/ownership.js";
 export { type PermissionSummary, summarizePermission } from "./policy/permission-summary.js";
+export { mustEnrolSecondFactor, type SecondFactorAuth } from "./policy/second-factor.js";
 export { checkSessionRevoker } from "./policy/sessions.js";
 export { checkLastAdmin, checkSetupRoleUser, holdsSetupRole, removesSetupRoleHolder, type UserWrite } from "./policy/setup-role.js";
 export type { Caller, PolicyAuth, PolicyEntity, PolicyRecord } from "./policy/subjects.js";

@@ -1,8 +1,9 @@
-import type { AuthModel, DomainModel, Endpoint } from "./config/index.js";
+import type { AuthModel, DomainModel, EndpointFlag } from "./config/index.js";
 import type { CookieTransport } from "./cookies/cookie-transport.js";
 import type { ApiRequest } from "./http/api-request.js";
 import type { AccountTokenStore } from "./mail/account-tokens.js";
 import type { MailService } from "./mail/mail-service.js";
+import type { SecondFactors } from "./mfa/second-factors.js";
 import type { PasswordHasher } from "./password/hasher.js";
 import type { SessionService } from "./sessions/sessions.js";
 import type { Database } from "./store/database.js";
@@ -27,9 +28,11 @@ export interface AuthServices {
   readonly sessions: SessionService;
   /**
    * The endpoints that exist: the model's flags, the e-mail ones (`passwordReset`, `verifyEmail`)
-   * only when e-mail can be sent.
+   * only when e-mail can be sent, and `totp` (`auth.mfa.totp`) for the TOTP endpoints.
    */
-  readonly endpoints: Readonly<Record<Endpoint, boolean>>;
+  readonly endpoints: Readonly<Record<EndpointFlag, boolean>>;
+  /** Second factors: TOTP, recovery codes and the mfa tokens of a sign-in's second step (CONTRACT 15). */
+  readonly mfa: SecondFactors;
   /** Sends reset, verification and invitation links; `null` when this instance sends no e-mail. */
   readonly mail: MailService | null;
   readonly accountTokens: AccountTokenStore;

@@ -38,6 +38,7 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
     store,
     hasher: services?.hasher ?? null,
     sessions: services?.sessions ?? null,
+    mfa: services?.mfa ?? null,
     endpoints: services?.endpoints ?? null,
     setupTokenRequired: services?.setupToken != null,
     handle,

@@ -12,10 +12,12 @@ export {
   type DomainModel,
   type DomainValidation,
   type Endpoint,
+  type EndpointFlag,
   type EntityModel,
   type FieldModel,
   formatDiagnostic,
   loadDomain,
+  type MfaModel,
   type Operation,
   validateDomainText,
 } from "./config/index.js";

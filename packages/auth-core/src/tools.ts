@@ -6,7 +6,7 @@
  * @example
  * import { ensureAdministrator } from "@domain-auth/core/admin";
  */
-export { type AdministratorResult, ensureAdministrator } from "./admin.js";
+export { type AdministratorResult, ensureAdministrator, resetSecondFactors } from "./admin.js";
 export {
   createPasswordHasher,
   HashQueueFullError,

@@ -1,7 +1,8 @@
 import type { AuthServices, RouteContext } from "../context.js";
 import type { ApiRequest } from "../http/api-request.js";
-import { ApiError } from "../http/errors.js";
 import type { StoredUser } from "../store/rows.js";
+import { countAttempt } from "./counted-attempt.js";
+import { secondFactorMethods } from "./sign-in.js";
 
 /** A password to check for a normalized email, and the account it belongs to (`undefined` when none). */
 export interface PasswordAttempt {
@@ -10,10 +11,16 @@ export interface PasswordAttempt {
   readonly user: StoredUser | undefined;
 }
 
+/** Compares a password with a user's hash, or, for no user, with a dummy hash: every path costs one comparison. */
+export function comparePassword(services: AuthServices, password: string, user: StoredUser | undefined): Promise<boolean> {
+  return user ? services.hasher.verify(password, user.passwordHash) : services.hasher.verifyNothing(password);
+}
+
 /**
  * Checks a password under login throttling (CONTRACT 3.1): the attempt is counted as a failure
- * before the comparison and forgiven when the password is right, so a burst of simultaneous
- * guesses gets no more comparisons than the limit. Every path costs one comparison.
+ * before the comparison ({@link countAttempt}) and forgiven when the password is right. For a user
+ * with a second factor a right password only gives the attempt back: it proves one factor of two,
+ * so it must not wipe out wrong codes.
  *
  * @returns whether the password is the account's.
  * @throws {ApiError} `TOO_MANY_ATTEMPTS` with `Retry-After` while the email or the address is locked.
@@ -24,19 +31,10 @@ export async function checkPassword(
   request: ApiRequest,
   attempt: PasswordAttempt,
 ): Promise<boolean> {
-  const address = context.clientAddress(request);
-  const wait = await services.throttle.countAttempt(attempt.email, address);
-  if (wait !== null) throw new ApiError("TOO_MANY_ATTEMPTS", { headers: { "retry-after": String(wait) } });
-  let valid: boolean;
-  try {
-    valid = attempt.user
-      ? await services.hasher.verify(attempt.password, attempt.user.passwordHash)
-      : await services.hasher.verifyNothing(attempt.password);
-  } catch (error) {
-    // Never compared (the hashing service was unavailable): not a guess.
-    await services.throttle.withdrawAttempt(attempt.email, address).catch(() => {});
-    throw error;
-  }
-  if (valid) await services.throttle.recordSuccess(attempt.email, address);
-  return valid;
+  const counted = await countAttempt(context, services, request, attempt.email);
+  const valid = await counted.compare(() => comparePassword(services, attempt.password, attempt.user));
+  if (!valid || !attempt.user) return false;
+  const secondFactor = (await secondFactorMethods(services, attempt.user.id)).length > 0;
+  await (secondFactor ? counted.giveBack() : counted.succeed());
+  return true;
 }

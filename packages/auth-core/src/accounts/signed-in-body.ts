@@ -3,7 +3,7 @@ import type { ApiRequest } from "../http/api-request.js";
 import { jsonWithToken, type Reply } from "../http/responses.js";
 import { serializeRecord } from "../records/serialize.js";
 import type { IssuedRefresh } from "../sessions/sessions.js";
-import type { StoredUser } from "../store/rows.js";
+import type { SignedInUser } from "../store/rows.js";
 import type { IssuedToken } from "../tokens/tokens.js";
 import type { Transport } from "./auth-body-schemas.js";
 
@@ -14,7 +14,7 @@ export interface SessionTokens extends IssuedToken {
 }
 
 /** The tokens of a session: an access token carrying its `sid`, and its refresh token. */
-export async function sessionTokens(services: AuthServices, user: StoredUser, issued: IssuedRefresh): Promise<SessionTokens> {
+export async function sessionTokens(services: AuthServices, user: SignedInUser, issued: IssuedRefresh): Promise<SessionTokens> {
   const access = await services.tokens.issue({
     id: user.id,
     email: user.email,
@@ -28,7 +28,7 @@ export async function sessionTokens(services: AuthServices, user: StoredUser, is
 /** The body of a response with a session's tokens and the user's profile. */
 export async function tokensBody(
   services: AuthServices,
-  user: StoredUser,
+  user: SignedInUser,
   issued: IssuedRefresh,
 ): Promise<SessionTokens & { user: Record<string, unknown> }> {
   return { ...(await sessionTokens(services, user, issued)), user: serializeRecord(services.auth.entity, user) };
@@ -38,7 +38,7 @@ export async function tokensBody(
 export async function signedInBody(
   context: RouteContext,
   services: AuthServices,
-  user: StoredUser,
+  user: SignedInUser,
   request: ApiRequest,
 ): Promise<SessionTokens & { user: Record<string, unknown> }> {
   const issued = await services.sessions.start(user.id, {

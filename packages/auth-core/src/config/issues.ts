@@ -9,8 +9,9 @@ import { FIELD_TYPES, PLANNED_AUTH_TYPES, plannedAuthTypeMessage } from "./vocab
 function knownKeysAt(path: readonly PathSegment[]): { keys: readonly string[]; noun: string } {
   const [first, , third, , fifth] = path;
   if (path.length === 0) return { keys: KNOWN_KEYS.root, noun: "key" };
-  if (first === "auth")
-    return path.length === 1 ? { keys: KNOWN_KEYS.auth, noun: "key" } : { keys: KNOWN_KEYS.endpoints, noun: "endpoint" };
+  if (first === "auth" && path.length === 1) return { keys: KNOWN_KEYS.auth, noun: "key" };
+  if (first === "auth" && path[1] === "mfa") return { keys: KNOWN_KEYS.mfa, noun: "key" };
+  if (first === "auth") return { keys: KNOWN_KEYS.endpoints, noun: "endpoint" };
   if (first === "entities" && path.length === 2) return { keys: KNOWN_KEYS.entity, noun: "key" };
   if (first === "entities" && third === "permissions") return { keys: KNOWN_KEYS.permissions, noun: "operation" };
   if (first === "entities" && third === "fields" && fifth === undefined) return { keys: KNOWN_KEYS.field, noun: "field option" };

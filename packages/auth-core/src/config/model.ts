@@ -39,6 +39,16 @@ export interface EntityModel {
   readonly isAuthEntity: boolean;
 }
 
+/** The resolved `auth.mfa` block: which second factors exist, and who must use one (CONTRACT 15). */
+export interface MfaModel {
+  /** Codes from an authenticator app (TOTP), with recovery codes. @default true */
+  readonly totp: boolean;
+  /** Passkeys (WebAuthn). @default true */
+  readonly passkeys: boolean;
+  /** Roles whose users enrol a second factor at their next sign-in. @default [] */
+  readonly required: readonly string[];
+}
+
 /** The resolved `auth` block when `auth.type` is `jwt`. */
 export interface AuthModel {
   readonly type: "jwt";
@@ -51,6 +61,8 @@ export interface AuthModel {
   readonly endpoints: Readonly<Record<Endpoint, boolean>>;
   /** `auth.verifyEmail`: users who never confirmed an e-mail address cannot sign in. @default false */
   readonly verifyEmail: boolean;
+  /** `auth.mfa`, its defaults filled in. */
+  readonly mfa: MfaModel;
 }
 
 /** A validated, resolved and frozen `domain.yaml`. */

@@ -1,6 +1,6 @@
 import type { PathSegment } from "./diagnostics.js";
 import { asRecord, type Loose, stringsOf } from "./loose-data.js";
-import { didYouMean, IDENTIFIER } from "./naming.js";
+import { checkDeclaredRole } from "./role-rules.js";
 import type { DomainScope, EntityScope } from "./rule-context.js";
 import type { Finding } from "./source.js";
 import { OPERATIONS, type Operation } from "./vocabulary.js";
@@ -24,19 +24,11 @@ function checkToken(token: string, where: { operation: Operation; path: PathSegm
   return [];
 }
 
-/** A role name in a permission list must be declared in `auth.roles` (rule 5). */
-function checkRoleName(role: string, roles: readonly string[], path: PathSegment[]): Finding[] {
-  if (roles.includes(role)) return [];
-  const validRoles = [...new Set(roles.filter((declared) => IDENTIFIER.test(declared)))];
-  const hint = didYouMean(role, validRoles) || (validRoles.length > 0 ? ` (declared: ${validRoles.join(", ")})` : "");
-  return [{ severity: "error", path, message: `role '${role}' is not declared in auth.roles${hint}` }];
-}
-
 function checkPermissionList(domain: DomainScope, scope: EntityScope, operation: Operation, list: unknown[]): Finding[] {
   return list.flatMap((item, index) => {
     if (typeof item !== "string" || item === "*") return [];
     const path = [...scope.path, "permissions", operation, index];
-    return item.startsWith("@") ? checkToken(item, { operation, path, scope }) : checkRoleName(item, domain.roles, path);
+    return item.startsWith("@") ? checkToken(item, { operation, path, scope }) : checkDeclaredRole(item, domain.roles, path);
   });
 }
 

@@ -223,6 +223,21 @@ describe("resolveDomain", () => {
     });
   });
 
+  describe("mfa", () => {
+    it("defaults to TOTP and passkeys on, no role required", () => {
+      expect(modelOf(withRoles("[Admin]")).auth?.mfa).toEqual({ totp: true, passkeys: true, required: [] });
+    });
+
+    it("keeps what the file says", () => {
+      const model = modelOf(yaml`
+        name: app
+        entities: { User: { fields: { email: string, password: string } } }
+        auth: { type: jwt, roles: [Admin, Reader], mfa: { passkeys: false, required: [Admin] } }
+      `);
+      expect(model.auth?.mfa).toEqual({ totp: true, passkeys: false, required: ["Admin"] });
+    });
+  });
+
   it("has no auth under auth.type none", () => {
     const model = modelOf(yaml`
       name: app

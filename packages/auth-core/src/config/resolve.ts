@@ -79,6 +79,11 @@ export function resolveDomain(declaration: DomainDeclaration): DomainModel {
         ENDPOINTS.map((endpoint) => [endpoint, declaration.auth.endpoints?.[endpoint] ?? true]),
       ) as AuthModel["endpoints"],
       verifyEmail: declaration.auth.verifyEmail ?? false,
+      mfa: {
+        totp: declaration.auth.mfa?.totp ?? true,
+        passkeys: declaration.auth.mfa?.passkeys ?? true,
+        required: declaration.auth.mfa?.required ?? [],
+      },
     };
   }
   return deepFreeze({ name: declaration.name, entities, auth, hasAuth: auth !== null });

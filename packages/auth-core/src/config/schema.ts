@@ -69,6 +69,20 @@ const endpointsSchema = z
   })
   .describe("Which auth endpoints exist; each defaults to true.");
 
+const mfaSchema = z
+  .strictObject({
+    totp: z.boolean().optional().meta({
+      description: "Codes from an authenticator app (TOTP, RFC 6238), with single-use recovery codes.",
+      default: true,
+    }),
+    passkeys: z.boolean().optional().meta({ description: "Passkeys (WebAuthn) as a second factor, or to sign in alone.", default: true }),
+    required: z.array(z.string()).optional().meta({
+      description: "Roles whose users must set up a second factor: they enrol at their next sign-in (setup included).",
+      default: [],
+    }),
+  })
+  .describe("Second factors after the password.");
+
 const authSchema = z
   .strictObject({
     type: z.enum(AUTH_TYPES).describe("jwt: bearer tokens; none: no authentication, every operation open."),
@@ -82,6 +96,7 @@ const authSchema = z
       description: "Self-registered users confirm their e-mail address through a link before they can sign in.",
       default: false,
     }),
+    mfa: mfaSchema.optional(),
   })
   .describe("How callers authenticate.");
 
@@ -117,4 +132,5 @@ export const KNOWN_KEYS = {
   permissions: [...OPERATIONS],
   auth: Object.keys(authSchema.shape),
   endpoints: [...ENDPOINTS],
+  mfa: Object.keys(mfaSchema.shape),
 } as const;

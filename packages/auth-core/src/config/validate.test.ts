@@ -668,6 +668,49 @@ describe("unknown keys anywhere, with did-you-mean hints", () => {
   });
 });
 
+describe("auth.mfa", () => {
+  const withMfa = (mfa: string, type = "jwt") => yaml`
+    name: blog
+    entities:
+      User: { fields: { email: string, password: string } }
+    auth:
+      type: ${type}
+      roles: [Admin, Editor]
+      mfa: ${mfa}
+  `;
+
+  it("accepts declared roles in required", () => {
+    expect(reported(withMfa("{ totp: true, required: [Admin, Editor] }"))).toEqual([]);
+  });
+
+  it("reports an undeclared role in required as rule 5 does, with a hint", () => {
+    expectReports(withMfa("{ required: [Admin, Edtor] }"), [
+      { path: "auth.mfa.required[1]", line: 7, column: 28, says: "role 'Edtor' is not declared in auth.roles (did you mean 'Editor'?)" },
+    ]);
+  });
+
+  it("reports unknown keys with a hint and wrong types", () => {
+    expectReports(withMfa("{ totpp: true, passkeys: yes, required: Admin }"), [
+      { path: "auth.mfa.totpp", line: 7, column: 10, says: "unknown key 'totpp' (did you mean 'totp'?)" },
+      { path: "auth.mfa.passkeys", line: 7, column: 33, says: 'expected true or false, got string "yes"' },
+      { path: "auth.mfa.required", line: 7, column: 48, says: 'expected a list, got string "Admin" (write [Admin])' },
+    ]);
+  });
+
+  it("refuses a requirement no factor can meet", () => {
+    expectReports(withMfa("{ totp: false, passkeys: false, required: [Admin] }"), [
+      { path: "auth.mfa.required", line: 7, column: 40, says: "while totp and passkeys are both off" },
+    ]);
+  });
+
+  it("warns that it has no effect under auth.type none", () => {
+    expectReports(withMfa("{ required: [Admin] }", "none"), [
+      { path: "entities.User.fields.password", line: 3, column: 36, severity: "warning", says: "'password' field" },
+      { path: "auth.mfa", line: 7, column: 3, severity: "warning", says: "auth.mfa has no effect" },
+    ]);
+  });
+});
+
 describe("auth.type none", () => {
   const text = yaml`
     name: notes

@@ -8,6 +8,13 @@ export const FIELD_TYPES = ["string", "text", "integer", "number", "boolean", "d
 export const OPERATIONS = ["create", "read", "update", "delete"] as const;
 export const ENDPOINTS = ["login", "register", "me", "setup", "logout", "refresh", "sessions", "passwordReset", "verifyEmail"] as const;
 export const AUTH_TYPES = ["jwt", "none"] as const;
+/** The second factors `auth.mfa` switches (CONTRACT 15). */
+export const MFA_METHODS = ["totp", "passkeys"] as const;
+/**
+ * What switches an auth endpoint on: an `auth.endpoints` flag, or `totp` (`auth.mfa.totp`) for the
+ * endpoints of TOTP second factors.
+ */
+export const ENDPOINT_FLAGS = [...ENDPOINTS, "totp"] as const;
 /** Auth types that are announced but not implemented. */
 export const PLANNED_AUTH_TYPES = ["cookie", "oauth2"] as const;
 
@@ -15,6 +22,8 @@ export type FieldType = (typeof FIELD_TYPES)[number];
 export type Operation = (typeof OPERATIONS)[number];
 export type Endpoint = (typeof ENDPOINTS)[number];
 export type AuthType = (typeof AUTH_TYPES)[number];
+export type MfaMethod = (typeof MFA_METHODS)[number];
+export type EndpointFlag = (typeof ENDPOINT_FLAGS)[number];
 
 /**
  * The web app's auth pages (its `app/(domain-auth)` route group) by name, each with what it needs

@@ -1,4 +1,4 @@
-import type { Endpoint } from "../config/vocabulary.js";
+import type { Endpoint, EndpointFlag } from "../config/vocabulary.js";
 import type { ErrorCode } from "../http/errors.js";
 import { REUSE_GRACE_MS } from "../sessions/lifetimes.js";
 
@@ -33,6 +33,11 @@ export interface EndpointOperation {
   readonly summary: string;
   readonly description?: string;
   readonly caller: CallerRequirement;
+  /**
+   * A `bearer` operation that also takes, as its bearer token, the `mfaToken` of a required
+   * enrolment (CONTRACT 15): the only operations that token opens.
+   */
+  readonly enrolment?: true;
   /** The query parameter with which only the setup role may call it (`DELETE sessions?userId=`). */
   readonly setupRoleWith?: string;
   readonly parameters?: readonly EndpointParameter[];
@@ -48,15 +53,18 @@ export interface EndpointOperation {
 export interface EndpointEntry {
   /** Under `/api/<auth>/`; `{name}` stands for a path parameter. */
   readonly path: string;
-  /** `auth.endpoints.<flag>` (CONTRACT 1.2); one flag may switch several endpoints. */
-  readonly flag: Endpoint;
+  /** `auth.endpoints.<flag>` (CONTRACT 1.2), or `totp` for `auth.mfa.totp`; one flag may switch several endpoints. */
+  readonly flag: EndpointFlag;
   readonly operations: Readonly<Partial<Record<EndpointMethod, EndpointOperation>>>;
 }
 
 const ACCEPTED = "Accepted";
 const SIGNED_IN = "Signed in";
+/** What a right password answers where second factors exist (CONTRACT 15). */
+const PASSWORD_SIGNED_IN =
+  "Signed in; or no session yet: `mfaRequired` with the `mfaToken` for `login/mfa`, or `mfaEnrollmentRequired` when the role must set up a second factor first";
 
-/** Every auth and session endpoint (CONTRACT 3.1, 10 and 11), in the order the document lists them. */
+/** Every auth and session endpoint (CONTRACT 3.1, 10, 11 and 15), in the order the document lists them. */
 export const AUTH_ENDPOINTS = {
   login: {
     path: "login",
@@ -66,10 +74,25 @@ export const AUTH_ENDPOINTS = {
         operationId: "login",
         summary: "Sign in",
         description:
-          "Starts a session: an access token and a refresh token. Repeated failures lock the email (and the client address) for a while: 429 with `Retry-After`.",
+          "Starts a session: an access token and a refresh token. Repeated failures lock the email (and the client address) for a while: 429 with `Retry-After`. A user with a second factor gets an `mfaToken` for `login/mfa` instead.",
+        caller: "none",
+        success: { status: 200, description: PASSWORD_SIGNED_IN },
+        errors: ["INVALID_CREDENTIALS", "EMAIL_NOT_VERIFIED", "TOO_MANY_ATTEMPTS"],
+      },
+    },
+  },
+  loginMfa: {
+    path: "login/mfa",
+    flag: "totp",
+    operations: {
+      POST: {
+        operationId: "loginMfa",
+        summary: "Finish a sign-in with a second factor",
+        description:
+          "After login answered `mfaRequired`: its `mfaToken` with a code of the authenticator app, or a recovery code. Wrong codes count as failed logins for the email (429 with `Retry-After` after 5); a code is accepted once, and the `mfaToken` works once, for 5 minutes.",
         caller: "none",
         success: { status: 200, description: SIGNED_IN },
-        errors: ["INVALID_CREDENTIALS", "EMAIL_NOT_VERIFIED", "TOO_MANY_ATTEMPTS"],
+        errors: ["INVALID_MFA_TOKEN", "INVALID_MFA_CODE", "TOO_MANY_ATTEMPTS"],
       },
     },
   },
@@ -117,7 +140,8 @@ export const AUTH_ENDPOINTS = {
       POST: {
         operationId: "setup",
         summary: "Create the first administrator",
-        description: "Creates the first user, with the setup role, and signs them in. 409 once any user exists.",
+        description:
+          "Creates the first user, with the setup role, and signs them in. 409 once any user exists. When `auth.mfa.required` lists the setup role, answers an enrolment `mfaToken` instead of a session.",
         caller: "none",
         success: { status: 201, description: "The administrator, signed in" },
         errors: ["FORBIDDEN", "SETUP_COMPLETE"],
@@ -212,9 +236,10 @@ export const AUTH_ENDPOINTS = {
       POST: {
         operationId: "resetPassword",
         summary: "Choose a new password with a reset or invitation link's token",
-        description: "Signs in, revokes every other session of the user and marks the email verified. A token works once.",
+        description:
+          "Signs in, revokes every other session of the user and marks the email verified. A token works once. A user with a second factor keeps it and gets an `mfaToken` for `login/mfa` instead of a session.",
         caller: "none",
-        success: { status: 200, description: SIGNED_IN },
+        success: { status: 200, description: PASSWORD_SIGNED_IN },
         errors: ["INVALID_RESET_TOKEN"],
       },
     },
@@ -246,7 +271,73 @@ export const AUTH_ENDPOINTS = {
       },
     },
   },
+  totp: {
+    path: "mfa/totp",
+    flag: "totp",
+    operations: {
+      POST: {
+        operationId: "startTotp",
+        summary: "Set up an authenticator app",
+        description:
+          "A new pending secret, its `otpauth://` URI and a QR code of it (SVG): the only answer that ever holds the secret. It replaces any pending one; confirm it with a code. 409 while TOTP is on.",
+        caller: "bearer",
+        enrolment: true,
+        success: { status: 200, description: "A pending secret" },
+        errors: ["CONFLICT"],
+      },
+      DELETE: {
+        operationId: "disableTotp",
+        summary: "Turn two-step verification off",
+        description:
+          "Needs the current password and a current code (403 when either is wrong; they count as a failed login). Removes the secret and the recovery codes, and signs out every other session.",
+        caller: "bearer",
+        success: { status: 204, description: "Two-step verification is off" },
+        errors: ["FORBIDDEN", "NOT_FOUND", "TOO_MANY_ATTEMPTS"],
+      },
+    },
+  },
+  confirmTotp: {
+    path: "mfa/totp/confirm",
+    flag: "totp",
+    operations: {
+      POST: {
+        operationId: "confirmTotp",
+        summary: "Turn two-step verification on",
+        description:
+          "A code of the pending secret turns TOTP on and answers ten recovery codes, shown only here; every other session is signed out. With the `mfaToken` of a required enrolment as the bearer token, the answer also signs in, as login does.",
+        caller: "bearer",
+        enrolment: true,
+        success: { status: 200, description: "Two-step verification is on" },
+        errors: ["CONFLICT"],
+      },
+    },
+  },
+  recoveryCodes: {
+    path: "mfa/recovery-codes",
+    flag: "totp",
+    operations: {
+      POST: {
+        operationId: "regenerateRecoveryCodes",
+        summary: "New recovery codes",
+        description: "Needs the current password. Ten new recovery codes, shown only here; the old ones stop working.",
+        caller: "bearer",
+        success: { status: 200, description: "The new recovery codes" },
+        errors: ["FORBIDDEN", "CONFLICT", "TOO_MANY_ATTEMPTS"],
+      },
+    },
+  },
 } as const satisfies Record<string, EndpointEntry>;
+
+/**
+ * Whether each flag is on for a domain: its `auth.endpoints`, and `totp` from `auth.mfa`.
+ * @example endpointFlagsOf(model.auth).totp // true unless auth.mfa.totp is false
+ */
+export function endpointFlagsOf(auth: {
+  readonly endpoints: Readonly<Record<Endpoint, boolean>>;
+  readonly mfa: { readonly totp: boolean };
+}): Record<EndpointFlag, boolean> {
+  return { ...auth.endpoints, totp: auth.mfa.totp };
+}
 
 /** An auth endpoint by its name in {@link AUTH_ENDPOINTS}. */
 export type AuthRoute = keyof typeof AUTH_ENDPOINTS;

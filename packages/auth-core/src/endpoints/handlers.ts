@@ -3,8 +3,11 @@ import type { ApiRequest } from "../http/api-request.js";
 import type { Reply } from "../http/responses.js";
 import { forgotPassword } from "../routes/forgot-password.js";
 import { login } from "../routes/login.js";
+import { loginMfa } from "../routes/login-mfa.js";
 import { logout } from "../routes/logout.js";
 import { me } from "../routes/me.js";
+import { confirmTotp, disableTotp, startTotp } from "../routes/mfa-totp.js";
+import { regenerateRecoveryCodes } from "../routes/recovery-codes.js";
 import { refresh } from "../routes/refresh.js";
 import { register } from "../routes/register.js";
 import { resetPassword } from "../routes/reset-password.js";
@@ -27,6 +30,7 @@ export type AuthHandler<Parameters = PathParameters> = (
 /** The handler of every auth operation of the catalog, by operation id (server only: they reach the store). */
 export const AUTH_HANDLERS: { readonly [Id in AuthOperationId]: AuthHandler<PathParametersOf<Id>> } = {
   login,
+  loginMfa,
   register,
   me,
   setupStatus,
@@ -40,4 +44,8 @@ export const AUTH_HANDLERS: { readonly [Id in AuthOperationId]: AuthHandler<Path
   resetPassword,
   verifyEmail,
   resendVerification,
+  startTotp,
+  disableTotp,
+  confirmTotp,
+  regenerateRecoveryCodes,
 };

@@ -16,5 +16,6 @@ export {
   type EndpointMethod,
   type EndpointOperation,
   type EndpointParameter,
+  endpointFlagsOf,
   type FixedAuthRoute,
 } from "./catalog.js";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createSqliteDatabase } from "../../../../test/support/databases.js";
 import { BLOG_YAML, domainOf } from "../../test/support/domains.js";
 import { useInstance } from "../../test/support/instance.js";
-import { type DomainModel, ENDPOINTS, type Endpoint } from "../config/index.js";
+import { type DomainModel, ENDPOINT_FLAGS, type EndpointFlag } from "../config/index.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import { openApiDocument } from "../openapi/document.js";
 import { allowedMethods, createRouteMatcher } from "../router.js";
@@ -13,15 +13,15 @@ import { OPERATION_SCHEMAS } from "./schemas.js";
 
 const OPEN_YAML = readFileSync(new URL("../../test/fixtures/open.domain.yaml", import.meta.url), "utf8");
 
-/** Every combination of the endpoint flags: 2⁹ of them. */
-function flagCombinations(): Record<Endpoint, boolean>[] {
-  return Array.from({ length: 2 ** ENDPOINTS.length }, (_, bits) =>
-    Object.fromEntries(ENDPOINTS.map((flag, index) => [flag, (bits & (1 << index)) !== 0])),
-  ) as Record<Endpoint, boolean>[];
+/** Every combination of the endpoint flags (`auth.endpoints` and `totp`): 2¹⁰ of them. */
+function flagCombinations(): Record<EndpointFlag, boolean>[] {
+  return Array.from({ length: 2 ** ENDPOINT_FLAGS.length }, (_, bits) =>
+    Object.fromEntries(ENDPOINT_FLAGS.map((flag, index) => [flag, (bits & (1 << index)) !== 0])),
+  ) as Record<EndpointFlag, boolean>[];
 }
 
 /** The router of a model with these endpoints on; its handlers are never called here. */
-function matcherOf(model: DomainModel, endpoints: Record<Endpoint, boolean> | null) {
+function matcherOf(model: DomainModel, endpoints: Record<EndpointFlag, boolean> | null) {
   const services = model.auth && endpoints ? ({ auth: model.auth, endpoints } as unknown as AuthServices) : null;
   return createRouteMatcher({ model, services } as unknown as RouteContext);
 }
@@ -34,7 +34,7 @@ function candidatePaths(model: DomainModel): string[] {
 }
 
 /** `METHOD path` for each operation the router answers (HEAD aside: it is GET's). */
-function routerOperations(model: DomainModel, endpoints: Record<Endpoint, boolean> | null): string[] {
+function routerOperations(model: DomainModel, endpoints: Record<EndpointFlag, boolean> | null): string[] {
   const match = matcherOf(model, endpoints);
   return candidatePaths(model).flatMap((path) => {
     const handlers = match(path.replace(/\{[^}]+\}/g, "a-record-id"));
@@ -46,7 +46,7 @@ function routerOperations(model: DomainModel, endpoints: Record<Endpoint, boolea
   });
 }
 
-function documentOperations(model: DomainModel, endpoints: Record<Endpoint, boolean> | null): string[] {
+function documentOperations(model: DomainModel, endpoints: Record<EndpointFlag, boolean> | null): string[] {
   const { paths } = openApiDocument(model, { endpoints });
   return Object.entries(paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
 }

@@ -3,14 +3,22 @@ import { loginBodySchema, refreshBodySchema, signUpBodySchema, transportSchema }
 import type { AuthModel } from "../config/index.js";
 import { recordSchemaNames } from "../openapi/records.js";
 import { type JsonSchema, objectOf, ref } from "../openapi/schema.js";
+import { mustEnrolSecondFactor } from "../policy/second-factor.js";
 import { IGNORED_KEYS } from "../records/body-schema.js";
 import { emailRequestBodySchema, resetPasswordBodySchema, verifyEmailBodySchema } from "../routes/mail-bodies.js";
+import { confirmTotpBodySchema, disableTotpBodySchema, loginMfaBodySchema, recoveryCodesBodySchema } from "../routes/mfa-bodies.js";
 import type { AuthOperationId } from "./catalog.js";
 
 /** The name of the signed-in body's schema (tokens and the profile) in the document's components. */
 export const SIGNED_IN_SCHEMA = "signedIn";
 /** The name of a session's schema (CONTRACT 10) in the document's components. */
 export const SESSION_SCHEMA = "session";
+/** The answer to a right password when a second factor must follow (CONTRACT 15). */
+export const MFA_CHALLENGE_SCHEMA = "mfaChallenge";
+/** The answer to a right password when a second factor must be set up first (CONTRACT 15). */
+export const MFA_ENROLLMENT_SCHEMA = "mfaEnrollment";
+/** The answer that turns TOTP on: the recovery codes, and after a required enrolment the sign-in too. */
+export const TOTP_CONFIRMED_SCHEMA = "totpConfirmed";
 
 /** The JSON body an operation reads. */
 export interface EndpointBody {
@@ -31,6 +39,22 @@ export interface OperationSchemas {
 
 const profile = (auth: AuthModel): JsonSchema => objectOf({ user: ref(recordSchemaNames(auth.entity).record) });
 const signedIn = (): JsonSchema => ref(SIGNED_IN_SCHEMA);
+/**
+ * What a right password answers: a session; with TOTP on, or a second step; with roles required
+ * to enrol (the setup role, for `setup`), or an enrolment.
+ */
+const signInAnswer =
+  (options: { readonly challenge: boolean; readonly rolesOf?: (auth: AuthModel) => readonly string[] }) =>
+  (auth: AuthModel): JsonSchema => {
+    const roles = options.rolesOf?.(auth) ?? auth.roles;
+    const answers = [
+      signedIn(),
+      ...(auth.mfa.totp && options.challenge ? [ref(MFA_CHALLENGE_SCHEMA)] : []),
+      ...(roles.some((role) => mustEnrolSecondFactor(auth, role)) ? [ref(MFA_ENROLLMENT_SCHEMA)] : []),
+    ];
+    return answers.length === 1 ? signedIn() : { anyOf: answers };
+  };
+const passwordSignIn = signInAnswer({ challenge: true });
 const accepted = (): JsonSchema => objectOf({});
 /** `transport` as the document describes it where it is read beside a schema. */
 const TRANSPORT_PROPERTY: JsonSchema = {
@@ -38,11 +62,18 @@ const TRANSPORT_PROPERTY: JsonSchema = {
   enum: ["body", "cookie"],
   description: transportSchema.description ?? "",
 };
+/** Recovery codes, as the answers that show them describe them. */
+export const RECOVERY_CODES_PROPERTY: JsonSchema = {
+  type: "array",
+  items: { type: "string" },
+  description: "Ten single-use codes that stand in for a code of the app; shown only in this answer.",
+};
 const signUp: EndpointBody = { schema: (auth) => signUpBodySchema(auth.entity), ignoredKeys: IGNORED_KEYS };
 
 /** The bodies and answers of every auth operation of the catalog, by operation id. */
 export const OPERATION_SCHEMAS: Readonly<Record<AuthOperationId, OperationSchemas>> = {
-  login: { body: { schema: () => loginBodySchema }, answer: signedIn },
+  login: { body: { schema: () => loginBodySchema }, answer: passwordSignIn },
+  loginMfa: { body: { schema: () => loginMfaBodySchema }, answer: signedIn },
   register: { body: signUp, answer: profile },
   me: { answer: profile },
   setupStatus: {
@@ -57,7 +88,7 @@ export const OPERATION_SCHEMAS: Readonly<Record<AuthOperationId, OperationSchema
         transport: TRANSPORT_PROPERTY,
       },
     },
-    answer: signedIn,
+    answer: signInAnswer({ challenge: false, rolesOf: (auth) => [auth.setupRole] }),
   },
   logout: {},
   refresh: { body: { schema: () => refreshBodySchema }, answer: signedIn },
@@ -65,7 +96,21 @@ export const OPERATION_SCHEMAS: Readonly<Record<AuthOperationId, OperationSchema
   revokeSessions: {},
   revokeSession: {},
   forgotPassword: { body: { schema: () => emailRequestBodySchema }, answer: accepted },
-  resetPassword: { body: { schema: () => resetPasswordBodySchema }, answer: signedIn },
+  resetPassword: { body: { schema: () => resetPasswordBodySchema }, answer: passwordSignIn },
   verifyEmail: { body: { schema: () => verifyEmailBodySchema }, answer: profile },
   resendVerification: { body: { schema: () => emailRequestBodySchema }, answer: accepted },
+  startTotp: {
+    answer: () =>
+      objectOf({
+        secret: { type: "string", description: "The secret, base32: for typing into the app." },
+        otpauthUrl: { type: "string", description: "The `otpauth://totp/…` URI apps read." },
+        qrSvg: { type: "string", description: "A QR code of `otpauthUrl`, an SVG document drawn by the server." },
+      }),
+  },
+  disableTotp: { body: { schema: () => disableTotpBodySchema } },
+  confirmTotp: { body: { schema: () => confirmTotpBodySchema }, answer: () => ref(TOTP_CONFIRMED_SCHEMA) },
+  regenerateRecoveryCodes: {
+    body: { schema: () => recoveryCodesBodySchema },
+    answer: () => objectOf({ recoveryCodes: RECOVERY_CODES_PROPERTY }),
+  },
 };

@@ -1,4 +1,4 @@
-import type { Endpoint } from "../config/vocabulary.js";
+import type { EndpointFlag } from "../config/vocabulary.js";
 import { AUTH_ENDPOINTS, type EndpointEntry, type FixedAuthRoute } from "../endpoints/catalog.js";
 
 /** Where the API lives: every path of it starts here. */
@@ -77,11 +77,11 @@ export function userSessionsPath(authEntity: Segmented, userId: string): string 
 }
 
 /**
- * The endpoints one `auth.endpoints` flag switches, in a line: their methods, then their paths
+ * The endpoints one flag (`auth.endpoints.<flag>`, or `totp`) switches, in a line: their methods, then their paths
  * (a path under another one listed is not repeated).
  * @example endpointFlagLabel("setup", { segment: "user" }) // "GET/POST /api/user/setup"
  */
-export function endpointFlagLabel(flag: Endpoint, authEntity: Segmented): string {
+export function endpointFlagLabel(flag: EndpointFlag, authEntity: Segmented): string {
   const entries = Object.values(AUTH_ENDPOINTS as Record<string, EndpointEntry>).filter((entry) => entry.flag === flag);
   const methods = [...new Set(entries.flatMap((entry) => Object.keys(entry.operations)))];
   const paths = entries.map((entry) => entry.path);

@@ -7,6 +7,8 @@ export const ERROR_CODES = {
   UNAUTHENTICATED: { status: 401, message: "Authentication required" },
   INVALID_CREDENTIALS: { status: 401, message: "Invalid email or password" },
   INVALID_REFRESH_TOKEN: { status: 401, message: "The refresh token is invalid, spent or expired" },
+  INVALID_MFA_TOKEN: { status: 401, message: "This sign-in has expired or its second step was already used; sign in again" },
+  INVALID_MFA_CODE: { status: 401, message: "The code is wrong, expired or already used" },
   FORBIDDEN: { status: 403, message: "You are not allowed to do this" },
   FORBIDDEN_ORIGIN: { status: 403, message: "This request must come from the app's own origin" },
   EMAIL_NOT_VERIFIED: { status: 403, message: "Confirm your email address first: follow the link we sent you" },

@@ -1,9 +1,10 @@
-import type { DomainModel, Endpoint } from "../config/index.js";
+import type { DomainModel, EndpointFlag } from "../config/index.js";
 import type { PageSessions } from "../cookies/page-sessions.js";
 import type { ApiRequest } from "../http/api-request.js";
 import type { CorsOrigins } from "../http/cors.js";
 import type { Reply } from "../http/responses.js";
 import type { MailOptions } from "../mail/mail-service.js";
+import type { SecondFactors } from "../mfa/second-factors.js";
 import type { PasswordHasher } from "../password/hasher.js";
 import type { SessionService } from "../sessions/sessions.js";
 import type { Database } from "../store/database.js";
@@ -98,12 +99,14 @@ export interface Auth extends PageSessions {
   readonly hasher: PasswordHasher | null;
   /** The sessions of this instance, for tools such as the `admin` command (`null` under `auth.type: none`). */
   readonly sessions: SessionService | null;
+  /** The second factors of this instance, for tools such as the `admin` command (`null` under `auth.type: none`). */
+  readonly mfa: SecondFactors | null;
   /**
-   * The auth endpoints that exist (`null` under `auth.type: none`): the model's flags, and the
-   * e-mail ones (`passwordReset`, `verifyEmail`) only when this instance sends e-mail. Pages ask
-   * this, not the model.
+   * The auth endpoints that exist (`null` under `auth.type: none`): the model's flags, the
+   * e-mail ones (`passwordReset`, `verifyEmail`) only when this instance sends e-mail, and `totp`
+   * for the TOTP endpoints (`auth.mfa.totp`). Pages ask this, not the model.
    */
-  readonly endpoints: Readonly<Record<Endpoint, boolean>> | null;
+  readonly endpoints: Readonly<Record<EndpointFlag, boolean>> | null;
   /** Waits for the e-mails under way (at most 5 seconds), then closes the database. */
   close(): Promise<void>;
 }

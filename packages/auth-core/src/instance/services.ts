@@ -1,8 +1,12 @@
-import { type AuthModel, ENDPOINTS, type Endpoint, MAIL_ENDPOINTS } from "../config/index.js";
+import { type AuthModel, ENDPOINTS, type Endpoint, type EndpointFlag, MAIL_ENDPOINTS } from "../config/index.js";
 import type { AuthServices } from "../context.js";
 import { CookieTransport } from "../cookies/cookie-transport.js";
+import { endpointFlagsOf } from "../endpoints/catalog.js";
 import { AccountTokenStore } from "../mail/account-tokens.js";
 import { type MailOptions, MailService } from "../mail/mail-service.js";
+import { SecondFactorStore } from "../mfa/second-factor-store.js";
+import { SecondFactors } from "../mfa/second-factors.js";
+import { createSecretBox } from "../mfa/secret-box.js";
 import { createPasswordHasher } from "../password/hasher.js";
 import { SessionStore } from "../sessions/session-store.js";
 import { SessionService } from "../sessions/sessions.js";
@@ -13,12 +17,16 @@ import { createRegisterThrottle } from "../throttle/register-throttle.js";
 import { createTokenService } from "../tokens/tokens.js";
 import type { InstanceOptions } from "./options.js";
 
-/** The endpoints an instance serves: the model's flags, the e-mail ones only when it sends e-mail. */
-export function servedEndpoints(auth: AuthModel, mail: MailOptions | undefined): Record<Endpoint, boolean> {
+/**
+ * The endpoints an instance serves: the model's flags, the e-mail ones only when it sends e-mail,
+ * and the TOTP ones when `auth.mfa.totp` is on.
+ */
+export function servedEndpoints(auth: AuthModel, mail: MailOptions | undefined): Record<EndpointFlag, boolean> {
   const needsMail = (endpoint: Endpoint) => (MAIL_ENDPOINTS as readonly Endpoint[]).includes(endpoint);
-  return Object.fromEntries(
+  const flags = Object.fromEntries(
     ENDPOINTS.map((endpoint) => [endpoint, auth.endpoints[endpoint] && (mail !== undefined || !needsMail(endpoint))]),
   ) as Record<Endpoint, boolean>;
+  return endpointFlagsOf({ endpoints: flags, mfa: auth.mfa });
 }
 
 /** What the auth routes work with, wired over one database (`auth.type: jwt` only). */
@@ -47,6 +55,7 @@ export function createServices(
       now,
     ),
     endpoints: servedEndpoints(auth, mail),
+    mfa: new SecondFactors(new SecondFactorStore(database), createSecretBox(options.secret as string), options.issuer, now),
     accountTokens,
     mail: mail ? new MailService(mail, accountTokens, options.issuer, now) : null,
     forgotPasswordThrottle: createMailThrottle(database, "forgot-password"),

@@ -1,7 +1,17 @@
-import type { AuthModel } from "../config/index.js";
+import type { AuthModel, EndpointFlag } from "../config/index.js";
 import { type CatalogOperation, catalogOperations, type EndpointOperation } from "../endpoints/catalog.js";
-import { type EndpointBody, OPERATION_SCHEMAS, SESSION_SCHEMA, SIGNED_IN_SCHEMA } from "../endpoints/schemas.js";
+import {
+  type EndpointBody,
+  MFA_CHALLENGE_SCHEMA,
+  MFA_ENROLLMENT_SCHEMA,
+  OPERATION_SCHEMAS,
+  RECOVERY_CODES_PROPERTY,
+  SESSION_SCHEMA,
+  SIGNED_IN_SCHEMA,
+  TOTP_CONFIRMED_SCHEMA,
+} from "../endpoints/schemas.js";
 import { API_PREFIX } from "../http/api-paths.js";
+import { MFA_TOKEN_TTL_SECONDS } from "../mfa/second-factors.js";
 import type { PermissionSummary } from "../policy/permission-summary.js";
 import type { OperationSpec } from "./operation.js";
 import { recordSchemaNames } from "./records.js";
@@ -12,8 +22,15 @@ const ANYONE: PermissionSummary = { permissions: ["*"], sentence: "anyone, signe
 /** Any caller with a valid token. */
 const SIGNED_IN: PermissionSummary = { permissions: ["@Authenticated"], sentence: "any signed-in user" };
 
+/** A signed-in user, or the holder of a required enrolment's `mfaToken` (CONTRACT 15). */
+const ENROLLING: PermissionSummary = {
+  permissions: SIGNED_IN.permissions,
+  sentence: `${SIGNED_IN.sentence}, or the \`mfaToken\` of a required enrolment as the bearer token`,
+};
+
 function accessOf(operation: EndpointOperation, auth: AuthModel): PermissionSummary {
   if (operation.caller === "none") return ANYONE;
+  if (operation.enrolment) return ENROLLING;
   if (operation.setupRoleWith === undefined) return SIGNED_IN;
   return {
     permissions: SIGNED_IN.permissions,
@@ -55,10 +72,10 @@ function specOf({ entry, method, operation }: CatalogOperation, auth: AuthModel)
   };
 }
 
-/** The operations of the enabled auth endpoints of a domain, in the catalog's order. */
-export function authOperationSpecs(auth: AuthModel): OperationSpec[] {
+/** The operations of the enabled auth endpoints of a domain (`flags` say which), in the catalog's order. */
+export function authOperationSpecs(auth: AuthModel, flags: Readonly<Record<EndpointFlag, boolean>>): OperationSpec[] {
   return catalogOperations()
-    .filter(({ entry }) => auth.endpoints[entry.flag])
+    .filter(({ entry }) => flags[entry.flag])
     .map((operation) => specOf(operation, auth));
 }
 
@@ -74,9 +91,38 @@ export const TOKEN_PROPERTIES: Readonly<Record<string, JsonSchema>> = {
 /** The token fields a sign-in with `"transport": "cookie"` leaves out of its answer (they go into cookies). */
 export const COOKIE_TRANSPORT_OMITS = ["token", "tokenType", "refreshToken"] as const;
 
-/** The schemas the auth operations refer to: the signed-in body and a session. */
+const MFA_TOKEN: JsonSchema = { type: "string", description: `Single use, for ${MFA_TOKEN_TTL_SECONDS / 60} minutes.` };
+
+/** The answers of second factors (CONTRACT 15): a second step to take, an enrolment to make, TOTP turned on. */
+function secondFactorSchemas(auth: AuthModel): Record<string, JsonSchema> {
+  const signedIn = { ...TOKEN_PROPERTIES, user: ref(recordSchemaNames(auth.entity).record) };
+  return {
+    [MFA_CHALLENGE_SCHEMA]: {
+      ...objectOf({
+        mfaRequired: { type: "boolean", const: true },
+        mfaToken: MFA_TOKEN,
+        methods: { type: "array", items: { type: "string", enum: ["totp", "recovery"] } },
+        expiresIn: { type: "integer", description: "Seconds the `mfaToken` lives." },
+      }),
+      description: "No session yet: send the `mfaToken` with a code, or a recovery code, to `login/mfa`.",
+    },
+    [MFA_ENROLLMENT_SCHEMA]: {
+      ...objectOf({ mfaEnrollmentRequired: { type: "boolean", const: true }, mfaToken: MFA_TOKEN }),
+      description:
+        "No session yet: your role requires a second factor. Send the `mfaToken` as the bearer token to `mfa/totp`, then `mfa/totp/confirm`, which signs you in.",
+    },
+    [TOTP_CONFIRMED_SCHEMA]: {
+      ...objectOf({ recoveryCodes: RECOVERY_CODES_PROPERTY, ...signedIn }, { optional: Object.keys(signedIn) }),
+      description:
+        'The recovery codes; after a required enrolment also the sign-in, as login answers it (with `"transport": "cookie"`, the tokens as cookies).',
+    },
+  };
+}
+
+/** The schemas the auth operations refer to: the signed-in body, a session, and those of second factors when TOTP is on. */
 export function authSchemas(auth: AuthModel): Record<string, JsonSchema> {
   return {
+    ...(auth.mfa.totp ? secondFactorSchemas(auth) : {}),
     [SIGNED_IN_SCHEMA]: {
       ...objectOf(
         { ...TOKEN_PROPERTIES, user: ref(recordSchemaNames(auth.entity).record) },

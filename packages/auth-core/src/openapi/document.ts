@@ -1,5 +1,6 @@
-import type { DomainModel, Endpoint } from "../config/index.js";
+import type { DomainModel, EndpointFlag } from "../config/index.js";
 import { cookieNames } from "../cookies/cookie-transport.js";
+import { endpointFlagsOf } from "../endpoints/catalog.js";
 import { authOperationSpecs, authSchemas } from "./auth-operations.js";
 import { entityOperationSpecs, entitySchemas } from "./entity-operations.js";
 import { ERROR_SCHEMA, errorBodySchema, ISSUE_BODY, ISSUE_SCHEMA } from "./errors.js";
@@ -39,14 +40,16 @@ function pathsOf(specs: readonly OperationSpec[], hasAuth: boolean): OpenApiDocu
 export function openApiDocument(
   model: DomainModel,
   options: {
-    endpoints?: Readonly<Record<Endpoint, boolean>> | null;
+    /** The endpoints the server serves. @default the model's flags */
+    endpoints?: Readonly<Record<EndpointFlag, boolean>> | null;
     /** The access cookie's name (`__Host-` prefixed over https). @default the name over http */
     accessCookie?: string;
   } = {},
 ): OpenApiDocument {
   // The endpoints the server really serves: without e-mail, the e-mail endpoints do not exist.
-  const auth = model.auth && options.endpoints ? { ...model.auth, endpoints: options.endpoints } : model.auth;
-  const specs = [...(auth ? authOperationSpecs(auth) : []), ...entityOperationSpecs(model)];
+  const auth = model.auth;
+  const flags = auth && (options.endpoints ?? endpointFlagsOf(auth));
+  const specs = [...(auth && flags ? authOperationSpecs(auth, flags) : []), ...entityOperationSpecs(model)];
   const security = auth
     ? `Send the token of \`${auth.entity.segment}/login\` as \`Authorization: Bearer <token>\`, or sign in with \`"transport": "cookie"\` and let the browser send its HttpOnly access cookie (requests that change something must then come from the app's own origin).`
     : "Every operation is open: `auth.type` is `none`.";

@@ -1,7 +1,9 @@
 import { loginBodySchema } from "../accounts/auth-body-schemas.js";
 import { authenticate } from "../accounts/authenticate.js";
-import { checkPassword } from "../accounts/check-password.js";
-import { checkTransport, signedInBody, signedInReply } from "../accounts/signed-in-body.js";
+import { comparePassword } from "../accounts/check-password.js";
+import { countAttempt } from "../accounts/counted-attempt.js";
+import { answerSignIn, secondStepOf } from "../accounts/sign-in.js";
+import { checkTransport } from "../accounts/signed-in-body.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { ApiError } from "../http/errors.js";
@@ -15,7 +17,9 @@ import { enforce } from "./access.js";
  * `POST /api/<auth>/login`: email and password in, a token out. A full hash queue is 503 before
  * the body is read, and again if it filled by the time the password is compared. Under
  * `auth.verifyEmail`, a user who never confirmed an address is 403 `EMAIL_NOT_VERIFIED`, after the
- * password was found right.
+ * password was found right. A user with a second factor gets an `mfaToken` for `login/mfa` instead
+ * of a session, and the attempt stays on the email's count until that step succeeds; one whose
+ * role requires a factor gets an enrolment token (CONTRACT 15).
  */
 export async function login(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
   await authenticate(context, request, { cookie: false });
@@ -24,9 +28,12 @@ export async function login(context: RouteContext, services: AuthServices, reque
   const transport = checkTransport(services, request, body.transport);
   const email = normalizeEmail(body.email);
   const user = await context.store.findByEmail(services.auth.entity, email);
-  const valid = await checkPassword(context, services, request, { email, password: body.password, user });
+  const attempt = await countAttempt(context, services, request, email);
+  const valid = await attempt.compare(() => comparePassword(services, body.password, user));
   if (!user || !valid) throw new ApiError("INVALID_CREDENTIALS");
+  const step = await secondStepOf(services, user);
+  await (step.kind === "challenge" ? attempt.giveBack() : attempt.succeed());
   // Only after the password: without it, the answer says nothing about the account.
   enforce(checkEmailConfirmed(services.auth, user));
-  return signedInReply(services, 200, await signedInBody(context, services, user, request), transport);
+  return answerSignIn(context, services, request, user, { step, status: 200, transport });
 }

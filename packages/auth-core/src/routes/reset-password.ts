@@ -1,5 +1,6 @@
 import { authenticate } from "../accounts/authenticate.js";
-import { checkTransport, signedInBody, signedInReply } from "../accounts/signed-in-body.js";
+import { answerSignIn, secondStepOf } from "../accounts/sign-in.js";
+import { checkTransport } from "../accounts/signed-in-body.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { ApiError } from "../http/errors.js";
@@ -12,7 +13,8 @@ import { resetPasswordBodySchema } from "./mail-bodies.js";
  * `POST /api/<auth>/reset-password` `{ token, password }` (a reset link, or an invitation's):
  * sets the password and signs in, 200 like login. In one transaction the token is spent (of
  * simultaneous uses, one succeeds), the email marked confirmed, the token version bumped and
- * every session of the user revoked; then the email's login lock is lifted and a session started.
+ * every session of the user revoked; then the email's login lock is lifted and a session started,
+ * or, for a user with a second factor, a second step (their factors stay as they were).
  */
 export async function resetPassword(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
   await authenticate(context, request, { cookie: false });
@@ -42,5 +44,6 @@ export async function resetPassword(context: RouteContext, services: AuthService
   if (!record) throw new ApiError("INVALID_RESET_TOKEN");
   const user = toStoredUser(record);
   await services.throttle.unlockEmail(user.email);
-  return signedInReply(services, 200, await signedInBody(context, services, user, request), transport);
+  // A reset proves the inbox, not a second factor: a user with one still answers it at login/mfa.
+  return answerSignIn(context, services, request, user, { step: await secondStepOf(services, user), status: 200, transport });
 }

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { transportSchema } from "../accounts/auth-body-schemas.js";
 import { authenticate } from "../accounts/authenticate.js";
 import { createUser, parseSignUpBody } from "../accounts/create-user.js";
-import { checkTransport, signedInBody, signedInReply } from "../accounts/signed-in-body.js";
+import { answerSignIn, secondStepOf } from "../accounts/sign-in.js";
+import { checkTransport } from "../accounts/signed-in-body.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { readJsonObject } from "../http/body.js";
@@ -39,7 +40,8 @@ function checkSetupToken(check: SetupTokenCheck, candidate: unknown): void {
 const SETUP_TRANSPORT_SCHEMA = z.object({ transport: transportSchema });
 
 /**
- * `POST /api/<auth>/setup`: creates the first user, with the setup role, and signs them in. With a
+ * `POST /api/<auth>/setup`: creates the first user, with the setup role, and signs them in (or,
+ * when `auth.mfa.required` holds the setup role, answers an enrolment token instead). With a
  * setup token, the body's `setupToken` must match it: checked after the body is validated and
  * before anything is hashed or written; it is never stored.
  */
@@ -56,5 +58,6 @@ export async function setup(context: RouteContext, services: AuthServices, reque
   await checkRefs(context, services.auth.entity, values);
   if (services.setupToken) checkSetupToken(services.setupToken, setupToken);
   const user = await createUser(context, services, values, { role: services.auth.setupRole, setup: "first-user-only", verified: true });
-  return signedInReply(services, 201, await signedInBody(context, services, user, request), transport);
+  // An administrator role that requires a second factor enrols one before any session starts.
+  return answerSignIn(context, services, request, user, { step: await secondStepOf(services, user), status: 201, transport });
 }

@@ -2,6 +2,8 @@ import { type Kysely, sql } from "kysely";
 import type { DomainModel, EntityModel } from "../config/index.js";
 import { entityColumns, refIndexName, uniqueIndexName } from "./columns.js";
 import type { AnyDB, Database } from "./database.js";
+import type { Step } from "./migration-step.js";
+import { SECOND_FACTOR_TABLES, secondFactorSteps } from "./second-factor-tables.js";
 import { writeTransaction } from "./transaction.js";
 
 /** Internal tables; entity tables never start with `domain_auth_`. */
@@ -12,6 +14,7 @@ export const TABLES = {
   sessions: "domain_auth_sessions",
   spentRefreshTokens: "domain_auth_spent_refresh_tokens",
   tokens: "domain_auth_tokens",
+  ...SECOND_FACTOR_TABLES,
 } as const;
 
 /**
@@ -24,11 +27,6 @@ const MIGRATION_FALLBACKS: Partial<Record<string, string | number>> = {
   emailVerified: 0,
   everVerified: 0,
 };
-
-interface Step {
-  readonly name: string;
-  run(db: Kysely<AnyDB>): Promise<unknown>;
-}
 
 async function internalTables(db: Kysely<AnyDB>, dialect: Database["dialect"]): Promise<void> {
   await db.schema
@@ -279,7 +277,12 @@ async function plannedSteps(db: Kysely<AnyDB>, model: DomainModel, dialect: Data
     (await db.introspection.getTables()).map((table) => [table.name, new Set(table.columns.map((column) => column.name))]),
   );
   const steps: Step[] = model.auth
-    ? [...sessionSteps(dialect), ...accountTokenSteps(dialect), ...spentRefreshTokenSteps(dialect, existing.has(TABLES.spentRefreshTokens))]
+    ? [
+        ...sessionSteps(dialect),
+        ...accountTokenSteps(dialect),
+        ...spentRefreshTokenSteps(dialect, existing.has(TABLES.spentRefreshTokens)),
+        ...secondFactorSteps(dialect),
+      ]
     : [];
   for (const entity of model.entities) steps.push(...tableSteps(entity, dialect, existing.get(entity.table)), ...indexSteps(entity));
   return steps;

@@ -59,7 +59,7 @@ describe("the public API", () => {
     ]);
   });
 
-  it("exports on ./admin the tools beneath an instance: the store, migrations, the hasher, tokens and their rules", () => {
+  it("exports on ./admin the tools beneath an instance: the store, migrations, the hasher, tokens, their rules and the admin resets", () => {
     expect(exportedNames("./admin")).toEqual([
       "HashQueueFullError",
       "MissingRefError",
@@ -75,6 +75,7 @@ describe("the public API", () => {
       "normalizeEmail",
       "openDatabase",
       "passwordProblem",
+      "resetSecondFactors",
       "serializeRecord",
     ]);
   });

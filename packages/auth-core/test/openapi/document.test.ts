@@ -3,6 +3,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { createSqliteDatabase } from "../../../../test/support/databases.js";
+import { endpointFlagsOf } from "../../src/endpoints/catalog.js";
 import { type DomainModel, ERROR_CODES, loadDomain, OPENAPI_PATH, type OpenApiDocument, openApiDocument } from "../../src/index.js";
 import { parseRecordBody } from "../../src/records/parse-body.js";
 import { fixturePath } from "../fixtures/domain-text.js";
@@ -124,17 +125,43 @@ describe("what the blog's document says", () => {
         "/api/user/reset-password",
         "/api/user/verify-email",
         "/api/user/resend-verification",
+        "/api/user/login/mfa",
+        "/api/user/mfa/totp",
+        "/api/user/mfa/totp/confirm",
+        "/api/user/mfa/recovery-codes",
       ].sort(),
     );
     expect(Object.keys(document.paths["/api/post/{id}"] ?? {})).toEqual(["get", "patch", "delete"]);
     expect(Object.keys(document.paths["/api/user/setup"] ?? {})).toEqual(["get", "post"]);
   });
 
+  it("documents what a right password may answer: a second step with TOTP on, an enrolment for required roles", () => {
+    const answerOf = (document: OpenApiDocument, path: string, status: string) => {
+      const responses = operation(document, path, "post").responses as Record<string, { content: Record<string, { schema: unknown }> }>;
+      return responses[status]?.content["application/json"]?.schema;
+    };
+    const required = openApiDocument(domainOf(`${BLOG_YAML}  mfa: { required: [Admin] }\n`));
+    expect(answerOf(required, "/api/user/setup", "201")).toEqual({
+      anyOf: [{ $ref: "#/components/schemas/signedIn" }, { $ref: "#/components/schemas/mfaEnrollment" }],
+    });
+    expect(answerOf(required, "/api/user/login", "200")).toEqual({
+      anyOf: [
+        { $ref: "#/components/schemas/signedIn" },
+        { $ref: "#/components/schemas/mfaChallenge" },
+        { $ref: "#/components/schemas/mfaEnrollment" },
+      ],
+    });
+    const off = openApiDocument(domainOf(`${BLOG_YAML}  mfa: { totp: false }\n`));
+    expect(answerOf(off, "/api/user/login", "200")).toEqual({ $ref: "#/components/schemas/signedIn" });
+    expect(Object.keys(off.paths).filter((path) => path.includes("mfa"))).toEqual([]);
+    expect(Object.keys(off.components.schemas).filter((name) => /mfa|totp/i.test(name))).toEqual([]);
+  });
+
   it("leaves out the endpoints a server does not serve: the e-mail ones without e-mail", () => {
     const model = domainOf(BLOG_YAML);
     const auth = model.auth;
     if (!auth) throw new Error("the blog has auth");
-    const served = openApiDocument(model, { endpoints: { ...auth.endpoints, passwordReset: false, verifyEmail: false } });
+    const served = openApiDocument(model, { endpoints: { ...endpointFlagsOf(auth), passwordReset: false, verifyEmail: false } });
     const paths = Object.keys(served.paths);
     expect(paths).toContain("/api/user/login");
     expect(paths.filter((path) => /forgot|reset|verif/.test(path))).toEqual([]);

@@ -29,6 +29,8 @@ const setup = await client.POST("/api/user/setup", { body: { email, password, na
 if (!setup.data) throw new Error("setup failed");
 const login = await client.POST("/api/user/login", { body: { email, password } });
 if (!login.data) throw new Error(\`login failed: \${login.error?.code}\`);
+// A user with a second factor answers a second step instead (login/mfa): this one has none.
+if ("mfaRequired" in login.data) throw new Error("this account has a second factor");
 // Absent only after a sign-in with \`"transport": "cookie"\`, whose tokens are cookies.
 const token: string | undefined = login.data.token;
 if (token === undefined) throw new Error("a sign-in without transport answers with its token");

@@ -1,0 +1,37 @@
+import type { AuthServices, RouteContext } from "../context.js";
+import type { ApiRequest } from "../http/api-request.js";
+import type { MfaTokenRow } from "../mfa/second-factor-store.js";
+import { MFA_TOKEN_PREFIX } from "../mfa/secrets.js";
+import type { LiveSessionRow } from "../sessions/session-store.js";
+import type { SignedInUser } from "../store/rows.js";
+import { bearerToken, invalidTokenError, requireUser } from "./authenticate.js";
+
+/**
+ * Who calls an enrolment endpoint (`mfa/totp`, `mfa/totp/confirm`): a signed-in user, or the
+ * holder of the mfa token a required enrolment gave (CONTRACT 15), which no other endpoint accepts.
+ */
+export interface EnrollingCaller {
+  readonly user: SignedInUser;
+  /** The caller's session; `null` for an enrolment token (no session exists yet). */
+  readonly session: LiveSessionRow | null;
+  /** The enrolment token presented; `null` for a signed-in caller. */
+  readonly enrolment: MfaTokenRow | null;
+}
+
+/**
+ * The caller of an enrolment endpoint: an mfa token as the bearer token must be a live enrolment
+ * token of an existing user, anything else is checked as on every endpoint.
+ *
+ * @throws {ApiError} 401 `UNAUTHENTICATED` without a token, or with one that is not valid.
+ */
+export async function enrollingCaller(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<EnrollingCaller> {
+  const bearer = bearerToken(request);
+  if (bearer?.startsWith(MFA_TOKEN_PREFIX)) {
+    const enrolment = await services.mfa.findToken(bearer, "enrolment");
+    const user = enrolment && (await context.store.findUser(services.auth.entity, enrolment.userId));
+    if (!enrolment || !user) throw invalidTokenError();
+    return { user, session: null, enrolment };
+  }
+  const { user, session } = await requireUser(context, request);
+  return { user, session, enrolment: null };
+}

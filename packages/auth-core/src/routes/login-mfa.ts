@@ -1,0 +1,33 @@
+import { authenticate } from "../accounts/authenticate.js";
+import { countAttempt } from "../accounts/counted-attempt.js";
+import { checkTransport, signedInBody, signedInReply } from "../accounts/signed-in-body.js";
+import type { AuthServices, RouteContext } from "../context.js";
+import type { ApiRequest } from "../http/api-request.js";
+import { ApiError } from "../http/errors.js";
+import { readBody } from "../http/parse.js";
+import type { Reply } from "../http/responses.js";
+import { loginMfaBodySchema } from "./mfa-bodies.js";
+
+/**
+ * `POST /api/<auth>/login/mfa` `{ mfaToken, code | recoveryCode }`: the second step of a sign-in,
+ * answered as login answers (either transport). A code is counted as a login attempt for the
+ * user's email before it is checked (CONTRACT 3.1: 5 wrong ones lock the email); a TOTP code is
+ * accepted once, a recovery code works once, and the `mfaToken` is spent with the accepted code
+ * (401 `INVALID_MFA_TOKEN` once spent or after 5 minutes).
+ */
+export async function loginMfa(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
+  await authenticate(context, request, { cookie: false });
+  const body = await readBody(request, loginMfaBodySchema);
+  const transport = checkTransport(services, request, body.transport);
+  const challenge = await services.mfa.findToken(body.mfaToken, "challenge");
+  const user = challenge && (await context.store.findUser(services.auth.entity, challenge.userId));
+  if (!challenge || !user) throw new ApiError("INVALID_MFA_TOKEN");
+  const attempt = await countAttempt(context, services, request, user.email);
+  const proof = body.code !== undefined ? { code: body.code } : { recoveryCode: body.recoveryCode ?? "" };
+  const outcome = await attempt.compare(() => services.mfa.completeSignIn(challenge, proof));
+  if (outcome === "wrong-code") throw new ApiError("INVALID_MFA_CODE");
+  // The code was right, but another request with this token won the race (and its success forgave the count).
+  if (outcome === "token-spent") throw new ApiError("INVALID_MFA_TOKEN");
+  await attempt.succeed();
+  return signedInReply(services, 200, await signedInBody(context, services, user, request), transport);
+}

@@ -1,0 +1,53 @@
+import { z } from "zod";
+import { transportSchema } from "../accounts/auth-body-schemas.js";
+
+const required = (what: string) => (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : `must be ${what}`);
+
+/** A code of the authenticator app: six digits, spaces allowed between them (apps show `123 456`). */
+const codeSchema = z
+  .string({ error: required("a string") })
+  .max(64, "is too long")
+  .transform((code) => code.replace(/\s/g, ""))
+  .refine((code) => /^\d{6}$/.test(code), "must be the 6 digits your authenticator app shows")
+  .describe("The 6-digit code the authenticator app shows now.");
+
+/** The current password, compared like a login's (at most 1 KiB read). */
+const currentPasswordSchema = z
+  .string({ error: required("a string") })
+  .max(1024, "is too long")
+  .describe("Your current password.");
+
+/** `POST mfa/totp/confirm`: `{ code }`, and with an enrolment token how the session it starts is carried. */
+export const confirmTotpBodySchema = z.object({
+  code: codeSchema,
+  transport: transportSchema.describe(
+    "With an enrolment `mfaToken` as the bearer token: `cookie` sets the session's tokens as HttpOnly cookies (default `body`).",
+  ),
+});
+
+/** `DELETE mfa/totp`: `{ currentPassword, code }`. */
+export const disableTotpBodySchema = z.object({ currentPassword: currentPasswordSchema, code: codeSchema });
+
+/** `POST mfa/recovery-codes`: `{ currentPassword }`. */
+export const recoveryCodesBodySchema = z.object({ currentPassword: currentPasswordSchema });
+
+/** `POST login/mfa`: the `mfaToken` of a login and a code, or a recovery code. */
+export const loginMfaBodySchema = z
+  .object({
+    mfaToken: z
+      .string({ error: required("a string") })
+      .min(1, "must not be empty")
+      .max(1024, "is too long")
+      .describe("The `mfaToken` login answered with."),
+    code: codeSchema.optional(),
+    recoveryCode: z
+      .string({ error: required("a string") })
+      .max(64, "is too long")
+      .optional()
+      .describe("One of the recovery codes, instead of `code`: each works once."),
+    transport: transportSchema,
+  })
+  .superRefine((body, context) => {
+    if ((body.code === undefined) === (body.recoveryCode === undefined))
+      context.addIssue({ code: "custom", path: ["code"], message: "send either code or recoveryCode" });
+  });

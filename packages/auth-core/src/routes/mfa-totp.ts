@@ -1,0 +1,85 @@
+import type { Kysely } from "kysely";
+import { invalidTokenError, requireUser } from "../accounts/authenticate.js";
+import { comparePassword } from "../accounts/check-password.js";
+import { countAttempt } from "../accounts/counted-attempt.js";
+import { enrollingCaller } from "../accounts/enrolling-caller.js";
+import { checkTransport, signedInBody, signedInReply } from "../accounts/signed-in-body.js";
+import type { AuthServices, RouteContext } from "../context.js";
+import type { ApiRequest } from "../http/api-request.js";
+import { ApiError } from "../http/errors.js";
+import { readBody } from "../http/parse.js";
+import { jsonWithToken, noContent, type Reply } from "../http/responses.js";
+import type { AnyDB } from "../store/database.js";
+import { confirmTotpBodySchema, disableTotpBodySchema } from "./mfa-bodies.js";
+
+/** The 409 of a request that finds TOTP on when it must be off. */
+function totpOnAlready(): ApiError {
+  return new ApiError("CONFLICT", { message: "Two-step verification is on already; turn it off first" });
+}
+
+/**
+ * `POST /api/<auth>/mfa/totp`: a new pending secret for the caller (signed in, or holding a
+ * required enrolment's token), in place of any pending one: the secret, its `otpauth://` URI and a
+ * QR code of it drawn here. It is stored sealed and never answered again. 409 while TOTP is on.
+ */
+export async function startTotp(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
+  const { user } = await enrollingCaller(context, services, request);
+  const enrolment = await services.mfa.startTotp(user);
+  if (!enrolment) throw totpOnAlready();
+  return jsonWithToken(200, enrolment);
+}
+
+/**
+ * `POST /api/<auth>/mfa/totp/confirm` `{ code }`: TOTP on, with ten recovery codes shown only
+ * here; the caller's other sessions are revoked in the same transaction. With an enrolment token
+ * (which this spends) the answer also signs in, as login does (`transport` honoured).
+ */
+export async function confirmTotp(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
+  const caller = await enrollingCaller(context, services, request);
+  const body = await readBody(request, confirmTotpBodySchema);
+  const transport = caller.enrolment ? checkTransport(services, request, body.transport) : "body";
+  const outcome = await services.mfa.confirmTotp(caller.user.id, body.code, async (trx) => {
+    const now = services.sessions.now();
+    if (caller.enrolment && !(await services.mfa.store.spendToken(trx, caller.enrolment.tokenHash, now))) throw invalidTokenError();
+    await services.sessions.store.revokeAllOf(caller.user.id, now, { trx, ...(caller.session ? { except: caller.session.id } : {}) });
+  });
+  if (!outcome.confirmed && outcome.reason === "not-pending") {
+    throw new ApiError("CONFLICT", { message: "There is no pending secret to confirm: start with POST mfa/totp" });
+  }
+  if (!outcome.confirmed) {
+    throw new ApiError("INVALID_BODY", { issues: [{ path: ["code"], message: "is not a current code of the new secret" }] });
+  }
+  const { recoveryCodes } = outcome;
+  if (!caller.enrolment) return jsonWithToken(200, { recoveryCodes });
+  return signedInReply(services, 200, { recoveryCodes, ...(await signedInBody(context, services, caller.user, request)) }, transport);
+}
+
+/**
+ * `DELETE /api/<auth>/mfa/totp` `{ currentPassword, code }`: TOTP off and its recovery codes gone,
+ * the caller's other sessions revoked. Password and code count as one sign-in attempt (CONTRACT
+ * 3.1): a wrong one leaves it counted, 403; 404 while TOTP is off.
+ */
+export async function disableTotp(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
+  const { user, session } = await requireUser(context, request);
+  const body = await readBody(request, disableTotpBodySchema);
+  const stored = await context.store.findUser(services.auth.entity, user.id);
+  if (!stored) throw invalidTokenError();
+  if ((await services.mfa.methodsOf(user.id)).length === 0) throw new ApiError("NOT_FOUND", { message: "Two-step verification is off" });
+  const attempt = await countAttempt(context, services, request, stored.email);
+  if (!(await attempt.compare(() => comparePassword(services, body.currentPassword, stored)))) {
+    throw new ApiError("FORBIDDEN", {
+      message: "Your current password is needed",
+      issues: [{ path: ["currentPassword"], message: "is wrong" }],
+    });
+  }
+  const revokeOthers = (trx: Kysely<AnyDB>) =>
+    services.sessions.store.revokeAllOf(user.id, services.sessions.now(), { trx, except: session.id });
+  if (!(await services.mfa.disableTotp(user.id, body.code, revokeOthers))) {
+    throw new ApiError("FORBIDDEN", {
+      message: "A current code is needed",
+      issues: [{ path: ["code"], message: "is wrong or already used" }],
+    });
+  }
+  await attempt.succeed();
+  return noContent();
+}
