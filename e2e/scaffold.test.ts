@@ -348,7 +348,7 @@ describe("npx create-domain-auth in a project create-next-app made with its defa
     expect(style.background).not.toBe("rgba(0, 0, 0, 0)");
     expect(style.padding).not.toBe("0px");
     await page.context().close();
-    await expectOwnPagesWork(browser, app, ADMIN);
+    await expectOwnPagesWork(browser, app, ADMIN, true);
     // The same build on a server whose access tokens live 2 seconds.
     const shortLived = await startApp({
       app: project,
@@ -381,7 +381,7 @@ describe("npx create-domain-auth in the same project with cacheComponents off", 
     const { statuses, output } = await devServerAnswers(project, ["/setup", "/api/user/setup"]);
     expect(statuses, output).toEqual({ "/setup": 200, "/api/user/setup": 200 });
     const app = await expectBuildAndFirstRun(project, "scaffold-cache-components-off-profile");
-    await expectOwnPagesWork(browser, app, ADMIN);
+    await expectOwnPagesWork(browser, app, ADMIN, false);
   });
 });
 

@@ -8,9 +8,9 @@ import { openTab } from "./browser.js";
 /**
  * A project's own code that uses `@domain-auth/core/next` (CONTRACT §14), as the docs show it: a
  * page for any signed-in user whose check streams under `<Suspense>` (its redirect then happens in
- * the browser), a page for one role checked before anything streams (so a wrong role is an HTTP
- * 403; under `cacheComponents` such a page says `instant = false`, as Next.js asks of a page that
- * blocks), and a route handler.
+ * the browser), a page for one role, and a route handler. Under `cacheComponents` the role's page
+ * streams too (Next.js then shows its 403 page in place of the content, the status staying 200);
+ * without it the check runs before anything is sent, so a wrong role is an HTTP 403.
  */
 export function ownFiles(cacheComponents: boolean): Readonly<Record<string, string>> {
   return {
@@ -33,22 +33,48 @@ async function Welcome() {
   return <p>Signed in as {user.email}</p>;
 }
 `,
-    "admins-only/page.tsx": `import { can, requireUser } from "@domain-auth/core/next";
+    "admins-only/page.tsx": cacheComponents
+      ? `import { can, requireUser } from "@domain-auth/core/next";
+import { Suspense } from "react";
 
-export default async function AdminsOnlyPage() {
+export default function AdminsOnlyPage() {
+  return (
+    <Suspense fallback={<p>Loading…</p>}>
+      <AdminsOnly />
+    </Suspense>
+  );
+}
+
+async function AdminsOnly() {
   const admin = await requireUser({ roles: ["Admin"] });
-  const mayDeletePosts = await can(admin, "delete", "Post");
+  const mayDeleteUsers = await can(admin, "delete", "User");
   return (
     <main>
       <h1>Administrators only</h1>
       <p>
         Welcome, {admin.email}
-        {mayDeletePosts ? ", who may delete posts" : ""}
+        {mayDeleteUsers ? ", who may delete users" : ""}
       </p>
     </main>
   );
 }
-${cacheComponents ? "\n// Checked before anything streams, so a wrong role is an HTTP 403.\nexport const instant = false;\n" : ""}`,
+`
+      : `import { can, requireUser } from "@domain-auth/core/next";
+
+export default async function AdminsOnlyPage() {
+  const admin = await requireUser({ roles: ["Admin"] });
+  const mayDeleteUsers = await can(admin, "delete", "User");
+  return (
+    <main>
+      <h1>Administrators only</h1>
+      <p>
+        Welcome, {admin.email}
+        {mayDeleteUsers ? ", who may delete users" : ""}
+      </p>
+    </main>
+  );
+}
+`,
     "whoami/route.ts": `import { currentUser } from "@domain-auth/core/next";
 
 export async function GET() {
@@ -98,7 +124,12 @@ async function cookieHeaderOfContext(page: Page): Promise<string> {
  * a Reader gets 403 on the admins' page; cross-site cookie sign-in and logout are 403; after
  * sign-out the old cookies are 401.
  */
-export async function expectOwnPagesWork(browser: Browser, app: RunningApp, admin: { email: string; password: string }): Promise<void> {
+export async function expectOwnPagesWork(
+  browser: Browser,
+  app: RunningApp,
+  admin: { email: string; password: string },
+  streamsRoleCheck: boolean,
+): Promise<void> {
   const page = await openTab(browser, app.url);
   await page.goto("/dashboard");
   await page.waitForURL("**/login?next=%2Fdashboard");
@@ -135,7 +166,10 @@ export async function expectOwnPagesWork(browser: Browser, app: RunningApp, admi
     role: "Admin",
   });
   expect((await fetch(`${app.url}/whoami`)).status).toBe(401);
-  expect((await fetch(`${app.url}/admins-only`, { headers: { cookie: jar } })).status).toBe(200);
+  const allowed = await fetch(`${app.url}/admins-only`, { headers: { cookie: jar } });
+  const welcome = await allowed.text();
+  expect(allowed.status, welcome.slice(0, 500)).toBe(200);
+  expect(welcome).toContain("who may delete users");
 
   const reader = { email: "reader@example.com", password: "a reader's passphrase" };
   const registered = await fetch(`${app.url}/api/user/register`, {
@@ -146,8 +180,11 @@ export async function expectOwnPagesWork(browser: Browser, app: RunningApp, admi
   expect(registered.status).toBe(201);
   const readerJar = await cookieSignIn(app, reader.email, reader.password);
   const refused = await fetch(`${app.url}/admins-only`, { headers: { cookie: readerJar } });
-  expect(refused.status).toBe(403);
-  expect(await refused.text()).not.toContain("Administrators only");
+  const refusal = await refused.text();
+  // Streamed (cacheComponents): Next.js's 403 page in place of the content, under a 200 and noindex.
+  expect(refused.status, refusal.slice(0, 500)).toBe(streamsRoleCheck ? 200 : 403);
+  expect(refusal).toContain("403");
+  expect(refusal).not.toContain("Administrators only");
 
   const crossSite = { "content-type": "application/json", origin: "https://evil.example", cookie: jar };
   const logout = await fetch(`${app.url}/api/user/logout`, { method: "POST", headers: crossSite });
