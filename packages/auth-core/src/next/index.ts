@@ -59,8 +59,21 @@ export const currentUser: () => Promise<Profile | null> = cache(async () => {
 export async function requireUser(options: RequireUserOptions = {}): Promise<Profile> {
   const user = await currentUser();
   if (!user) return redirect(signInPath((await headers()).get(PAGE_PATH_HEADER)));
-  if (options.roles && (user.role === null || !options.roles.includes(user.role))) return forbidden();
+  if (options.roles && (user.role === null || !options.roles.includes(user.role))) return forbiddenPage();
   return user;
+}
+
+/**
+ * `forbidden()` of Next.js, from this module. Next.js compiles the project's code knowing
+ * `experimental.authInterrupts` (it inlines `process.env.__NEXT_EXPERIMENTAL_AUTH_INTERRUPTS`), but
+ * Node.js loads this package as it is (`serverExternalPackages`), where that variable is unset and
+ * `forbidden()` would refuse to run. The variable says what the project's next.config turns on
+ * (the wizard sets it; without it the server renders no 403 page), so it is set here as the compiler
+ * would have.
+ */
+function forbiddenPage(): never {
+  process.env.__NEXT_EXPERIMENTAL_AUTH_INTERRUPTS ??= "true";
+  return forbidden();
 }
 
 /**
