@@ -1,7 +1,7 @@
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type RunningApp, startApp } from "../test/support/app-server.js";
-import { launchBrowser, openTab, saveScreenshot, WAIT_MS } from "./support/browser.js";
+import { launchBrowser, openTab, saveScreenshot, WAIT_MS, watchPolicy } from "./support/browser.js";
 import { ADMIN, fillAccountForm, mainNav, profileValue } from "./support/flows.js";
 
 /** The auth pages; the project's own pages (here apps/web's home page) get no nonce policy from domain-auth. */
@@ -32,23 +32,6 @@ function expectPageHeaders(path: string, headers: Headers): string {
   expect(headers.get("referrer-policy"), path).toBe("no-referrer");
   expect(headers.get("x-powered-by"), path).toBeNull();
   return nonce;
-}
-
-/** Collects what the browser reports about the page's Content-Security-Policy: violation events and console lines. */
-async function watchPolicy(page: Page): Promise<string[]> {
-  const reports: string[] = [];
-  page.on("console", (message) => {
-    if (/Content.Security.Policy/i.test(message.text())) reports.push(`console: ${message.text()}`);
-  });
-  await page.exposeFunction("reportViolation", (report: string) => reports.push(report));
-  await page.addInitScript(() => {
-    document.addEventListener("securitypolicyviolation", (event) => {
-      (window as unknown as { reportViolation(report: string): void }).reportViolation(
-        `${event.effectiveDirective}: ${event.blockedURI || "inline"} on ${location.pathname}`,
-      );
-    });
-  });
-  return reports;
 }
 
 describe("security headers", () => {

@@ -43,3 +43,20 @@ export async function saveScreenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: new URL(`${name}.png`, SCREENSHOTS).pathname, fullPage: true });
 }
+
+/** Collects what the browser reports about the page's Content-Security-Policy: violation events and console lines. */
+export async function watchPolicy(page: Page): Promise<string[]> {
+  const reports: string[] = [];
+  page.on("console", (message) => {
+    if (/Content.Security.Policy/i.test(message.text())) reports.push(`console: ${message.text()}`);
+  });
+  await page.exposeFunction("reportViolation", (report: string) => reports.push(report));
+  await page.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (event) => {
+      (window as unknown as { reportViolation(report: string): void }).reportViolation(
+        `${event.effectiveDirective}: ${event.blockedURI || "inline"} on ${location.pathname}`,
+      );
+    });
+  });
+  return reports;
+}

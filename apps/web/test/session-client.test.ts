@@ -299,6 +299,26 @@ describe("signing out", () => {
   });
 });
 
+describe("a bearer token", () => {
+  test("goes in the Authorization header, and its 401 is the answer even while signed in: nothing is refreshed", async () => {
+    const browser = await startBrowser(3600);
+    const sent: (string | null)[] = [];
+    const fetch = browserFetch(browser.core.auth, browser.jar);
+    const recording: FetchLike = (input, init) => {
+      sent.push(new Headers(init.headers).get("authorization"));
+      return fetch(input, init);
+    };
+    const tab = openTab(browser, { fetch: recording });
+    await setUp(browser, { client: tab.client, fetch });
+    const stop = tab.client.keepAlive(browser.core.view);
+    const refused = await tab.client.call(apiPaths(browser.core.view).me, { bearer: "mfa_not-a-session" });
+    stop();
+    expect(refused.ok ? null : [refused.status, refused.error.code]).toEqual([401, "UNAUTHENTICATED"]);
+    expect(sent.at(-1)).toBe("Bearer mfa_not-a-session");
+    expect(fetch.requests.filter((request) => request.endsWith("/refresh"))).toHaveLength(0);
+  });
+});
+
 describe("errors", () => {
   test("the API's error body as it came; no answer is UNAVAILABLE with status 0", async () => {
     const browser = await startBrowser(3600);

@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -149,4 +150,27 @@ export class ChannelBus<T> {
       },
     };
   }
+}
+
+const BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+
+/** The bytes of a base32 secret (RFC 4648, no padding), as authenticator apps read it. */
+function base32Bytes(secret: string): Buffer {
+  let bits = "";
+  for (const char of secret.replace(/[\s=]/g, "").toUpperCase()) {
+    const value = BASE32.indexOf(char);
+    if (value < 0) throw new Error(`not base32: ${char}`);
+    bits += value.toString(2).padStart(5, "0");
+  }
+  const bytes = bits.match(/.{8}/g) ?? [];
+  return Buffer.from(bytes.map((byte) => Number.parseInt(byte, 2)));
+}
+
+/** The code an authenticator app shows for a base32 secret at `timestamp` (RFC 6238: HMAC-SHA-1, 6 digits, 30 s). */
+export function totpCode(secret: string, timestamp: number): string {
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(timestamp / 30_000)));
+  const hmac = createHmac("sha1", base32Bytes(secret)).update(counter).digest();
+  const offset = (hmac.at(-1) ?? 0) & 0xf;
+  return String((hmac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, "0");
 }

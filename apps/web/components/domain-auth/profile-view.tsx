@@ -1,19 +1,32 @@
 "use client";
 
+import { useState } from "react";
 import { useCurrentUser } from "@/lib/domain-auth/current-user";
 import type { AuthView } from "@/lib/domain-auth/domain-view";
 import { fieldLabel, formatValue } from "@/lib/domain-auth/format";
+import type { TwoStepStatus } from "@/lib/domain-auth/second-factor";
 import { ResendVerification } from "./resend-verification";
 import { SessionsList } from "./sessions-list";
 import { SignedOutNotice } from "./signed-out-notice";
+import { TwoStepSection } from "./two-step-section";
+
+/** Props of {@link ProfileView}. */
+export interface ProfileViewProps {
+  readonly auth: AuthView;
+  /** The signed-in user's two-step verification as the server rendered it (`readTwoStepStatus`); `null` when unknown. */
+  readonly twoStep?: TwoStepStatus | null;
+}
 
 /**
- * The signed-in user's profile (as `me` answers it, or what the token carries when `me` is disabled)
- * and the signed-in devices where the domain has `sessions`. Rendered on the server with the user, so
- * the page's HTML shows it. Signing out is the header's (one "Sign out" per page).
+ * The signed-in user's profile (as `me` answers it, or what the token carries when `me` is disabled),
+ * their two-step verification where the domain serves TOTP, and the signed-in devices where it has
+ * `sessions`. Rendered on the server with the user, so the page's HTML shows it. Signing out is the
+ * header's (one "Sign out" per page).
  */
-export function ProfileView({ auth }: { readonly auth: AuthView }) {
+export function ProfileView({ auth, twoStep = null }: ProfileViewProps) {
   const current = useCurrentUser(auth);
+  // Bumped when the server signed out the user's other devices: the list is loaded again.
+  const [sessionsVersion, setSessionsVersion] = useState(0);
   if (current.status === "signed-out") return <SignedOutNotice auth={auth} expired={current.expired} />;
 
   const { user } = current;
@@ -45,7 +58,16 @@ export function ProfileView({ auth }: { readonly auth: AuthView }) {
           </div>
         ) : null}
       </section>
-      {auth.endpoints.sessions ? <SessionsList key={user.id} auth={auth} /> : null}
+      {auth.endpoints.totp ? (
+        <TwoStepSection
+          key={user.id}
+          auth={auth}
+          userId={user.id}
+          rendered={twoStep}
+          onOtherSessionsEnded={() => setSessionsVersion((version) => version + 1)}
+        />
+      ) : null}
+      {auth.endpoints.sessions ? <SessionsList key={user.id} auth={auth} version={sessionsVersion} /> : null}
     </>
   );
 }

@@ -31,7 +31,9 @@ export function RegisterForm({ auth }: { readonly auth: AuthView }) {
       onSubmit={async (body) => {
         const created = await callApi(apiPaths(auth).register, { method: "POST", body });
         if (!created.ok) return created.error;
-        if (auth.endpoints.login && !(await signIn(auth, "login", { email: body.email, password: body.password }))) {
+        // A role that must set up a second factor first signs in on /login, which walks through it.
+        const signedIn = auth.endpoints.login ? await signIn(auth, "login", { email: body.email, password: body.password }) : null;
+        if (signedIn?.ok && signedIn.data.kind === "signed-in") {
           router.push("/profile");
           return null;
         }

@@ -8,8 +8,9 @@ import { issuesByField } from "@/lib/domain-auth/api";
 import type { AuthView } from "@/lib/domain-auth/domain-view";
 import { useHydrated } from "@/lib/domain-auth/hydrated";
 import { NEW_PASSWORD_HINT } from "@/lib/domain-auth/password-hint";
-import { signIn } from "@/lib/domain-auth/sign-in";
+import { type SecondStep, signIn } from "@/lib/domain-auth/sign-in";
 import { FormError } from "./form-error";
+import { SecondStepView } from "./second-step";
 import { TextField } from "./text-field";
 
 /** Props of {@link ResetPasswordForm}. */
@@ -21,24 +22,42 @@ export interface ResetPasswordFormProps {
   readonly invite: boolean;
 }
 
-/** A new password for the link's account; the answer signs in and the profile opens. */
+/**
+ * A new password for the link's account; the answer signs in and the profile opens. An account with
+ * a second factor keeps it (CONTRACT §15): the page then asks for a code before the session starts.
+ */
 export function ResetPasswordForm({ auth, token, invite }: ResetPasswordFormProps) {
   const router = useRouter();
   const [error, setError] = useState<ErrorBody | null>(null);
   const [pending, setPending] = useState(false);
+  const [step, setStep] = useState<SecondStep | null>(null);
+  const [changed, setChanged] = useState<string | null>(null);
   const hydrated = useHydrated();
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const password = String(new FormData(event.currentTarget).get("password") ?? "");
     setPending(true);
-    const failure = await signIn(auth, "resetPassword", { token, password });
-    if (!failure) {
-      router.push("/profile");
-      return;
-    }
-    setError(failure.error);
-    setPending(false);
+    const result = await signIn(auth, "resetPassword", { token, password });
+    if (!result.ok) {
+      setError(result.error);
+      setPending(false);
+    } else if (result.data.kind === "signed-in") router.push("/profile");
+    else setStep(result.data);
+  }
+
+  if (changed) {
+    return (
+      <div className="da-notice" role="alert">
+        <p>Your password has been changed. {changed}</p>
+        <p>
+          <Link href="/login">Sign in</Link>
+        </p>
+      </div>
+    );
+  }
+  if (step) {
+    return <SecondStepView auth={auth} step={step} onSignedIn={() => router.push("/profile")} onExpired={setChanged} />;
   }
 
   if (!token || error?.code === "INVALID_RESET_TOKEN") {

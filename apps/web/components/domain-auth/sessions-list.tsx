@@ -11,11 +11,13 @@ import { FormError } from "./form-error";
 /** Props of {@link SessionsList}. */
 export interface SessionsListProps {
   readonly auth: Pick<AuthView, "segment">;
+  /** Changed when something else ended sessions (two-step verification turned on or off): the list is loaded again. @default 0 */
+  readonly version?: number;
 }
 
 /** The user's signed-in sessions (device, sign-in, last refresh, this device), each one signed out alone or all others at once. */
-export function SessionsList({ auth }: SessionsListProps) {
-  const sessions = useSignedInSessions(auth);
+export function SessionsList({ auth, version = 0 }: SessionsListProps) {
+  const sessions = useSignedInSessions(auth, { version });
   const [status, setStatus] = useState("");
   const [failure, setFailure] = useState<string | null>(null);
   const others = sessions.items.filter((session) => !session.current);

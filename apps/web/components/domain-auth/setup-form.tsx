@@ -1,10 +1,13 @@
 "use client";
 
 import { useRouter } from "next/navigation";
+import { useState } from "react";
 import { AccountForm } from "@/components/domain-auth/account-form";
 import type { AuthView } from "@/lib/domain-auth/domain-view";
 import { NEW_PASSWORD_HINT } from "@/lib/domain-auth/password-hint";
 import { signIn } from "@/lib/domain-auth/sign-in";
+import { EnrolmentStep } from "./enrolment-step";
+import { SignInLink } from "./sign-in-link";
 
 /** Asked only when the server was started with `SETUP_TOKEN`; the API's 403 names it, so its error shows beside it. */
 const SETUP_TOKEN_FIELD = {
@@ -20,9 +23,32 @@ export interface SetupFormProps {
   readonly tokenRequired: boolean;
 }
 
-/** Creates the first administrator, signs them in and opens their profile. */
+/**
+ * Creates the first administrator, signs them in and opens their profile. Where the setup role must
+ * use a second factor (`auth.mfa.required`), setup is complete at once but the session starts only
+ * once the administrator has set up their authenticator app, on this page.
+ */
 export function SetupForm({ auth, tokenRequired }: SetupFormProps) {
   const router = useRouter();
+  const [enrolmentToken, setEnrolmentToken] = useState<string | null>(null);
+  const [expired, setExpired] = useState<string | null>(null);
+  const openProfile = () => {
+    router.push("/profile");
+    // The shared layout was rendered while setup was pending, without the header's links: render it anew.
+    router.refresh();
+  };
+
+  if (expired) {
+    return (
+      <div className="da-notice da-notice-denied" role="alert">
+        <p>{expired}</p>
+        <SignInLink auth={auth} />
+      </div>
+    );
+  }
+  if (enrolmentToken) {
+    return <EnrolmentStep auth={auth} enrolmentToken={enrolmentToken} onDone={openProfile} onExpired={setExpired} />;
+  }
   return (
     <AccountForm
       secretField={tokenRequired ? SETUP_TOKEN_FIELD : undefined}
@@ -31,14 +57,16 @@ export function SetupForm({ auth, tokenRequired }: SetupFormProps) {
       passwordAutoComplete="new-password"
       passwordHint={NEW_PASSWORD_HINT}
       onSubmit={async (body) => {
-        const failure = await signIn(auth, "setup", body);
-        if (failure?.error.code === "SETUP_COMPLETE") router.refresh();
-        else if (!failure) {
-          router.push("/profile");
-          // The shared layout was rendered while setup was pending, without the header's links: render it anew.
-          router.refresh();
+        const result = await signIn(auth, "setup", body);
+        if (!result.ok) {
+          if (result.error.code === "SETUP_COMPLETE") router.refresh();
+          return result.error;
         }
-        return failure?.error ?? null;
+        if (result.data.kind === "enrolment") setEnrolmentToken(result.data.mfaToken);
+        // A new administrator has no factor to ask for; should one be asked, sign-in asks it.
+        else if (result.data.kind === "second-factor") router.push("/login");
+        else openProfile();
+        return null;
       }}
     />
   );

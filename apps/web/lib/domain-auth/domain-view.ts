@@ -1,4 +1,4 @@
-import type { DomainModel, Endpoint, EntityModel, FieldModel, PermissionMap } from "@domain-auth/core/config";
+import type { DomainModel, EndpointFlag, EntityModel, FieldModel, PermissionMap } from "@domain-auth/core/config";
 
 /** A field as the browser needs it to render an input and a table cell. */
 export interface FieldView {
@@ -37,10 +37,10 @@ export interface AuthView {
   readonly setupRole: string;
   readonly defaultRole: string | null;
   /**
-   * Which auth endpoints exist on this server (`login`, …, `sessions`, and the e-mail ones only where it can
-   * send e-mail): the pages call and show only those.
+   * Which auth endpoints exist on this server (`login`, …, `sessions`, the e-mail ones only where it can
+   * send e-mail, and `totp` for the second factors of `auth.mfa`): the pages call and show only those.
    */
-  readonly endpoints: Readonly<Record<Endpoint, boolean>>;
+  readonly endpoints: Readonly<Record<EndpointFlag, boolean>>;
   /** Fields of the auth entity besides `email`, `password` and `role` (asked at setup and register). */
   readonly profileFields: readonly FieldView[];
 }
@@ -85,7 +85,7 @@ function toEntityView(entity: EntityModel): EntityView {
  * Projects the resolved model onto what the pages need, dropping storage details. `endpoints` are
  * the ones the running server has (`Auth.endpoints`); the model's flags when not given.
  */
-export function toDomainView(model: DomainModel, endpoints?: Readonly<Record<Endpoint, boolean>> | null): DomainView {
+export function toDomainView(model: DomainModel, endpoints?: Readonly<Record<EndpointFlag, boolean>> | null): DomainView {
   const auth = model.auth;
   return {
     name: model.name,
@@ -95,7 +95,7 @@ export function toDomainView(model: DomainModel, endpoints?: Readonly<Record<End
       roles: auth.roles,
       setupRole: auth.setupRole,
       defaultRole: auth.defaultRole,
-      endpoints: endpoints ?? auth.endpoints,
+      endpoints: endpoints ?? { ...auth.endpoints, totp: auth.mfa.totp },
       profileFields: auth.entity.fields.filter((field) => !CREDENTIAL_FIELDS.has(field.name)).map(toFieldView),
     },
     entities: model.entities.filter((entity) => !entity.isAuthEntity).map(toEntityView),

@@ -142,13 +142,14 @@ export class SessionClient {
    * Calls the domain-auth API at `path`, one of the core's API paths. When the call is refused 401
    * `UNAUTHENTICATED` while the tab is signed in and {@link keepAlive} runs, the session is renewed
    * once, under the refresh lock: first the call is sent again (another tab may have refreshed
-   * while this one waited), then the session is refreshed and the call sent once more.
+   * while this one waited), then the session is refreshed and the call sent once more. A call with
+   * its own `bearer` token is not the session's: its 401 is the answer.
    */
   async call<T>(path: string, options: CallOptions = {}): Promise<ApiResult<T>> {
     const send = () => this.request<T>(path, options);
     const first = await send();
     const auth = this.#renewing;
-    if (!auth || !this.#isRefusedSession(first)) return first;
+    if (!auth || options.bearer !== undefined || !this.#isRefusedSession(first)) return first;
     return this.#locks.request(REFRESH_LOCK, async () => {
       const again = await send();
       if (!this.#isRefusedSession(again)) return again;

@@ -23,12 +23,18 @@ export interface SignedInSessions {
   readonly reload: () => void;
 }
 
+/** Options of {@link useSignedInSessions}. */
+export interface SignedInSessionsOptions {
+  /** Loads the list again whenever it changes (after a change that ended sessions elsewhere). @default 0 */
+  readonly version?: number;
+}
+
 /** Loads the signed-in sessions of the signed-in user. */
-export function useSignedInSessions(auth: Pick<AuthView, "segment">): SignedInSessions {
+export function useSignedInSessions(auth: Pick<AuthView, "segment">, options: SignedInSessionsOptions = {}): SignedInSessions {
   const [version, setVersion] = useState(0);
   const [loaded, setLoaded] = useState<{ request: string; items: readonly SignedInSession[]; error: ErrorBody | null } | null>(null);
   const path = apiPaths(auth).sessions;
-  const request = JSON.stringify([path, version]);
+  const request = JSON.stringify([path, version, options.version ?? 0]);
 
   useEffect(() => {
     let current = true;

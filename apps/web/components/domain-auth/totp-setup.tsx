@@ -1,0 +1,133 @@
+"use client";
+
+import type { ErrorBody } from "@domain-auth/core/policy";
+import Image from "next/image";
+import { useEffect, useEffectEvent, useRef, useState } from "react";
+import type { ApiFailure } from "@/lib/domain-auth/api-request";
+import {
+  confirmTotp,
+  type EnrolmentOptions,
+  groupSecret,
+  qrImageSource,
+  type SecondFactorAuth,
+  startTotp,
+  type TotpSecret,
+} from "@/lib/domain-auth/second-factor";
+import { sessionClient } from "@/lib/domain-auth/session";
+import { FormError } from "./form-error";
+import { SecretFieldsForm, TOTP_CODE_FIELD } from "./secret-fields-form";
+
+/** Props of {@link TotpSetup}. */
+export interface TotpSetupProps extends EnrolmentOptions {
+  readonly auth: SecondFactorAuth;
+  /** TOTP is on: the recovery codes to show, once. */
+  readonly onConfirmed: (recoveryCodes: readonly string[]) => void;
+  /** Refused 401: the enrolment token died (or the session did). @default the error is shown */
+  readonly onRefused?: (failure: ApiFailure) => void;
+  /** Shows "Cancel", which calls it. @default no cancel button */
+  readonly onCancel?: () => void;
+}
+
+type Pending =
+  | { readonly status: "loading" }
+  | { readonly status: "ready"; readonly secret: TotpSecret }
+  | { readonly status: "failed"; readonly error: ErrorBody };
+
+/** Starts a pending secret when mounted, and again after each `retry`. */
+function usePendingSecret({ auth, enrolmentToken, onRefused }: TotpSetupProps): { pending: Pending; retry: () => void } {
+  const segment = auth.segment;
+  const [attempt, setAttempt] = useState(0);
+  const [loaded, setLoaded] = useState<{ attempt: number; pending: Pending } | null>(null);
+  const refused = useEffectEvent((failure: ApiFailure) => onRefused?.(failure));
+  useEffect(() => {
+    let current = true;
+    startTotp(sessionClient(), { segment }, { enrolmentToken }).then((result) => {
+      if (!current) return;
+      if (!result.ok && result.status === 401) refused(result);
+      setLoaded({ attempt, pending: result.ok ? { status: "ready", secret: result.data } : { status: "failed", error: result.error } });
+    });
+    return () => {
+      current = false;
+    };
+  }, [segment, enrolmentToken, attempt]);
+  const pending: Pending = loaded?.attempt === attempt ? loaded.pending : { status: "loading" };
+  return { pending, retry: () => setAttempt((value) => value + 1) };
+}
+
+/**
+ * Sets up an authenticator app (CONTRACT §15): a new pending secret as a QR code and as a key to
+ * type in, then a code of it turns two-step verification on. The QR code is the server's SVG shown
+ * as an image (`data:` URL): never markup of the page. Used by the profile (the signed-in user) and
+ * by a required enrolment after the password (`enrolmentToken`).
+ */
+export function TotpSetup(props: TotpSetupProps) {
+  const { auth, enrolmentToken, onConfirmed, onRefused, onCancel } = props;
+  const { pending, retry } = usePendingSecret(props);
+  const ready = useRef<HTMLDivElement>(null);
+  // Where the instructions start, so a screen reader reads them before the code is asked.
+  useEffect(() => {
+    if (pending.status === "ready") ready.current?.focus();
+  }, [pending.status]);
+
+  async function confirm(values: Readonly<Record<string, string>>): Promise<ErrorBody | null> {
+    const result = await confirmTotp(sessionClient(), auth, values.code ?? "", { enrolmentToken });
+    if (result.ok) {
+      onConfirmed(result.data.recoveryCodes);
+      return null;
+    }
+    if (result.status === 401 && onRefused) {
+      onRefused(result);
+      return null;
+    }
+    return result.error;
+  }
+
+  if (pending.status === "loading") {
+    return (
+      <p className="da-field-hint" role="status">
+        Preparing a new secret…
+      </p>
+    );
+  }
+  if (pending.status === "failed") {
+    return (
+      <div>
+        <FormError error={pending.error} />
+        <div className="da-actions">
+          <button type="button" className="da-button" onClick={retry}>
+            Try again
+          </button>
+          {onCancel ? (
+            <button type="button" className="da-button" onClick={onCancel}>
+              Cancel
+            </button>
+          ) : null}
+        </div>
+      </div>
+    );
+  }
+  const { secret } = pending;
+  return (
+    <div className="da-totp-setup" ref={ready} tabIndex={-1}>
+      <p>Scan this QR code with your authenticator app (Google Authenticator, 1Password, Authy, Bitwarden or another):</p>
+      <Image
+        unoptimized
+        className="da-qr"
+        src={qrImageSource(secret.qrSvg)}
+        alt="QR code of the new secret, for your authenticator app"
+        width={200}
+        height={200}
+      />
+      <p className="da-field-hint">Cannot scan it? Add an account in the app by hand, time-based, with this key:</p>
+      <dl className="da-details">
+        <div>
+          <dt>Setup key</dt>
+          <dd>
+            <code className="da-secret">{groupSecret(secret.secret)}</code>
+          </dd>
+        </div>
+      </dl>
+      <SecretFieldsForm fields={[TOTP_CODE_FIELD]} submitLabel="Turn on" onSubmit={confirm} onCancel={onCancel} autoFocus={false} />
+    </div>
+  );
+}
