@@ -10,7 +10,7 @@ import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { ensureBuilt, ensureTrivialRouteBuilt, TRIVIAL_ROUTE_PATH } from "../apps/web/ensure-build.mjs";
+import { ensureBuilt, ensureTrivialRouteBuilt, ME_VIA_NEXT_PATH, TRIVIAL_ROUTE_PATH } from "../apps/web/ensure-build.mjs";
 import * as http from "./lib/http.mjs";
 import { BCRYPT_COST, createOurs, createTheirs } from "./lib/in-process.mjs";
 import { hashCapacityNow, hashLimits, loginLimitNow, meFloor } from "./lib/limits.mjs";
@@ -189,8 +189,8 @@ try {
   try {
     const script = join(ensureTrivialRouteBuilt(), "server.mjs");
     next = await http.prepareCore(await start((work, options) => http.startNextServer(work, { ...options, script })), 0);
-    // The same `me` by way of Next.js's route handler: server.mjs leaves a percent-encoded path to Next.js.
-    next.meViaNext = { ...next.me, path: next.me.path.replace(/me$/, "%6De") };
+    // The same `me` by way of a Next.js route handler (a route of the project's own, which server.mjs leaves to Next.js).
+    next.meViaNext = { ...next.me, path: ME_VIA_NEXT_PATH };
     next.trivial = { path: TRIVIAL_ROUTE_PATH, headers: {} };
   } catch (error) {
     results.notes.push(

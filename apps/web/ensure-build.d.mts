@@ -20,6 +20,8 @@ export declare const TRIVIAL_ROUTE_APP: string;
 
 /** The path of the trivial route in {@link TRIVIAL_ROUTE_APP}. */
 export declare const TRIVIAL_ROUTE_PATH: string;
+/** A route of that copy answering `me` through Next.js. */
+export declare const ME_VIA_NEXT_PATH: string;
 
 /**
  * Builds a copy of the app with one more route handler that answers a constant JSON, unless its build

@@ -83,6 +83,11 @@ export const CACHE_COMPONENTS_APP = join(root, ".test-results/web-cache-componen
 export const TRIVIAL_ROUTE_APP = join(root, ".test-results/web-trivial-route");
 /** The path of that route. */
 export const TRIVIAL_ROUTE_PATH = "/bench-constant";
+/**
+ * A route of that copy that hands `GET /api/<auth>/me` to the instance inside Next.js, as the app's
+ * catch-all route handler does: a project's own route, so `server.mjs` leaves it to Next.js.
+ */
+export const ME_VIA_NEXT_PATH = "/api/bench-me";
 /** Where {@link ensureOwnerRulesBuilt} builds the app with a project's own proxy, route and rewrite (ignored by git). */
 export const OWNER_RULES_APP = join(root, ".test-results/web-owner-rules");
 const APP_FILES = ["app", "components", "lib", "proxy.ts", "server.mjs", "tsconfig.json", "package.json", "domain.yaml", "next.config.ts"];
@@ -133,7 +138,8 @@ export function ensureCacheComponentsBuilt() {
 /**
  * Builds a copy of the app with one more route handler, at {@link TRIVIAL_ROUTE_PATH}, that does nothing
  * but answer a constant JSON: what Next.js costs alone, measured by the bench on the same server and
- * build as the API. Skipped when the copy's build is newer than the app's sources.
+ * build as the API; and one at {@link ME_VIA_NEXT_PATH} answering `me` through Next.js. Skipped when the
+ * copy's build is newer than the app's sources.
  * @returns the copy's folder, which holds its `server.mjs`.
  */
 export function ensureTrivialRouteBuilt() {
@@ -143,6 +149,17 @@ export function ensureTrivialRouteBuilt() {
     writeFileSync(
       join(route, "route.ts"),
       'export const dynamic = "force-dynamic";\n\nconst BODY = { ok: true };\n\nexport function GET(): Response {\n  return Response.json(BODY);\n}\n',
+    );
+    const me = join(folder, "app", ME_VIA_NEXT_PATH.slice(1));
+    mkdirSync(me, { recursive: true });
+    writeFileSync(
+      join(me, "route.ts"),
+      'import { authFromEnv } from "@domain-auth/core";\n\nexport const dynamic = "force-dynamic";\n\n' +
+        "/** `me` answered inside Next.js, as the catch-all route handler answers it. */\n" +
+        "export async function GET(request: Request): Promise<Response> {\n" +
+        "  const auth = await authFromEnv();\n" +
+        '  return auth.handle(new Request(new URL("/api/user/me", request.url), { headers: request.headers }));\n' +
+        "}\n",
     );
   });
 }

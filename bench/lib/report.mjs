@@ -95,7 +95,7 @@ export function evaluateTargets(r) {
       why:
         `${ops(next.median)} \`me\`/s against ${ops(trivial.median)} answers/s of a route handler that returns a constant (${cpuMs(next.cpuMsPerRequest)} against ${cpuMs(trivial.cpuMsPerRequest)} of CPU per request): Next.js's request handling costs more than the whole of \`me\`, so \`server.mjs\` hands API requests to auth-core before it.` +
         (viaHandler
-          ? ` Through Next.js's route handler (a percent-encoded path, which \`server.mjs\` leaves to Next.js) \`me\` runs at ${ops(viaHandler.median)}/s, ${formatRatio(viaHandler.median / trivial.median)} the trivial route (${cpuMs(viaHandler.cpuMsPerRequest)} per request).`
+          ? ` Through a Next.js route handler (\`/api/bench-me\`, a route of the project's own, which \`server.mjs\` leaves to Next.js) \`me\` runs at ${ops(viaHandler.median)}/s, ${formatRatio(viaHandler.median / trivial.median)} the trivial route (${cpuMs(viaHandler.cpuMsPerRequest)} per request).`
           : ""),
     });
   }
@@ -309,7 +309,7 @@ function sections(r) {
   if (r.http) {
     const rows = [
       ["`me` through the web app (`apps/web/server.mjs`: the API answered before Next.js)", "next"],
-      ["`me` through the web app by way of Next.js's route handler (`/api/user/%6De`)", "nextHandler"],
+      ["`me` through the web app by way of a Next.js route handler (`/api/bench-me`, handing `me` to the same instance)", "nextHandler"],
       ["A trivial Next.js route handler (a constant JSON) on the same server", "nextTrivial"],
       ["`me`, the same handler on bare node:http", "bare"],
       ["`me` with the access cookie instead of the bearer header, bare node:http", "bareCookie"],
@@ -546,7 +546,7 @@ the very listener of the bare server) before Next.js, unless something of the pr
 answer it (a route, a \`next.config\` redirect, rewrite or header rule, a proxy whose matcher covers
 it: read once from the build's manifests; see docs/web.md). \`me\` through the web app now costs
 what it costs on bare node:http, and the HTTP table above measures the old way too: the same \`me\`
-by way of Next.js's route handler (a percent-encoded path, which \`server.mjs\` leaves to Next.js),
+by way of a Next.js route handler (\`/api/bench-me\`, a route of the project's own, which \`server.mjs\` leaves to Next.js),
 next to a route handler that does nothing but answer a constant, both on the same server and build
 (a copy of the app with that one route added, \`ensureTrivialRouteBuilt\` in \`apps/web/ensure-build.mjs\`).
 
