@@ -94,12 +94,14 @@ const APP_FILES = ["app", "components", "lib", "proxy.ts", "server.mjs", "tsconf
 
 /**
  * Builds a copy of the app in `folder`, changed by `adapt(folder)` once copied, unless the copy's build is
- * newer than the app's sources; throws when the build fails.
+ * newer than the app's sources and this file; throws when the build fails.
  * @returns the folder, which holds the copy's `server.mjs`.
  */
 function ensureCopyBuilt(folder, name, adapt) {
   const built = join(folder, ".next/BUILD_ID");
-  if (existsSync(built) && !APP_FILES.some((path) => newestChange(join(web, path)) > statSync(built).mtimeMs)) return folder;
+  // This file says how each copy is changed: a newer version of it rebuilds them too.
+  const sources = [...APP_FILES.map((path) => join(web, path)), fileURLToPath(import.meta.url)];
+  if (existsSync(built) && !sources.some((path) => newestChange(path) > statSync(built).mtimeMs)) return folder;
   console.log(`Building the web app ${name}…`);
   for (const path of APP_FILES) rmSync(join(folder, path), { recursive: true, force: true });
   for (const path of APP_FILES) cpSync(join(web, path), join(folder, path), { recursive: true });
