@@ -3,6 +3,7 @@ import type { CookieTransport } from "./cookies/cookie-transport.js";
 import type { ApiRequest } from "./http/api-request.js";
 import type { AccountTokenStore } from "./mail/account-tokens.js";
 import type { MailService } from "./mail/mail-service.js";
+import type { Passkeys } from "./mfa/passkeys.js";
 import type { SecondFactors } from "./mfa/second-factors.js";
 import type { PasswordHasher } from "./password/hasher.js";
 import type { SessionService } from "./sessions/sessions.js";
@@ -28,11 +29,13 @@ export interface AuthServices {
   readonly sessions: SessionService;
   /**
    * The endpoints that exist: the model's flags, the e-mail ones (`passwordReset`, `verifyEmail`)
-   * only when e-mail can be sent, and `totp` (`auth.mfa.totp`) for the TOTP endpoints.
+   * only when e-mail can be sent, and `totp`, `passkeys`, `mfa` (`auth.mfa`) for those of second factors.
    */
   readonly endpoints: Readonly<Record<EndpointFlag, boolean>>;
   /** Second factors: TOTP, recovery codes and the mfa tokens of a sign-in's second step (CONTRACT 15). */
   readonly mfa: SecondFactors;
+  /** Passkeys: their registration, sign-ins and challenges (CONTRACT 15). */
+  readonly passkeys: Passkeys;
   /** Sends reset, verification and invitation links; `null` when this instance sends no e-mail. */
   readonly mail: MailService | null;
   readonly accountTokens: AccountTokenStore;

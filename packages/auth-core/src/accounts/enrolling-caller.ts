@@ -1,8 +1,10 @@
+import type { Kysely } from "kysely";
 import type { AuthServices, RouteContext } from "../context.js";
 import type { ApiRequest } from "../http/api-request.js";
 import type { MfaTokenRow } from "../mfa/second-factor-store.js";
 import { MFA_TOKEN_PREFIX } from "../mfa/secrets.js";
 import type { LiveSessionRow } from "../sessions/session-store.js";
+import type { AnyDB } from "../store/database.js";
 import type { SignedInUser } from "../store/rows.js";
 import { bearerToken, invalidTokenError, requireUser } from "./authenticate.js";
 
@@ -34,4 +36,16 @@ export async function enrollingCaller(context: RouteContext, services: AuthServi
   }
   const { user, session } = await requireUser(context, request);
   return { user, session, enrolment: null };
+}
+
+/**
+ * What commits with a factor the caller turns on (CONTRACT 15): their other sessions revoked, and
+ * the enrolment token they came with spent (401 when another request spent it first).
+ */
+export function factorAddedWork(services: AuthServices, caller: EnrollingCaller): (trx: Kysely<AnyDB>) => Promise<void> {
+  return async (trx) => {
+    const now = services.sessions.now();
+    if (caller.enrolment && !(await services.mfa.store.spendToken(trx, caller.enrolment.tokenHash, now))) throw invalidTokenError();
+    await services.sessions.store.revokeAllOf(caller.user.id, now, { trx, ...(caller.session ? { except: caller.session.id } : {}) });
+  };
 }

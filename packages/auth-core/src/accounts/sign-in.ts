@@ -16,9 +16,14 @@ export type SecondStep =
   | { readonly kind: "enrolment" }
   | { readonly kind: "none" };
 
-/** The methods that finish a sign-in of a user; none while TOTP is off in `domain.yaml` (no endpoint could take a code). */
-export function secondFactorMethods(services: AuthServices, userId: string): Promise<SecondFactorMethod[]> {
-  return services.auth.mfa.totp ? services.mfa.methodsOf(userId) : Promise.resolve([]);
+/**
+ * The methods that finish a sign-in of a user: each factor they have that `domain.yaml` keeps on
+ * (a factor turned off there has no endpoint to take it).
+ */
+export async function secondFactorMethods(services: AuthServices, userId: string): Promise<SecondFactorMethod[]> {
+  const { totp, passkeys } = services.auth.mfa;
+  const [codes, keys] = await Promise.all([totp ? services.mfa.methodsOf(userId) : [], passkeys && services.passkeys.store.hasAny(userId)]);
+  return keys ? [...codes, "passkey"] : codes;
 }
 
 /** The step after a right password for this user. */

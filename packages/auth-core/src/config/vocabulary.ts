@@ -11,10 +11,10 @@ export const AUTH_TYPES = ["jwt", "none"] as const;
 /** The second factors `auth.mfa` switches (CONTRACT 15). */
 export const MFA_METHODS = ["totp", "passkeys"] as const;
 /**
- * What switches an auth endpoint on: an `auth.endpoints` flag, or `totp` (`auth.mfa.totp`) for the
- * endpoints of TOTP second factors.
+ * What switches an auth endpoint on: an `auth.endpoints` flag; `totp` or `passkeys` (`auth.mfa`)
+ * for the endpoints of each second factor; `mfa` for those of any (the second step of a sign-in).
  */
-export const ENDPOINT_FLAGS = [...ENDPOINTS, "totp"] as const;
+export const ENDPOINT_FLAGS = [...ENDPOINTS, "totp", "passkeys", "mfa"] as const;
 /** Auth types that are announced but not implemented. */
 export const PLANNED_AUTH_TYPES = ["cookie", "oauth2"] as const;
 

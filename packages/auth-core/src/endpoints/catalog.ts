@@ -53,7 +53,7 @@ export interface EndpointOperation {
 export interface EndpointEntry {
   /** Under `/api/<auth>/`; `{name}` stands for a path parameter. */
   readonly path: string;
-  /** `auth.endpoints.<flag>` (CONTRACT 1.2), or `totp` for `auth.mfa.totp`; one flag may switch several endpoints. */
+  /** `auth.endpoints.<flag>` (CONTRACT 1.2), or `totp`, `passkeys`, `mfa` of `auth.mfa`; one flag may switch several endpoints. */
   readonly flag: EndpointFlag;
   readonly operations: Readonly<Partial<Record<EndpointMethod, EndpointOperation>>>;
 }
@@ -83,16 +83,46 @@ export const AUTH_ENDPOINTS = {
   },
   loginMfa: {
     path: "login/mfa",
-    flag: "totp",
+    flag: "mfa",
     operations: {
       POST: {
         operationId: "loginMfa",
         summary: "Finish a sign-in with a second factor",
         description:
-          "After login answered `mfaRequired`: its `mfaToken` with a code of the authenticator app, or a recovery code. Wrong codes count as failed logins for the email (429 with `Retry-After` after 5); a code is accepted once, and the `mfaToken` works once, for 5 minutes.",
+          "After login answered `mfaRequired`: its `mfaToken` with a code of the authenticator app, a recovery code, or a passkey's answer to `login/passkey/options` (called with the `mfaToken`). Wrong codes and refused passkeys count as failed logins for the email (429 with `Retry-After` after 5); a code is accepted once, and the `mfaToken` works once, for 5 minutes.",
         caller: "none",
         success: { status: 200, description: SIGNED_IN },
-        errors: ["INVALID_MFA_TOKEN", "INVALID_MFA_CODE", "TOO_MANY_ATTEMPTS"],
+        errors: ["INVALID_MFA_TOKEN", "INVALID_MFA_CODE", "INVALID_PASSKEY", "TOO_MANY_ATTEMPTS"],
+      },
+    },
+  },
+  loginPasskeyOptions: {
+    path: "login/passkey/options",
+    flag: "passkeys",
+    operations: {
+      POST: {
+        operationId: "loginPasskeyOptions",
+        summary: "Start a sign-in with a passkey",
+        description:
+          "The options for `startAuthentication()` of `@simplewebauthn/browser`: any passkey of this site (discoverable credentials), or, with the `mfaToken` of a login, that user's passkeys for the second step. User verification is required; the challenge works once, for 2 minutes.",
+        caller: "none",
+        success: { status: 200, description: "The options of `navigator.credentials.get()`, as JSON" },
+        errors: ["INVALID_MFA_TOKEN"],
+      },
+    },
+  },
+  loginPasskey: {
+    path: "login/passkey",
+    flag: "passkeys",
+    operations: {
+      POST: {
+        operationId: "loginPasskey",
+        summary: "Sign in with a passkey",
+        description:
+          "The passkey's answer to the options of `login/passkey/options`: a session starts, as with login (a passkey is two factors: no `mfaToken` follows). Refused answers count as failed logins for the passkey's user.",
+        caller: "none",
+        success: { status: 200, description: SIGNED_IN },
+        errors: ["INVALID_PASSKEY", "EMAIL_NOT_VERIFIED", "TOO_MANY_ATTEMPTS"],
       },
     },
   },
@@ -326,17 +356,73 @@ export const AUTH_ENDPOINTS = {
       },
     },
   },
+  passkeyOptions: {
+    path: "passkeys/options",
+    flag: "passkeys",
+    operations: {
+      POST: {
+        operationId: "passkeyOptions",
+        summary: "Start adding a passkey",
+        description:
+          "The options for `startRegistration()` of `@simplewebauthn/browser`: a discoverable credential with user verification, none of the caller's passkeys again. The challenge works once, for 2 minutes.",
+        caller: "bearer",
+        enrolment: true,
+        success: { status: 200, description: "The options of `navigator.credentials.create()`, as JSON" },
+        errors: [],
+      },
+    },
+  },
+  passkeys: {
+    path: "passkeys",
+    flag: "passkeys",
+    operations: {
+      GET: {
+        operationId: "listPasskeys",
+        summary: "Your passkeys",
+        caller: "bearer",
+        success: { status: 200, description: "The caller's passkeys, oldest first" },
+        errors: [],
+      },
+      POST: {
+        operationId: "addPasskey",
+        summary: "Add a passkey",
+        description:
+          "The authenticator's answer to the options of `passkeys/options`. Every other session is signed out. With the `mfaToken` of a required enrolment as the bearer token, the answer also signs in, as login does.",
+        caller: "bearer",
+        enrolment: true,
+        success: { status: 201, description: "The passkey" },
+        errors: ["CONFLICT"],
+      },
+    },
+  },
+  passkey: {
+    path: "passkeys/{id}",
+    flag: "passkeys",
+    operations: {
+      DELETE: {
+        operationId: "removePasskey",
+        summary: "Remove a passkey",
+        description: "Every other session is signed out.",
+        caller: "bearer",
+        parameters: [{ name: "id", in: "path", description: "A passkey's id." }],
+        success: { status: 204, description: "Removed" },
+        errors: ["NOT_FOUND"],
+      },
+    },
+  },
 } as const satisfies Record<string, EndpointEntry>;
 
 /**
- * Whether each flag is on for a domain: its `auth.endpoints`, and `totp` from `auth.mfa`.
+ * Whether each flag is on for a domain: its `auth.endpoints`, and `totp`, `passkeys` and `mfa`
+ * (either of them) from `auth.mfa`.
  * @example endpointFlagsOf(model.auth).totp // true unless auth.mfa.totp is false
  */
 export function endpointFlagsOf(auth: {
   readonly endpoints: Readonly<Record<Endpoint, boolean>>;
-  readonly mfa: { readonly totp: boolean };
+  readonly mfa: { readonly totp: boolean; readonly passkeys: boolean };
 }): Record<EndpointFlag, boolean> {
-  return { ...auth.endpoints, totp: auth.mfa.totp };
+  const { totp, passkeys } = auth.mfa;
+  return { ...auth.endpoints, totp, passkeys, mfa: totp || passkeys };
 }
 
 /** An auth endpoint by its name in {@link AUTH_ENDPOINTS}. */

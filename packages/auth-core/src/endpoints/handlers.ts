@@ -4,9 +4,11 @@ import type { Reply } from "../http/responses.js";
 import { forgotPassword } from "../routes/forgot-password.js";
 import { login } from "../routes/login.js";
 import { loginMfa } from "../routes/login-mfa.js";
+import { loginPasskey, loginPasskeyOptions } from "../routes/login-passkey.js";
 import { logout } from "../routes/logout.js";
 import { me } from "../routes/me.js";
 import { confirmTotp, disableTotp, startTotp } from "../routes/mfa-totp.js";
+import { addPasskey, listPasskeys, passkeyOptions, removePasskey } from "../routes/passkeys.js";
 import { regenerateRecoveryCodes } from "../routes/recovery-codes.js";
 import { refresh } from "../routes/refresh.js";
 import { register } from "../routes/register.js";
@@ -31,6 +33,8 @@ export type AuthHandler<Parameters = PathParameters> = (
 export const AUTH_HANDLERS: { readonly [Id in AuthOperationId]: AuthHandler<PathParametersOf<Id>> } = {
   login,
   loginMfa,
+  loginPasskeyOptions,
+  loginPasskey,
   register,
   me,
   setupStatus,
@@ -48,4 +52,8 @@ export const AUTH_HANDLERS: { readonly [Id in AuthOperationId]: AuthHandler<Path
   disableTotp,
   confirmTotp,
   regenerateRecoveryCodes,
+  passkeyOptions,
+  listPasskeys,
+  addPasskey,
+  removePasskey,
 };

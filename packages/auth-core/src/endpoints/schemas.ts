@@ -7,6 +7,7 @@ import { mustEnrolSecondFactor } from "../policy/second-factor.js";
 import { IGNORED_KEYS } from "../records/body-schema.js";
 import { emailRequestBodySchema, resetPasswordBodySchema, verifyEmailBodySchema } from "../routes/mail-bodies.js";
 import { confirmTotpBodySchema, disableTotpBodySchema, loginMfaBodySchema, recoveryCodesBodySchema } from "../routes/mfa-bodies.js";
+import { addPasskeyBodySchema, loginPasskeyBodySchema, passkeySignInOptionsBodySchema } from "../routes/passkey-bodies.js";
 import type { AuthOperationId } from "./catalog.js";
 
 /** The name of the signed-in body's schema (tokens and the profile) in the document's components. */
@@ -19,6 +20,10 @@ export const MFA_CHALLENGE_SCHEMA = "mfaChallenge";
 export const MFA_ENROLLMENT_SCHEMA = "mfaEnrollment";
 /** The answer that turns TOTP on: the recovery codes, and after a required enrolment the sign-in too. */
 export const TOTP_CONFIRMED_SCHEMA = "totpConfirmed";
+/** A passkey as its owner sees it. */
+export const PASSKEY_SCHEMA = "passkey";
+/** The answer that adds a passkey: it, and after a required enrolment the sign-in too. */
+export const PASSKEY_ADDED_SCHEMA = "passkeyAdded";
 
 /** The JSON body an operation reads. */
 export interface EndpointBody {
@@ -49,7 +54,7 @@ const signInAnswer =
     const roles = options.rolesOf?.(auth) ?? auth.roles;
     const answers = [
       signedIn(),
-      ...(auth.mfa.totp && options.challenge ? [ref(MFA_CHALLENGE_SCHEMA)] : []),
+      ...((auth.mfa.totp || auth.mfa.passkeys) && options.challenge ? [ref(MFA_CHALLENGE_SCHEMA)] : []),
       ...(roles.some((role) => mustEnrolSecondFactor(auth, role)) ? [ref(MFA_ENROLLMENT_SCHEMA)] : []),
     ];
     return answers.length === 1 ? signedIn() : { anyOf: answers };
@@ -62,6 +67,14 @@ const TRANSPORT_PROPERTY: JsonSchema = {
   enum: ["body", "cookie"],
   description: transportSchema.description ?? "",
 };
+/** WebAuthn options as @simplewebauthn/server makes them: for the browser's `startRegistration()` / `startAuthentication()`. */
+const webAuthnOptions = (required: readonly string[], description: string) => (): JsonSchema => ({
+  type: "object",
+  properties: Object.fromEntries(required.map((key) => [key, key === "challenge" ? { type: "string" } : {}])),
+  required: [...required],
+  additionalProperties: true,
+  description,
+});
 /** Recovery codes, as the answers that show them describe them. */
 export const RECOVERY_CODES_PROPERTY: JsonSchema = {
   type: "array",
@@ -113,4 +126,15 @@ export const OPERATION_SCHEMAS: Readonly<Record<AuthOperationId, OperationSchema
     body: { schema: () => recoveryCodesBodySchema },
     answer: () => objectOf({ recoveryCodes: RECOVERY_CODES_PROPERTY }),
   },
+  loginPasskeyOptions: {
+    body: { schema: () => passkeySignInOptionsBodySchema },
+    answer: webAuthnOptions(["challenge", "rpId", "userVerification"], "PublicKeyCredentialRequestOptionsJSON"),
+  },
+  loginPasskey: { body: { schema: () => loginPasskeyBodySchema }, answer: signedIn },
+  passkeyOptions: {
+    answer: webAuthnOptions(["challenge", "rp", "user", "pubKeyCredParams"], "PublicKeyCredentialCreationOptionsJSON"),
+  },
+  listPasskeys: { answer: () => objectOf({ items: { type: "array", items: ref(PASSKEY_SCHEMA) } }) },
+  addPasskey: { body: { schema: () => addPasskeyBodySchema }, answer: () => ref(PASSKEY_ADDED_SCHEMA) },
+  removePasskey: {},
 };

@@ -9,6 +9,7 @@ export const ERROR_CODES = {
   INVALID_REFRESH_TOKEN: { status: 401, message: "The refresh token is invalid, spent or expired" },
   INVALID_MFA_TOKEN: { status: 401, message: "This sign-in has expired or its second step was already used; sign in again" },
   INVALID_MFA_CODE: { status: 401, message: "The code is wrong, expired or already used" },
+  INVALID_PASSKEY: { status: 401, message: "The passkey was not accepted, or its sign-in expired; try again" },
   FORBIDDEN: { status: 403, message: "You are not allowed to do this" },
   FORBIDDEN_ORIGIN: { status: 403, message: "This request must come from the app's own origin" },
   EMAIL_NOT_VERIFIED: { status: 403, message: "Confirm your email address first: follow the link we sent you" },

@@ -4,6 +4,8 @@ import { CookieTransport } from "../cookies/cookie-transport.js";
 import { endpointFlagsOf } from "../endpoints/catalog.js";
 import { AccountTokenStore } from "../mail/account-tokens.js";
 import { type MailOptions, MailService } from "../mail/mail-service.js";
+import { PasskeyStore } from "../mfa/passkey-store.js";
+import { Passkeys } from "../mfa/passkeys.js";
 import { SecondFactorStore } from "../mfa/second-factor-store.js";
 import { SecondFactors } from "../mfa/second-factors.js";
 import { createSecretBox } from "../mfa/secret-box.js";
@@ -19,7 +21,7 @@ import type { InstanceOptions } from "./options.js";
 
 /**
  * The endpoints an instance serves: the model's flags, the e-mail ones only when it sends e-mail,
- * and the TOTP ones when `auth.mfa.totp` is on.
+ * and those of each second factor `auth.mfa` turns on.
  */
 export function servedEndpoints(auth: AuthModel, mail: MailOptions | undefined): Record<EndpointFlag, boolean> {
   const needsMail = (endpoint: Endpoint) => (MAIL_ENDPOINTS as readonly Endpoint[]).includes(endpoint);
@@ -56,6 +58,7 @@ export function createServices(
     ),
     endpoints: servedEndpoints(auth, mail),
     mfa: new SecondFactors(new SecondFactorStore(database), createSecretBox(options.secret as string), options.issuer, now),
+    passkeys: new Passkeys(new PasskeyStore(database), options.issuer, options.appUrl, now),
     accountTokens,
     mail: mail ? new MailService(mail, accountTokens, options.issuer, now) : null,
     forgotPasswordThrottle: createMailThrottle(database, "forgot-password"),

@@ -117,9 +117,9 @@ export class SecondFactorStore {
     );
   }
 
-  /** Removes every factor of a user (TOTP, pending or not, and recovery codes) and their mfa tokens. */
+  /** Removes every factor of a user (TOTP, pending or not, recovery codes, passkeys) and their mfa tokens and challenges. */
   async removeAll(trx: Kysely<AnyDB>, userId: string): Promise<void> {
-    for (const table of [TABLES.totp, TABLES.recoveryCodes, TABLES.mfaTokens]) {
+    for (const table of [TABLES.totp, TABLES.recoveryCodes, TABLES.mfaTokens, TABLES.passkeys, TABLES.webauthnChallenges]) {
       await trx.deleteFrom(table).where("userId", "=", userId).execute();
     }
   }

@@ -13,7 +13,7 @@ export const MFA_TOKEN_TTL_SECONDS = 300;
 const MAX_MFA_TOKEN_LENGTH = 128;
 
 /** A way to finish a sign-in that waits for its second factor. */
-export type SecondFactorMethod = "totp" | "recovery";
+export type SecondFactorMethod = "totp" | "recovery" | "passkey";
 
 /** A pending TOTP secret, as the user's authenticator app takes it: the only time it leaves the server. */
 export interface TotpEnrolment {

@@ -5,6 +5,8 @@ import {
   MFA_CHALLENGE_SCHEMA,
   MFA_ENROLLMENT_SCHEMA,
   OPERATION_SCHEMAS,
+  PASSKEY_ADDED_SCHEMA,
+  PASSKEY_SCHEMA,
   RECOVERY_CODES_PROPERTY,
   SESSION_SCHEMA,
   SIGNED_IN_SCHEMA,
@@ -101,15 +103,33 @@ function secondFactorSchemas(auth: AuthModel): Record<string, JsonSchema> {
       ...objectOf({
         mfaRequired: { type: "boolean", const: true },
         mfaToken: MFA_TOKEN,
-        methods: { type: "array", items: { type: "string", enum: ["totp", "recovery"] } },
+        methods: { type: "array", items: { type: "string", enum: ["totp", "recovery", "passkey"] } },
         expiresIn: { type: "integer", description: "Seconds the `mfaToken` lives." },
       }),
-      description: "No session yet: send the `mfaToken` with a code, or a recovery code, to `login/mfa`.",
+      description:
+        "No session yet: send the `mfaToken` with a code, a recovery code or a passkey's answer (`passkey` in `methods`) to `login/mfa`.",
     },
     [MFA_ENROLLMENT_SCHEMA]: {
       ...objectOf({ mfaEnrollmentRequired: { type: "boolean", const: true }, mfaToken: MFA_TOKEN }),
       description:
-        "No session yet: your role requires a second factor. Send the `mfaToken` as the bearer token to `mfa/totp`, then `mfa/totp/confirm`, which signs you in.",
+        "No session yet: your role requires a second factor. Send the `mfaToken` as the bearer token to `mfa/totp`, then `mfa/totp/confirm`, or to `passkeys/options`, then `passkeys`: the confirming answer signs you in.",
+    },
+    [PASSKEY_SCHEMA]: {
+      ...objectOf({
+        id: { type: "string" },
+        name: { type: "string" },
+        createdAt: { type: "string", format: "date-time" },
+        lastUsedAt: { type: ["string", "null"], format: "date-time" },
+      }),
+      description: "A passkey of yours: its public key is never answered.",
+    },
+    [PASSKEY_ADDED_SCHEMA]: {
+      ...objectOf(
+        { id: { type: "string" }, name: { type: "string" }, createdAt: { type: "string", format: "date-time" }, ...signedIn },
+        { optional: Object.keys(signedIn) },
+      ),
+      description:
+        'The new passkey; after a required enrolment also the sign-in, as login answers it (with `"transport": "cookie"`, the tokens as cookies).',
     },
     [TOTP_CONFIRMED_SCHEMA]: {
       ...objectOf({ recoveryCodes: RECOVERY_CODES_PROPERTY, ...signedIn }, { optional: Object.keys(signedIn) }),
@@ -119,10 +139,10 @@ function secondFactorSchemas(auth: AuthModel): Record<string, JsonSchema> {
   };
 }
 
-/** The schemas the auth operations refer to: the signed-in body, a session, and those of second factors when TOTP is on. */
+/** The schemas the auth operations refer to: the signed-in body, a session, and those of second factors when any is on. */
 export function authSchemas(auth: AuthModel): Record<string, JsonSchema> {
   return {
-    ...(auth.mfa.totp ? secondFactorSchemas(auth) : {}),
+    ...(auth.mfa.totp || auth.mfa.passkeys ? secondFactorSchemas(auth) : {}),
     [SIGNED_IN_SCHEMA]: {
       ...objectOf(
         { ...TOKEN_PROPERTIES, user: ref(recordSchemaNames(auth.entity).record) },

@@ -1,3 +1,4 @@
+import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import { authenticate } from "../accounts/authenticate.js";
 import { countAttempt } from "../accounts/counted-attempt.js";
 import { checkTransport, signedInBody, signedInReply } from "../accounts/signed-in-body.js";
@@ -6,14 +7,38 @@ import type { ApiRequest } from "../http/api-request.js";
 import { ApiError } from "../http/errors.js";
 import { readBody } from "../http/parse.js";
 import type { Reply } from "../http/responses.js";
+import type { MfaTokenRow } from "../mfa/second-factor-store.js";
+import type { SignInOutcome } from "../mfa/second-factors.js";
 import { loginMfaBodySchema } from "./mfa-bodies.js";
+import { requireRelyingParty } from "./passkeys.js";
 
 /**
- * `POST /api/<auth>/login/mfa` `{ mfaToken, code | recoveryCode }`: the second step of a sign-in,
- * answered as login answers (either transport). A code is counted as a login attempt for the
- * user's email before it is checked (CONTRACT 3.1: 5 wrong ones lock the email); a TOTP code is
- * accepted once, a recovery code works once, and the `mfaToken` is spent with the accepted code
- * (401 `INVALID_MFA_TOKEN` once spent or after 5 minutes).
+ * The second step with a passkey: one of the user's, answering a challenge handed out for this
+ * user's second step; its use is recorded with the mfa token spent, in one transaction.
+ */
+async function completeWithPasskey(
+  services: AuthServices,
+  request: ApiRequest,
+  challenge: MfaTokenRow,
+  response: AuthenticationResponseJSON,
+): Promise<SignInOutcome> {
+  const rp = requireRelyingParty(services, request);
+  const ceremony = { purpose: "second-step", userId: challenge.userId } as const;
+  const passkey = await services.passkeys.passkeyOf(response, ceremony);
+  const use = passkey && (await services.passkeys.verifySignIn(response, passkey, ceremony, rp));
+  if (!use) return "wrong-code";
+  const spent = await services.passkeys.recordUse(use, (trx) =>
+    services.mfa.store.spendToken(trx, challenge.tokenHash, services.mfa.now()),
+  );
+  return spent ? "accepted" : "token-spent";
+}
+
+/**
+ * `POST /api/<auth>/login/mfa` `{ mfaToken, code | recoveryCode | passkey }`: the second step of
+ * a sign-in, answered as login answers (either transport). A code or a passkey's answer is counted
+ * as a login attempt for the user's email before it is checked (CONTRACT 3.1: 5 wrong ones lock
+ * the email); a TOTP code is accepted once, a recovery code works once, and the `mfaToken` is
+ * spent with the accepted factor (401 `INVALID_MFA_TOKEN` once spent or after 5 minutes).
  */
 export async function loginMfa(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
   await authenticate(context, request, { cookie: false });
@@ -23,9 +48,15 @@ export async function loginMfa(context: RouteContext, services: AuthServices, re
   const user = challenge && (await context.store.findUser(services.auth.entity, challenge.userId));
   if (!challenge || !user) throw new ApiError("INVALID_MFA_TOKEN");
   const attempt = await countAttempt(context, services, request, user.email);
-  const proof = body.code !== undefined ? { code: body.code } : { recoveryCode: body.recoveryCode ?? "" };
-  const outcome = await attempt.compare(() => services.mfa.completeSignIn(challenge, proof));
-  if (outcome === "wrong-code") throw new ApiError("INVALID_MFA_CODE");
+  const { passkey } = body;
+  const outcome = await attempt.compare(() => {
+    if (passkey) return completeWithPasskey(services, request, challenge, passkey);
+    return services.mfa.completeSignIn(
+      challenge,
+      body.code !== undefined ? { code: body.code } : { recoveryCode: body.recoveryCode ?? "" },
+    );
+  });
+  if (outcome === "wrong-code") throw new ApiError(passkey ? "INVALID_PASSKEY" : "INVALID_MFA_CODE");
   // The code was right, but another request with this token won the race (and its success forgave the count).
   if (outcome === "token-spent") throw new ApiError("INVALID_MFA_TOKEN");
   await attempt.succeed();

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { transportSchema } from "../accounts/auth-body-schemas.js";
+import { authenticationResponseSchema } from "./passkey-bodies.js";
 
 const required = (what: string) => (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : `must be ${what}`);
 
@@ -31,7 +32,7 @@ export const disableTotpBodySchema = z.object({ currentPassword: currentPassword
 /** `POST mfa/recovery-codes`: `{ currentPassword }`. */
 export const recoveryCodesBodySchema = z.object({ currentPassword: currentPasswordSchema });
 
-/** `POST login/mfa`: the `mfaToken` of a login and a code, or a recovery code. */
+/** `POST login/mfa`: the `mfaToken` of a login and a code, a recovery code or a passkey's answer. */
 export const loginMfaBodySchema = z
   .object({
     mfaToken: z
@@ -45,9 +46,12 @@ export const loginMfaBodySchema = z
       .max(64, "is too long")
       .optional()
       .describe("One of the recovery codes, instead of `code`: each works once."),
+    passkey: authenticationResponseSchema
+      .optional()
+      .describe("Instead of a code: a passkey's answer to the options of `login/passkey/options` called with this `mfaToken`."),
     transport: transportSchema,
   })
   .superRefine((body, context) => {
-    if ((body.code === undefined) === (body.recoveryCode === undefined))
-      context.addIssue({ code: "custom", path: ["code"], message: "send either code or recoveryCode" });
+    const sent = [body.code, body.recoveryCode, body.passkey].filter((proof) => proof !== undefined);
+    if (sent.length !== 1) context.addIssue({ code: "custom", path: ["code"], message: "send one of code, recoveryCode or passkey" });
   });

@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import { invalidTokenError, requireUser } from "../accounts/authenticate.js";
 import { comparePassword } from "../accounts/check-password.js";
 import { countAttempt } from "../accounts/counted-attempt.js";
-import { enrollingCaller } from "../accounts/enrolling-caller.js";
+import { enrollingCaller, factorAddedWork } from "../accounts/enrolling-caller.js";
 import { checkTransport, signedInBody, signedInReply } from "../accounts/signed-in-body.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import type { ApiRequest } from "../http/api-request.js";
@@ -38,11 +38,7 @@ export async function confirmTotp(context: RouteContext, services: AuthServices,
   const caller = await enrollingCaller(context, services, request);
   const body = await readBody(request, confirmTotpBodySchema);
   const transport = caller.enrolment ? checkTransport(services, request, body.transport) : "body";
-  const outcome = await services.mfa.confirmTotp(caller.user.id, body.code, async (trx) => {
-    const now = services.sessions.now();
-    if (caller.enrolment && !(await services.mfa.store.spendToken(trx, caller.enrolment.tokenHash, now))) throw invalidTokenError();
-    await services.sessions.store.revokeAllOf(caller.user.id, now, { trx, ...(caller.session ? { except: caller.session.id } : {}) });
-  });
+  const outcome = await services.mfa.confirmTotp(caller.user.id, body.code, factorAddedWork(services, caller));
   if (!outcome.confirmed && outcome.reason === "not-pending") {
     throw new ApiError("CONFLICT", { message: "There is no pending secret to confirm: start with POST mfa/totp" });
   }

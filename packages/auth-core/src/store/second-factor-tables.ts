@@ -9,6 +9,10 @@ export const SECOND_FACTOR_TABLES = {
   recoveryCodes: "domain_auth_recovery_codes",
   /** The tokens between a password and a second factor, or of a required enrolment, by SHA-256. */
   mfaTokens: "domain_auth_mfa_tokens",
+  /** A user's passkeys: the credential's public key, never a secret. */
+  passkeys: "domain_auth_passkeys",
+  /** The WebAuthn challenges handed out and not yet answered, by SHA-256; each is spent once. */
+  webauthnChallenges: "domain_auth_webauthn_challenges",
 } as const;
 
 function indexStep(table: string, columns: readonly string[]): Step {
@@ -75,5 +79,50 @@ export function secondFactorSteps(dialect: Database["dialect"]): Step[] {
     },
     indexStep(mfaTokens, ["userId"]),
     indexStep(mfaTokens, ["expiresAt"]),
+    ...passkeySteps(time),
+  ];
+}
+
+/**
+ * The passkeys (`credentialId` base64url, unique; `publicKey` the COSE key, base64url; `counter`
+ * the authenticator's signature counter) and the WebAuthn challenges (`userId` null for a
+ * sign-in with a discoverable credential).
+ */
+function passkeySteps(time: "bigint" | "integer"): Step[] {
+  const { passkeys, webauthnChallenges } = SECOND_FACTOR_TABLES;
+  return [
+    {
+      name: `create table ${passkeys}`,
+      run: (trx) =>
+        trx.schema
+          .createTable(passkeys)
+          .ifNotExists()
+          .addColumn("id", "text", (column) => column.primaryKey())
+          .addColumn("userId", "text", (column) => column.notNull())
+          .addColumn("credentialId", "text", (column) => column.notNull().unique())
+          .addColumn("publicKey", "text", (column) => column.notNull())
+          .addColumn("counter", time, (column) => column.notNull())
+          .addColumn("transports", "text", (column) => column.notNull())
+          .addColumn("name", "text", (column) => column.notNull())
+          .addColumn("createdAt", time, (column) => column.notNull())
+          .addColumn("lastUsedAt", time)
+          .execute(),
+    },
+    indexStep(passkeys, ["userId"]),
+    {
+      name: `create table ${webauthnChallenges}`,
+      run: (trx) =>
+        trx.schema
+          .createTable(webauthnChallenges)
+          .ifNotExists()
+          .addColumn("challengeHash", "text", (column) => column.primaryKey())
+          .addColumn("userId", "text")
+          .addColumn("purpose", "text", (column) => column.notNull())
+          .addColumn("createdAt", time, (column) => column.notNull())
+          .addColumn("expiresAt", time, (column) => column.notNull())
+          .addColumn("usedAt", time)
+          .execute(),
+    },
+    indexStep(webauthnChallenges, ["expiresAt"]),
   ];
 }

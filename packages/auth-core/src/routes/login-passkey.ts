@@ -1,0 +1,54 @@
+import { authenticate } from "../accounts/authenticate.js";
+import { countAttempt } from "../accounts/counted-attempt.js";
+import { checkTransport, signedInBody, signedInReply } from "../accounts/signed-in-body.js";
+import type { AuthServices, RouteContext } from "../context.js";
+import type { ApiRequest } from "../http/api-request.js";
+import { ApiError } from "../http/errors.js";
+import { readBody } from "../http/parse.js";
+import { jsonWithToken, type Reply } from "../http/responses.js";
+import type { SignInCeremony } from "../mfa/passkeys.js";
+import { checkEmailConfirmed } from "../policy/email-verification.js";
+import { enforce } from "./access.js";
+import { loginPasskeyBodySchema, passkeySignInOptionsBodySchema } from "./passkey-bodies.js";
+import { requireRelyingParty } from "./passkeys.js";
+
+/**
+ * `POST /api/<auth>/login/passkey/options` `{ mfaToken? }`: the options of a sign-in with any
+ * passkey of this site (discoverable credentials), or, with the `mfaToken` of a login, of its
+ * second step with one of that user's passkeys (401 `INVALID_MFA_TOKEN` for a spent or expired one).
+ */
+export async function loginPasskeyOptions(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
+  await authenticate(context, request, { cookie: false });
+  const body = await readBody(request, passkeySignInOptionsBodySchema);
+  const rp = requireRelyingParty(services, request);
+  let ceremony: SignInCeremony = { purpose: "sign-in" };
+  if (body.mfaToken !== undefined) {
+    const challenge = await services.mfa.findToken(body.mfaToken, "challenge");
+    if (!challenge) throw new ApiError("INVALID_MFA_TOKEN");
+    ceremony = { purpose: "second-step", userId: challenge.userId };
+  }
+  return jsonWithToken(200, await services.passkeys.signInOptions(ceremony, rp));
+}
+
+/**
+ * `POST /api/<auth>/login/passkey` `{ response }`: a sign-in with a passkey alone (two factors in
+ * one: what the user has, verified by what they know or are), answered as login answers (either
+ * transport). A refused answer for a known passkey counts as a failed login of its user (CONTRACT
+ * 3.1); an unknown passkey is 401 `INVALID_PASSKEY` like any refusal.
+ */
+export async function loginPasskey(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
+  await authenticate(context, request, { cookie: false });
+  const body = await readBody(request, loginPasskeyBodySchema);
+  const transport = checkTransport(services, request, body.transport);
+  const rp = requireRelyingParty(services, request);
+  const ceremony: SignInCeremony = { purpose: "sign-in" };
+  const passkey = await services.passkeys.passkeyOf(body.response, ceremony);
+  const user = passkey && (await context.store.findUser(services.auth.entity, passkey.userId));
+  if (!passkey || !user) throw new ApiError("INVALID_PASSKEY");
+  const attempt = await countAttempt(context, services, request, user.email);
+  const use = await attempt.compare(() => services.passkeys.verifySignIn(body.response, passkey, ceremony, rp));
+  if (!use || !(await services.passkeys.recordUse(use))) throw new ApiError("INVALID_PASSKEY");
+  await attempt.succeed();
+  enforce(checkEmailConfirmed(services.auth, user));
+  return signedInReply(services, 200, await signedInBody(context, services, user, request), transport);
+}
