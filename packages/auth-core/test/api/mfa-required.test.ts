@@ -165,10 +165,10 @@ describe.each(BACKENDS)("required second factors on $name", (backend) => {
   });
 });
 
-describe("with auth.mfa.totp off", () => {
-  const instance = useInstance(createSqliteDatabase, `${BLOG_YAML}  mfa: { totp: false, required: [Admin] }\n`);
+describe("with both second factors off", () => {
+  const instance = useInstance(createSqliteDatabase, `${BLOG_YAML}  mfa: { totp: false, passkeys: false }\n`);
 
-  it("serves no TOTP endpoint, documents none, and enrols nobody (no factor can be set up)", async () => {
+  it("serves no second-factor endpoint, documents none, and signs in with a password alone", async () => {
     const admin = await setUpAdmin(instance.api);
     expect(admin.token).toEqual(expect.any(String));
     for (const [method, path] of [
@@ -177,11 +177,18 @@ describe("with auth.mfa.totp off", () => {
       ["POST", "/api/user/mfa/totp/confirm"],
       ["POST", "/api/user/mfa/recovery-codes"],
       ["POST", "/api/user/login/mfa"],
+      ["POST", "/api/user/login/passkey/options"],
+      ["POST", "/api/user/login/passkey"],
+      ["POST", "/api/user/passkeys/options"],
+      ["GET", "/api/user/passkeys"],
+      ["POST", "/api/user/passkeys"],
+      ["DELETE", "/api/user/passkeys/x"],
     ] as const) {
-      expect((await instance.api.call(method, path, {}, { token: admin.token })).status, `${method} ${path}`).toBe(404);
+      const body = method === "GET" ? undefined : {};
+      expect((await instance.api.call(method, path, body, { token: admin.token })).status, `${method} ${path}`).toBe(404);
     }
     const document = (await instance.api.get("/api/openapi.json")).body;
-    expect(Object.keys(document.paths).filter((path) => path.includes("mfa"))).toEqual([]);
+    expect(Object.keys(document.paths).filter((path) => /mfa|passkey/.test(path))).toEqual([]);
     expect((await signIn(instance.api, ADMIN)).token).toEqual(expect.any(String));
   });
 });

@@ -129,6 +129,11 @@ describe("what the blog's document says", () => {
         "/api/user/mfa/totp",
         "/api/user/mfa/totp/confirm",
         "/api/user/mfa/recovery-codes",
+        "/api/user/login/passkey/options",
+        "/api/user/login/passkey",
+        "/api/user/passkeys/options",
+        "/api/user/passkeys",
+        "/api/user/passkeys/{id}",
       ].sort(),
     );
     expect(Object.keys(document.paths["/api/post/{id}"] ?? {})).toEqual(["get", "patch", "delete"]);
@@ -151,10 +156,14 @@ describe("what the blog's document says", () => {
         { $ref: "#/components/schemas/mfaEnrollment" },
       ],
     });
-    const off = openApiDocument(domainOf(`${BLOG_YAML}  mfa: { totp: false }\n`));
+    const off = openApiDocument(domainOf(`${BLOG_YAML}  mfa: { totp: false, passkeys: false }\n`));
     expect(answerOf(off, "/api/user/login", "200")).toEqual({ $ref: "#/components/schemas/signedIn" });
-    expect(Object.keys(off.paths).filter((path) => path.includes("mfa"))).toEqual([]);
-    expect(Object.keys(off.components.schemas).filter((name) => /mfa|totp/i.test(name))).toEqual([]);
+    expect(Object.keys(off.paths).filter((path) => /mfa|passkey/.test(path))).toEqual([]);
+    expect(Object.keys(off.components.schemas).filter((name) => /mfa|totp|passkey/i.test(name))).toEqual([]);
+    // Passkeys alone: the second step and the enrolment exist, TOTP's endpoints do not.
+    const passkeysOnly = openApiDocument(domainOf(`${BLOG_YAML}  mfa: { totp: false, required: [Admin] }\n`));
+    expect(answerOf(passkeysOnly, "/api/user/login", "200")).toEqual(answerOf(required, "/api/user/login", "200"));
+    expect(Object.keys(passkeysOnly.paths).filter((path) => path.includes("totp"))).toEqual([]);
   });
 
   it("leaves out the endpoints a server does not serve: the e-mail ones without e-mail", () => {
