@@ -12,7 +12,7 @@
  * import { apiPaths, holdsSetupRole, mayPerform } from "@domain-auth/core/policy";
  */
 export { AUTH_PAGE_NEEDS, AUTH_PAGES, type AuthPage, authPageExists } from "./config/vocabulary.js";
-export { AUTH_ENDPOINTS, type AuthRoute, type EndpointEntry, type FixedAuthRoute } from "./endpoints/catalog.js";
+export { AUTH_ENDPOINTS, type AuthRoute, type EndpointEntry, endpointFlagsOf, type FixedAuthRoute } from "./endpoints/catalog.js";
 export {
   type ApiPaths,
   apiPaths,
@@ -20,6 +20,7 @@ export {
   itemPath,
   type ListQuery,
   OPENAPI_PATH,
+  passkeyPath,
   type Segmented,
   sessionPath,
   userSessionsPath,

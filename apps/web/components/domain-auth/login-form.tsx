@@ -4,6 +4,9 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { AccountForm } from "@/components/domain-auth/account-form";
 import type { AuthView } from "@/lib/domain-auth/domain-view";
+import { useHydrated } from "@/lib/domain-auth/hydrated";
+import { signInWithPasskey } from "@/lib/domain-auth/passkeys";
+import { sessionClient } from "@/lib/domain-auth/session";
 import { describeSignInError, type SecondStep, signIn } from "@/lib/domain-auth/sign-in";
 import { FormError } from "./form-error";
 import { SecondStepView } from "./second-step";
@@ -18,7 +21,8 @@ export interface LoginFormProps {
 /**
  * Signs in with email and password and opens `destination`. Where the password opens no session yet
  * (CONTRACT §15), the same page asks for the second factor, or sets up the one the user's role
- * requires; when that step's time runs out, the password is asked again, with the reason.
+ * requires; when that step's time runs out, the password is asked again, with the reason. Where the
+ * domain serves passkeys, "Sign in with a passkey" signs in without the password.
  */
 export function LoginForm({ auth, destination }: LoginFormProps) {
   const router = useRouter();
@@ -54,6 +58,45 @@ export function LoginForm({ auth, destination }: LoginFormProps) {
           return null;
         }}
       />
+      {auth.endpoints.passkeys ? (
+        <PasskeySignIn
+          auth={auth}
+          onSignedIn={() => router.push(destination)}
+          onFailed={(message) => setNotice(message)}
+          onStart={() => setNotice(null)}
+        />
+      ) : null}
     </>
+  );
+}
+
+/** "Sign in with a passkey": the browser offers this site's passkeys, no email or password needed. */
+function PasskeySignIn({
+  auth,
+  onSignedIn,
+  onFailed,
+  onStart,
+}: {
+  readonly auth: AuthView;
+  readonly onSignedIn: () => void;
+  readonly onFailed: (message: string) => void;
+  readonly onStart: () => void;
+}) {
+  const hydrated = useHydrated();
+  const [busy, setBusy] = useState(false);
+  async function start() {
+    onStart();
+    setBusy(true);
+    const failure = await signInWithPasskey(sessionClient(), auth);
+    setBusy(false);
+    if (!failure) return onSignedIn();
+    onFailed("prompt" in failure ? failure.message : describeSignInError(failure).message);
+  }
+  return (
+    <div className="da-actions da-alternative">
+      <button type="button" className="da-button" onClick={start} disabled={busy || !hydrated}>
+        {busy ? "Waiting for your device…" : "Sign in with a passkey"}
+      </button>
+    </div>
   );
 }

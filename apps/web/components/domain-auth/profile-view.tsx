@@ -5,6 +5,7 @@ import { useCurrentUser } from "@/lib/domain-auth/current-user";
 import type { AuthView } from "@/lib/domain-auth/domain-view";
 import { fieldLabel, formatValue } from "@/lib/domain-auth/format";
 import type { TwoStepStatus } from "@/lib/domain-auth/second-factor";
+import { PasskeysSection } from "./passkeys-section";
 import { ResendVerification } from "./resend-verification";
 import { SessionsList } from "./sessions-list";
 import { SignedOutNotice } from "./signed-out-notice";
@@ -19,7 +20,7 @@ export interface ProfileViewProps {
 
 /**
  * The signed-in user's profile (as `me` answers it, or what the token carries when `me` is disabled),
- * their two-step verification where the domain serves TOTP, and the signed-in devices where it has
+ * their two-step verification where the domain serves TOTP, their passkeys where it serves them, and the signed-in devices where it has
  * `sessions`. Rendered on the server with the user, so the page's HTML shows it. Signing out is the
  * header's (one "Sign out" per page).
  */
@@ -64,6 +65,13 @@ export function ProfileView({ auth, twoStep = null }: ProfileViewProps) {
           auth={auth}
           userId={user.id}
           rendered={twoStep}
+          onOtherSessionsEnded={() => setSessionsVersion((version) => version + 1)}
+        />
+      ) : null}
+      {auth.endpoints.passkeys ? (
+        <PasskeysSection
+          key={`passkeys-${user.id}`}
+          auth={auth}
           onOtherSessionsEnded={() => setSessionsVersion((version) => version + 1)}
         />
       ) : null}

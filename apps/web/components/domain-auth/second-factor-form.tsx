@@ -3,9 +3,12 @@
 import type { ErrorBody } from "@domain-auth/core/policy";
 import { useId, useState } from "react";
 import type { AuthView } from "@/lib/domain-auth/domain-view";
+import { useHydrated } from "@/lib/domain-auth/hydrated";
+import { passkeySecondStep } from "@/lib/domain-auth/passkeys";
 import { type SecondStep, verifySecondFactor } from "@/lib/domain-auth/second-factor";
 import { sessionClient } from "@/lib/domain-auth/session";
 import { describeSignInError } from "@/lib/domain-auth/sign-in";
+import { FormError } from "./form-error";
 import { RECOVERY_CODE_FIELD, SecretFieldsForm, TOTP_CODE_FIELD } from "./secret-fields-form";
 
 /** Props of {@link SecondFactorForm}. */
@@ -19,51 +22,92 @@ export interface SecondFactorFormProps {
   readonly onExpired: (message: string) => void;
 }
 
+/** Where the second step stands: which factor the user presents. */
+type Method = "code" | "recovery" | "passkey";
+
 /**
- * The second step of a sign-in (CONTRACT §15): a code of the authenticator app, or, switched with
- * "Use a recovery code instead", one of the recovery codes. A wrong code is shown at its input; a
- * throttled one says how long to wait.
+ * The second step of a sign-in (CONTRACT §15): a code of the authenticator app, one of the
+ * recovery codes ("Use a recovery code instead"), or a passkey ("Use a passkey"), as the user's
+ * methods allow. A wrong code is shown at its input; a throttled one says how long to wait.
  */
 export function SecondFactorForm({ auth, challenge, onSignedIn, onExpired }: SecondFactorFormProps) {
   const headingId = useId();
-  const [useRecovery, setUseRecovery] = useState(false);
-  const field = useRecovery ? RECOVERY_CODE_FIELD : TOTP_CODE_FIELD;
-  const offersRecovery = challenge.methods.includes("recovery");
+  const { methods } = challenge;
+  const [method, setMethod] = useState<Method>(methods.includes("totp") ? "code" : "passkey");
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const hydrated = useHydrated();
+  const field = method === "recovery" ? RECOVERY_CODE_FIELD : TOTP_CODE_FIELD;
 
-  async function verify(values: Readonly<Record<string, string>>): Promise<ErrorBody | null> {
-    const value = values[field.name] ?? "";
-    const proof = useRecovery ? { recoveryCode: value } : { code: value };
-    const failure = await verifySecondFactor(sessionClient(), auth, challenge.mfaToken, proof);
-    if (!failure) {
+  /** The end of an attempt: signed in, back to the password, or the failure to show (`null`: none). */
+  function settle(result: Awaited<ReturnType<typeof passkeySecondStep>>): ErrorBody | null {
+    if (!result) {
       onSignedIn();
       return null;
     }
-    if (failure.error.code === "INVALID_MFA_TOKEN") {
-      onExpired(failure.error.message);
+    if ("prompt" in result) return { code: "BAD_REQUEST", message: result.message };
+    if (result.error.code === "INVALID_MFA_TOKEN") {
+      onExpired(result.error.message);
       return null;
     }
     // The code is what was wrong: say so beside its input.
-    if (failure.error.code === "INVALID_MFA_CODE")
-      return { ...failure.error, issues: [{ path: [field.name], message: failure.error.message }] };
-    return describeSignInError(failure);
+    if (result.error.code === "INVALID_MFA_CODE")
+      return { ...result.error, issues: [{ path: [field.name], message: result.error.message }] };
+    return describeSignInError(result);
   }
+
+  async function verify(values: Readonly<Record<string, string>>): Promise<ErrorBody | null> {
+    const value = values[field.name] ?? "";
+    const proof = method === "recovery" ? { recoveryCode: value } : { code: value };
+    return settle(await verifySecondFactor(sessionClient(), auth, challenge.mfaToken, proof));
+  }
+
+  async function usePasskey() {
+    setBusy(true);
+    setFailure(null);
+    const error = settle(await passkeySecondStep(sessionClient(), auth, challenge.mfaToken));
+    setBusy(false);
+    setFailure(error?.message ?? null);
+  }
+
+  const switches = (
+    [
+      ["code", "Use your authenticator app instead", methods.includes("totp")],
+      ["recovery", "Use a recovery code instead", methods.includes("recovery")],
+      ["passkey", "Use a passkey instead", methods.includes("passkey")],
+    ] as const
+  ).filter(([target, , offered]) => offered && target !== method);
 
   return (
     <section aria-labelledby={headingId}>
       <h2 id={headingId}>Two-step verification</h2>
-      <p>
-        {useRecovery
-          ? "Enter one of the recovery codes you saved when you turned on two-step verification."
-          : "Open your authenticator app and enter the code it shows for this account."}
-      </p>
-      <SecretFieldsForm key={field.name} fields={[field]} submitLabel="Verify" onSubmit={verify} />
-      {offersRecovery ? (
-        <p>
-          <button type="button" className="da-button" onClick={() => setUseRecovery((value) => !value)}>
-            {useRecovery ? "Use your authenticator app instead" : "Use a recovery code instead"}
+      {method === "passkey" ? (
+        <>
+          <p>Confirm it is you with one of your passkeys: your device will ask for its screen lock.</p>
+          <FormError error={failure} />
+          <div className="da-actions">
+            <button type="button" className="da-button da-button-primary" onClick={usePasskey} disabled={busy || !hydrated}>
+              {busy ? "Waiting for your device…" : "Use a passkey"}
+            </button>
+          </div>
+        </>
+      ) : (
+        <>
+          <p>
+            {method === "recovery"
+              ? "Enter one of the recovery codes you saved when you turned on two-step verification."
+              : "Open your authenticator app and enter the code it shows for this account."}
+          </p>
+          <SecretFieldsForm key={field.name} fields={[field]} submitLabel="Verify" onSubmit={verify} />
+        </>
+      )}
+      {switches.map(([target, label]) => (
+        <p key={target}>
+          <button type="button" className="da-button" onClick={() => setMethod(target)}>
+            {label}
           </button>
         </p>
-      ) : null}
+      ))}
     </section>
   );
 }

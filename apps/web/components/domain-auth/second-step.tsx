@@ -7,7 +7,7 @@ import { SecondFactorForm } from "./second-factor-form";
 
 /** Props of {@link SecondStepView}. */
 export interface SecondStepViewProps {
-  readonly auth: Pick<AuthView, "segment">;
+  readonly auth: Pick<AuthView, "segment" | "endpoints">;
   /** What the password answered instead of a session. */
   readonly step: SecondStep;
   /** Signed in (after the recovery codes, for an enrolment). */

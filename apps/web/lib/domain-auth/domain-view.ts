@@ -1,4 +1,5 @@
 import type { DomainModel, EndpointFlag, EntityModel, FieldModel, PermissionMap } from "@domain-auth/core/config";
+import { endpointFlagsOf } from "@domain-auth/core/policy";
 
 /** A field as the browser needs it to render an input and a table cell. */
 export interface FieldView {
@@ -38,7 +39,8 @@ export interface AuthView {
   readonly defaultRole: string | null;
   /**
    * Which auth endpoints exist on this server (`login`, …, `sessions`, the e-mail ones only where it can
-   * send e-mail, and `totp` for the second factors of `auth.mfa`): the pages call and show only those.
+   * send e-mail, and `totp`, `passkeys`, `mfa` for the second factors of `auth.mfa`): the pages call
+   * and show only those.
    */
   readonly endpoints: Readonly<Record<EndpointFlag, boolean>>;
   /** Fields of the auth entity besides `email`, `password` and `role` (asked at setup and register). */
@@ -95,7 +97,7 @@ export function toDomainView(model: DomainModel, endpoints?: Readonly<Record<End
       roles: auth.roles,
       setupRole: auth.setupRole,
       defaultRole: auth.defaultRole,
-      endpoints: endpoints ?? { ...auth.endpoints, totp: auth.mfa.totp },
+      endpoints: endpoints ?? endpointFlagsOf(auth),
       profileFields: auth.entity.fields.filter((field) => !CREDENTIAL_FIELDS.has(field.name)).map(toFieldView),
     },
     entities: model.entities.filter((entity) => !entity.isAuthEntity).map(toEntityView),

@@ -18,7 +18,7 @@ export type SecondStep =
   | {
       readonly kind: "second-factor";
       readonly mfaToken: string;
-      /** `totp`, and `recovery` for a recovery code. */
+      /** `totp`, `recovery` for a recovery code, `passkey`. */
       readonly methods: readonly string[];
       /** Seconds the `mfaToken` lives. */
       readonly expiresIn: number;
@@ -30,8 +30,8 @@ export type SignInStep = { readonly kind: "signed-in" } | SecondStep;
 
 const SIGNED_IN: SignInStep = { kind: "signed-in" };
 
-/** The second factor a sign-in presents: a code of the authenticator app, or a recovery code. */
-export type SecondFactorProof = { readonly code: string } | { readonly recoveryCode: string };
+/** The second factor a sign-in presents: a code of the authenticator app, a recovery code, or a passkey's answer. */
+export type SecondFactorProof = { readonly code: string } | { readonly recoveryCode: string } | { readonly passkey: unknown };
 
 /** A pending TOTP secret (`POST mfa/totp`): the only answer that ever holds it. */
 export interface TotpSecret {

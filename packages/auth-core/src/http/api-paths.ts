@@ -69,6 +69,14 @@ export function sessionPath(authEntity: Segmented, id: string): string {
 }
 
 /**
+ * The path of one of the caller's passkeys: `DELETE` removes it (CONTRACT 15).
+ * @example passkeyPath(model.auth.entity, "5f0c…") // "/api/user/passkeys/5f0c…"
+ */
+export function passkeyPath(authEntity: Segmented, id: string): string {
+  return authPath(authEntity, AUTH_ENDPOINTS.passkey.path.replace("{id}", encodeURIComponent(id)));
+}
+
+/**
  * The path that signs a user out everywhere: `DELETE` revokes every session of `userId` (setup role only).
  * @example userSessionsPath(model.auth.entity, "u1") // "/api/user/sessions?userId=u1"
  */
@@ -77,7 +85,7 @@ export function userSessionsPath(authEntity: Segmented, userId: string): string 
 }
 
 /**
- * The endpoints one flag (`auth.endpoints.<flag>`, or `totp`) switches, in a line: their methods, then their paths
+ * The endpoints one flag (`auth.endpoints.<flag>`, or one of `auth.mfa`) switches, in a line: their methods, then their paths
  * (a path under another one listed is not repeated).
  * @example endpointFlagLabel("setup", { segment: "user" }) // "GET/POST /api/user/setup"
  */

@@ -1,0 +1,69 @@
+"use client";
+
+import { type FormEvent, useState } from "react";
+import { useHydrated } from "@/lib/domain-auth/hydrated";
+import { addPasskey, type Passkey } from "@/lib/domain-auth/passkeys";
+import type { SecondFactorAuth } from "@/lib/domain-auth/second-factor";
+import { sessionClient } from "@/lib/domain-auth/session";
+import { FormError } from "./form-error";
+import { TextField } from "./text-field";
+
+/** Props of {@link AddPasskeyForm}. */
+export interface AddPasskeyFormProps {
+  readonly auth: SecondFactorAuth;
+  /** The `mfaToken` of a required enrolment: the passkey it adds also signs in. @default the session's own */
+  readonly enrolmentToken?: string;
+  readonly onAdded: (passkey: Passkey) => void;
+  /** The enrolment token died (only with `enrolmentToken`). */
+  readonly onRefused?: () => void;
+  readonly onCancel?: () => void;
+}
+
+/**
+ * Adds a passkey: a name to know it by (optional), then the browser's own prompt (Touch ID, Windows
+ * Hello, a phone or a security key). The prompt's refusal and the server's are shown above the form.
+ */
+export function AddPasskeyForm({ auth, enrolmentToken, onAdded, onRefused, onCancel }: AddPasskeyFormProps) {
+  const hydrated = useHydrated();
+  const [name, setName] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setBusy(true);
+    setFailure(null);
+    const result = await addPasskey(sessionClient(), auth, name.trim(), { enrolmentToken });
+    setBusy(false);
+    if (result.ok) return onAdded(result.data);
+    if ("prompt" in result) return setFailure(result.message);
+    if (enrolmentToken !== undefined && result.status === 401) return onRefused?.();
+    setFailure(result.error.message);
+  }
+
+  return (
+    <form onSubmit={submit} aria-busy={busy}>
+      <FormError error={failure} />
+      <TextField
+        label="Passkey name"
+        name="passkeyName"
+        value={name}
+        maxLength={64}
+        autoComplete="off"
+        placeholder="Passkey"
+        hint="Optional: to tell it from your other passkeys, such as “Laptop” or “Phone”."
+        onChange={(event) => setName(event.target.value)}
+      />
+      <div className="da-actions">
+        <button type="submit" className="da-button da-button-primary" disabled={busy || !hydrated}>
+          {busy ? "Waiting for your device…" : "Add a passkey"}
+        </button>
+        {onCancel ? (
+          <button type="button" className="da-button" onClick={onCancel}>
+            Cancel
+          </button>
+        ) : null}
+      </div>
+    </form>
+  );
+}
