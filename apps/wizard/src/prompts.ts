@@ -8,6 +8,7 @@ import {
   initialDefaultRole,
   initialEndpoints,
   initialEntity,
+  initialMfa,
   initialType,
   initialVerifyEmail,
 } from "./auth-choices.js";
@@ -165,6 +166,7 @@ export async function askAuthChoices(
       defaultRole: initialDefaultRole(state, flags, { entity, roles, isNewFile: options.isNewFile }),
       endpoints: initialEndpoints(state, flags),
       verifyEmail: initialVerifyEmail(state, flags),
+      mfa: initialMfa(state, flags),
     };
   }
   const { entity, addFields } = await askEntity(state, flags, io);
@@ -172,7 +174,7 @@ export async function askAuthChoices(
   const defaultRole = await askDefaultRole(state, flags, { entity, roles, isNewFile: options.isNewFile }, io);
   const endpoints = await askEndpoints(state, flags, entity, io);
   const verifyEmail = await askVerifyEmail(state, flags, io);
-  return { type, entity, addFields, roles, defaultRole, endpoints, verifyEmail };
+  return { type, entity, addFields, roles, defaultRole, endpoints, verifyEmail, mfa: initialMfa(state, flags) };
 }
 
 /** Asks whether to replace a file that differs from its template. */

@@ -320,6 +320,44 @@ describe("unattended", () => {
     expect(validateDomainText(await read("domain.yaml")).model?.auth?.verifyEmail).toBe(false);
   });
 
+  it("writes auth.mfa with --mfa-required and --no-mfa, and --yes keeps the file's value", async () => {
+    await writeFile(join(dir, "domain.yaml"), BLOG);
+    const mfa = async () => validateDomainText(await read("domain.yaml")).model?.auth?.mfa;
+    expect((await unattended(["--yes", "--mfa-required", "Admin,Editor"])).code).toBe(0);
+    expect(await read("domain.yaml")).toContain("  mfa: { required: [Admin, Editor] }\n");
+    expect((await unattended(["--yes"])).code).toBe(0);
+    expect(await mfa()).toEqual({ totp: true, passkeys: true, required: ["Admin", "Editor"] });
+    expect((await unattended(["--yes", "--no-mfa"])).code).toBe(0);
+    expect(await read("domain.yaml")).toContain("  mfa: { totp: false, passkeys: false }\n");
+    expect(await mfa()).toEqual({ totp: false, passkeys: false, required: [] });
+    expect((await unattended(["--yes", "--mfa-required", "Admin"])).code).toBe(0);
+    expect(await mfa()).toEqual({ totp: true, passkeys: true, required: ["Admin"] });
+    expect(outsideAuthBlock(await read("domain.yaml"))).toBe(outsideAuthBlock(BLOG));
+  });
+
+  it("writes nothing about second factors for a new file without the flags", async () => {
+    expect((await unattended(["--yes"])).code).toBe(0);
+    expect(await read("domain.yaml")).not.toContain("mfa");
+  });
+
+  it("exits 2 on --mfa-required with a role that is not declared, writing nothing", async () => {
+    await writeFile(join(dir, "domain.yaml"), BLOG);
+    const before = await snapshotFiles(dir);
+    expect(await unattended(["--yes", "--mfa-required", "Admin,Edtor"])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("--mfa-required: role 'Edtor' is not declared in auth.roles (did you mean 'Editor'?)"),
+    });
+    expect(await unattended(["--yes", "--roles", "Owner,Editor,Reader", "--mfa-required", "Admin"])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("--mfa-required: role 'Admin' is not declared in auth.roles (declared: Owner, Editor, Reader)"),
+    });
+    expect(await unattended(["--yes", "--mfa-required", "Admin", "--no-mfa"])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("--mfa-required and --no-mfa contradict each other"),
+    });
+    expect(await snapshotFiles(dir)).toEqual(before);
+  });
+
   it("picks a default role the new roles allow for a new file", async () => {
     expect((await unattended(["--yes", "--roles", "Owner,Staff"])).code).toBe(0);
     expect(validateDomainText(await read("domain.yaml")).model?.auth?.defaultRole).toBe("Staff");
@@ -404,6 +442,8 @@ describe("unattended", () => {
   it("prints help and version", async () => {
     const help = await unattended(["--help"]);
     expect(help).toMatchObject({ code: 0, out: expect.stringContaining("--default-role NAME") });
+    expect(help.out).toMatch(/^ {2}--mfa-required ROLES {3}\S/m);
+    expect(help.out).toMatch(/^ {2}--no-mfa {15}\S/m);
     const version = await unattended(["--version"]);
     expect(version).toMatchObject({ code: 0, out: expect.stringMatching(/^\d+\.\d+\.\d+\n$/) });
   });

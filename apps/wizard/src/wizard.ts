@@ -15,7 +15,7 @@ import { askAuthChoices, askOverwrite, askStarter, askToWrite, PromptCancelled, 
 import { ownProxyAdvice } from "./proxy-advice.js";
 import { serviceNameFrom, starterDomainText } from "./starter.js";
 import { formatDomainChange, formatFileChanges, type Paint, paintFor } from "./summary.js";
-import { validateDefaultRole, validateEntityChoice } from "./validators.js";
+import { validateDefaultRole, validateEntityChoice, validateMfaRequired } from "./validators.js";
 import { readTextIfExists } from "./write-files.js";
 
 /** Where the wizard runs: its folder, arguments, streams and environment. */
@@ -55,6 +55,10 @@ function checkFlagsAgainstFile(state: DomainState, flags: ChoiceFlags): string |
   if (flags.defaultRole !== undefined) {
     const problem = validateDefaultRole(flags.defaultRole, flags.roles ?? state.roles);
     if (problem) return `--default-role: ${problem}`;
+  }
+  if (flags.mfa !== undefined && flags.mfa !== "off") {
+    const problem = validateMfaRequired(flags.mfa, flags.roles ?? state.roles);
+    if (problem) return `--mfa-required: ${problem}`;
   }
   return undefined;
 }
