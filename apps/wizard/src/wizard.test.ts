@@ -110,6 +110,7 @@ describe("interactive", () => {
     expect(session.screen()).toContain("Next steps");
     expect(session.screen()).toContain("npm install ");
     expect(session.screen()).toContain("open /setup");
+    expect(session.screen()).toContain("Second factors: required for Admin, who add an authenticator app or a passkey");
   });
 
   it("changes an existing file and keeps every comment outside the auth block byte for byte", async () => {
@@ -206,7 +207,7 @@ describe("interactive", () => {
     await session.answer("Require users who register to confirm", KEY.enter);
     await session.answer("Write these changes?", KEY.enter);
     expect(await session.done).toBe(0);
-    expect(session.screen()).not.toContain("Second factors");
+    expect(session.screen()).not.toContain("Second factors (authenticator app, passkeys)");
     expect(validateDomainText(await read("domain.yaml")).model?.auth?.mfa).toEqual({ totp: false, passkeys: false, required: [] });
   });
 
@@ -397,7 +398,7 @@ describe("unattended", () => {
     expect(await read("domain.yaml")).toContain("  mfa: { required: [Admin, Editor] }\n");
     expect((await unattended(["--yes"])).code).toBe(0);
     expect(await mfa()).toEqual({ totp: true, passkeys: true, required: ["Admin", "Editor"] });
-    expect((await unattended(["--yes", "--no-mfa"])).code).toBe(0);
+    expect((await unattended(["--yes", "--no-mfa"])).out).toContain("Second factors: off (auth.mfa)");
     expect(await read("domain.yaml")).toContain("  mfa: { totp: false, passkeys: false }\n");
     expect(await mfa()).toEqual({ totp: false, passkeys: false, required: [] });
     expect((await unattended(["--yes", "--mfa-required", "Admin"])).code).toBe(0);
