@@ -214,8 +214,10 @@ describe("auth.mfa", () => {
   const off = { ...choices, mfa: { totp: false, passkeys: false, required: [] } };
   const mfaOf = (text: string) => validateDomainText(text).model?.auth?.mfa;
 
-  it("is not written while it holds the defaults", () => {
+  it("is not written while it holds the defaults, and is kept where the file spells them out", () => {
     expect(applyAuthChoices(source, choices)).toBe(source);
+    const spelled = `${source}  mfa: { totp: true, required: [] }\n`;
+    expect(applyAuthChoices(spelled, choices)).toBe(spelled);
   });
 
   it("writes the required roles, and a rerun with the same answer changes nothing", () => {

@@ -146,8 +146,8 @@ function mfaFlowText(
   const entries = block.items.flatMap((pair): [unknown, string][] => {
     const key = isScalar(pair.key) ? pair.key.value : undefined;
     if (isMfaKey(key)) return change.dropped.includes(key) ? [] : [[key, `${key}: ${mfaValueText(mfa, key)}`]];
-    const start = (pair.key as Node).range?.[0] ?? 0;
-    return [[key, source.slice(start, (pair.value as Node | null)?.range?.[1] ?? (pair.key as Node).range?.[1])]];
+    const [start, keyEnd] = (pair.key as Node).range ?? [0, 0];
+    return [[key, source.slice(start, (pair.value as Node | null)?.range?.[1] ?? keyEnd)]];
   });
   for (const key of change.added) {
     const before = MFA_KEY_ORDER.slice(0, MFA_KEY_ORDER.indexOf(key));
@@ -173,8 +173,9 @@ function mfaEdits(source: string, auth: YAMLMap, mfa: MfaModel): TextEdit[] {
   const holds = (key: MfaKey, value: unknown) =>
     key === "required" ? isListOf(value, mfa.required) : scalarText(value) === String(mfa[key]);
   const present = MFA_KEY_ORDER.filter((key) => pairOf(block, key));
-  const dropped = present.filter((key) => key === "required" && mfa.required.length === 0);
-  const changed = present.filter((key) => !dropped.includes(key) && !holds(key, pairOf(block, key)?.value));
+  const differ = present.filter((key) => !holds(key, pairOf(block, key)?.value));
+  const dropped = differ.filter((key) => key === "required" && mfa.required.length === 0);
+  const changed = differ.filter((key) => !dropped.includes(key));
   const added = MFA_KEY_ORDER.filter((key) => !present.includes(key) && key in declaration);
   if (dropped.length + changed.length + added.length === 0) return [];
   if (dropped.length === block.items.length && added.length === 0) return [removePair(source, auth, pair)];
