@@ -59,6 +59,21 @@ describe("parseWizardArgs", () => {
     expect(parseWizardArgs(["--verify-email", "--no-verify-email"]).kind).toBe("error");
   });
 
+  it("reads --mfa-required and --no-mfa, which contradict each other", () => {
+    expect(parseWizardArgs(["--mfa-required", "Admin"])).toMatchObject({ kind: "run", flags: { mfa: ["Admin"] } });
+    expect(parseWizardArgs(["--mfa-required", "Admin, Editor"])).toMatchObject({ kind: "run", flags: { mfa: ["Admin", "Editor"] } });
+    expect(parseWizardArgs(["--mfa-required="])).toMatchObject({ kind: "run", flags: { mfa: [] } });
+    expect(parseWizardArgs(["--no-mfa"])).toMatchObject({ kind: "run", flags: { mfa: "off" } });
+    expect(parseWizardArgs(["--mfa-required", "Admin", "--no-mfa"])).toEqual({
+      kind: "error",
+      message: "--mfa-required and --no-mfa contradict each other",
+    });
+    expect(parseWizardArgs(["--mfa-required", "Admin,2nd"])).toMatchObject({
+      kind: "error",
+      message: expect.stringMatching(/^--mfa-required: '2nd' is not a valid role name/),
+    });
+  });
+
   it("accepts an empty default role and short flags", () => {
     const args = parseWizardArgs(["-y", "--default-role="]);
     expect(args).toMatchObject({ kind: "run", yes: true, flags: { defaultRole: "" } });

@@ -30,6 +30,8 @@ Options:
 ${ENDPOINT_OPTION_LINES}
   --verify-email         require a confirmed e-mail address before sign-in (auth.verifyEmail)
   --no-verify-email      do not require it
+  --mfa-required ROLES   the roles that must use a second factor, e.g. Admin ("" for none)
+  --no-mfa               no second factors: turn off the authenticator app and passkeys
   --no-install           do not run the package manager's install
   --keep-start           keep a "next start" start script (default: node server.mjs)
   -y, --yes              ask nothing: flags, else the file's current values
@@ -73,6 +75,8 @@ const OPTIONS = {
   "no-password-reset": { type: "boolean" },
   "verify-email": { type: "boolean" },
   "no-verify-email": { type: "boolean" },
+  "mfa-required": { type: "string" },
+  "no-mfa": { type: "boolean" },
   "no-install": { type: "boolean" },
   "keep-start": { type: "boolean" },
   yes: { type: "boolean", short: "y" },
@@ -106,6 +110,11 @@ export function parseWizardArgs(argv: readonly string[]): WizardArgs {
 
   if (values["verify-email"] && values["no-verify-email"])
     return { kind: "error", message: "--verify-email and --no-verify-email contradict each other" };
+  const mfaRequired = values["mfa-required"];
+  if (mfaRequired !== undefined && values["no-mfa"]) return { kind: "error", message: "--mfa-required and --no-mfa contradict each other" };
+  const mfaRolesError = mfaRequired === undefined ? undefined : validateRoleList(mfaRequired);
+  if (mfaRolesError) return { kind: "error", message: `--mfa-required: ${mfaRolesError}` };
+  const mfa = values["no-mfa"] ? "off" : mfaRequired === undefined ? undefined : parseRoleList(mfaRequired);
   // `--no-verify-email` answers the requirement question; the verifyEmail endpoint flag has no option of its own.
   const disabledEndpoints = ENDPOINTS.filter((name) => name !== "verifyEmail" && values[endpointOption(name)] === true);
   const verifyEmail = values["verify-email"] ? true : values["no-verify-email"] ? false : undefined;
@@ -116,6 +125,7 @@ export function parseWizardArgs(argv: readonly string[]): WizardArgs {
     ...(values["default-role"] !== undefined && { defaultRole: values["default-role"] }),
     disabledEndpoints,
     ...(verifyEmail !== undefined && { verifyEmail }),
+    ...(mfa !== undefined && { mfa }),
   };
   return {
     kind: "run",

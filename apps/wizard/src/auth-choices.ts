@@ -1,4 +1,4 @@
-import type { AuthType, Endpoint } from "@domain-auth/core/config";
+import type { AuthType, Endpoint, MfaModel } from "@domain-auth/core/config";
 import { type CredentialField, type DomainState, detectAuthEntity, missingCredentials, registerRoleCandidates } from "./domain-state.js";
 
 /** Every answer the wizard collects: what the `auth` block (and the auth entity) should become. */
@@ -15,6 +15,8 @@ export interface AuthChoices {
   readonly endpoints: Readonly<Record<Endpoint, boolean>>;
   /** `auth.verifyEmail`: sign-in needs a confirmed e-mail address (used with `jwt`). */
   readonly verifyEmail: boolean;
+  /** `auth.mfa`: the second factors, and the roles that must use one (used with `jwt`). */
+  readonly mfa: MfaModel;
 }
 
 /** The answers given as flags; an absent key is a question still open. */
@@ -28,6 +30,20 @@ export interface ChoiceFlags {
   readonly disabledEndpoints: readonly Endpoint[];
   /** `--verify-email` / `--no-verify-email`. */
   readonly verifyEmail?: boolean;
+  /** `--mfa-required ROLES`: the roles that must use a second factor (`[]` for `""`); `--no-mfa`: `"off"`. */
+  readonly mfa?: readonly string[] | "off";
+}
+
+/** `--no-mfa`: neither second factor exists, so no role can be required to use one. */
+export const MFA_OFF: MfaModel = { totp: false, passkeys: false, required: [] };
+
+/**
+ * Second factors with `required` as the roles that must use one: the factors stay as the file has
+ * them, and both come back on when the file turned both off (a requirement needs one to meet it).
+ */
+export function mfaRequiring(current: MfaModel, required: readonly string[]): MfaModel {
+  const noFactor = !current.totp && !current.passkeys;
+  return { totp: noFactor || current.totp, passkeys: noFactor || current.passkeys, required: [...required] };
 }
 
 /** The auth type to start from: the flag, else the file's (when it is one the wizard can write), else `jwt`. */
@@ -70,6 +86,13 @@ export function initialVerifyEmail(state: DomainState, flags: ChoiceFlags): bool
   return flags.verifyEmail ?? state.verifyEmail;
 }
 
+/** The second factors to start from: the flag, else the file's `auth.mfa` (its defaults when absent). */
+export function initialMfa(state: DomainState, flags: ChoiceFlags): MfaModel {
+  if (flags.mfa === "off") return MFA_OFF;
+  if (flags.mfa) return mfaRequiring(state.mfa, flags.mfa);
+  return state.mfa;
+}
+
 /**
  * The answers of an unattended run (`--yes`): the flags, and for every other question the file's
  * current value (or the starter's for a new file). Missing credential fields are added.
@@ -85,5 +108,6 @@ export function unattendedChoices(state: DomainState, flags: ChoiceFlags, option
     defaultRole: initialDefaultRole(state, flags, { entity, roles, isNewFile: options.isNewFile }),
     endpoints: initialEndpoints(state, flags),
     verifyEmail: initialVerifyEmail(state, flags),
+    mfa: initialMfa(state, flags),
   };
 }

@@ -47,6 +47,7 @@ const ALL_ON = {
   passwordReset: true,
   verifyEmail: true,
 };
+const MFA_DEFAULTS = { totp: true, passkeys: true, required: [] };
 const BLOG_CHOICES: AuthChoices = {
   type: "jwt",
   entity: "User",
@@ -55,6 +56,7 @@ const BLOG_CHOICES: AuthChoices = {
   defaultRole: "Reader",
   endpoints: ALL_ON,
   verifyEmail: false,
+  mfa: MFA_DEFAULTS,
 };
 
 function authBlockOf(text: string): string {
@@ -110,6 +112,7 @@ describe("applyAuthChoices", () => {
       defaultRole: "Buyer",
       endpoints: { ...ALL_ON, setup: false },
       verifyEmail: false,
+      mfa: MFA_DEFAULTS,
     });
     expect(result).toBe(
       [
@@ -200,5 +203,74 @@ describe("auth.verifyEmail", () => {
   it("goes into a new auth block when turned on", () => {
     const bare = "name: x\nentities:\n  User:\n    fields:\n      email: string\n      password: string\n";
     expect(applyAuthChoices(bare, { ...choices, verifyEmail: true })).toContain("  verifyEmail: true\n");
+  });
+});
+
+describe("auth.mfa", () => {
+  const source =
+    "name: x\nentities:\n  User:\n    fields:\n      email: string\n      password: string\nauth:\n  type: jwt\n  roles: [Admin, Editor]\n";
+  const choices = { ...BLOG_CHOICES, roles: ["Admin", "Editor"], defaultRole: null };
+  const required = (...roles: string[]) => ({ ...choices, mfa: { ...MFA_DEFAULTS, required: roles } });
+  const off = { ...choices, mfa: { totp: false, passkeys: false, required: [] } };
+  const mfaOf = (text: string) => validateDomainText(text).model?.auth?.mfa;
+
+  it("is not written while it holds the defaults, and is kept where the file spells them out", () => {
+    expect(applyAuthChoices(source, choices)).toBe(source);
+    const spelled = `${source}  mfa: { totp: true, required: [] }\n`;
+    expect(applyAuthChoices(spelled, choices)).toBe(spelled);
+  });
+
+  it("writes the required roles, and a rerun with the same answer changes nothing", () => {
+    const result = applyAuthChoices(source, required("Admin"));
+    expect(result).toBe(`${source}  mfa: { required: [Admin] }\n`);
+    expect(mfaOf(result)).toEqual({ totp: true, passkeys: true, required: ["Admin"] });
+    expect(applyAuthChoices(result, required("Admin"))).toBe(result);
+  });
+
+  it("turns both factors off, with no required roles", () => {
+    const result = applyAuthChoices(`${source}  mfa: { required: [Admin] }   # admins\n`, off);
+    expect(result).toBe(`${source}  mfa: { totp: false, passkeys: false }   # admins\n`);
+    expect(mfaOf(result)).toEqual({ totp: false, passkeys: false, required: [] });
+  });
+
+  it("goes after verifyEmail, and into a new auth block", () => {
+    const withVerify = applyAuthChoices(source, { ...required("Admin", "Editor"), verifyEmail: true });
+    expect(withVerify).toContain("  roles: [Admin, Editor]\n  verifyEmail: true\n  mfa: { required: [Admin, Editor] }\n");
+    const bare = "name: x\nentities:\n  User:\n    fields:\n      email: string\n      password: string\n";
+    expect(applyAuthChoices(bare, off)).toBe(
+      `${bare}auth:\n  type: jwt\n  roles: [Admin, Editor]\n  mfa: { totp: false, passkeys: false }\n`,
+    );
+  });
+
+  it("takes the block out when nothing but the default is left in it", () => {
+    expect(applyAuthChoices(`${source}  mfa: { required: [Admin] }\n# end\n`, choices)).toBe(`${source}# end\n`);
+    expect(applyAuthChoices(`${source}  mfa: { totp: true, required: [Admin] }\n`, choices)).toBe(`${source}  mfa: { totp: true }\n`);
+  });
+
+  it("edits a block map in place, keeping its comments and its lists' style", () => {
+    const block = `${source}  mfa:   # second factors\n    totp: false # no apps\n    required:\n      - Admin\n      - Editor   # editors too\n  verifyEmail: false\n`;
+    expect(applyAuthChoices(block, { ...choices, mfa: { totp: false, passkeys: true, required: ["Admin"] } })).toBe(
+      `${source}  mfa:   # second factors\n    totp: false # no apps\n    required:\n      - Admin\n  verifyEmail: false\n`,
+    );
+    const result = applyAuthChoices(block, off);
+    expect(result).toBe(`${source}  mfa:   # second factors\n    totp: false # no apps\n    passkeys: false\n  verifyEmail: false\n`);
+    expect(mfaOf(result)).toEqual({ totp: false, passkeys: false, required: [] });
+  });
+
+  it("turns the factors back on in place when roles become required", () => {
+    const block = `${source}  mfa:\n    totp: false # no apps\n    passkeys: false\n`;
+    const result = applyAuthChoices(block, required("Editor"));
+    expect(result).toBe(`${source}  mfa:\n    totp: true # no apps\n    passkeys: true\n    required: [Editor]\n`);
+    expect(mfaOf(result)).toEqual({ totp: true, passkeys: true, required: ["Editor"] });
+  });
+
+  it("replaces a value that is not a map", () => {
+    expect(applyAuthChoices(`${source}  mfa: on\n`, required("Admin"))).toBe(`${source}  mfa: { required: [Admin] }\n`);
+    expect(applyAuthChoices(`${source}  mfa:\n`, choices)).toBe(source);
+  });
+
+  it("is left as it is under auth.type none", () => {
+    const withMfa = `${source}  mfa: { required: [Admin] }\n`;
+    expect(applyAuthChoices(withMfa, { ...off, type: "none" })).toBe(withMfa.replace("type: jwt", "type: none"));
   });
 });

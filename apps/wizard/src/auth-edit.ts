@@ -1,3 +1,4 @@
+import type { MfaModel } from "@domain-auth/core/config";
 import { ENDPOINTS } from "@domain-auth/core/vocabulary";
 import { isMap, isScalar, isSeq, type Node, type Pair, parseDocument, type YAMLMap } from "yaml";
 import type { AuthChoices } from "./auth-choices.js";
@@ -23,7 +24,10 @@ export const CREDENTIAL_DECLARATIONS: Readonly<Record<CredentialField, Record<st
 };
 
 /** The order of the keys of the `auth` block, for placing a new key among existing ones. */
-const AUTH_KEY_ORDER = ["type", "entity", "roles", "endpoints", "verifyEmail"] as const;
+const AUTH_KEY_ORDER = ["type", "entity", "roles", "endpoints", "verifyEmail", "mfa"] as const;
+/** The order of the keys of `auth.mfa`. */
+const MFA_KEY_ORDER = ["totp", "passkeys", "required"] as const;
+type MfaKey = (typeof MFA_KEY_ORDER)[number];
 
 function pairOf(map: YAMLMap, key: string): Pair | undefined {
   return map.items.find((pair) => isScalar(pair.key) && pair.key.value === key);
@@ -31,6 +35,12 @@ function pairOf(map: YAMLMap, key: string): Pair | undefined {
 
 function scalarText(node: unknown): string | undefined {
   return isScalar(node) ? String(node.value) : undefined;
+}
+
+/** Whether a node is a list of exactly `values`, in that order. */
+function isListOf(node: unknown, values: readonly string[]): boolean {
+  const current = isSeq(node) ? node.items.map(scalarText) : undefined;
+  return current?.length === values.length && current.every((value, index) => value === values[index]);
 }
 
 /** The pair after which `key` goes: the last existing key that comes before it in `order`; `null` for first. */
@@ -106,6 +116,86 @@ function endpointsEdits(source: string, auth: YAMLMap, choices: AuthChoices): Te
   });
 }
 
+/** What `auth.mfa` must say for `mfa`: the factors that are off and the required roles; defaults are left out. */
+function mfaDeclaration(mfa: MfaModel): Partial<Record<MfaKey, boolean | readonly string[]>> {
+  return {
+    ...(!mfa.totp && { totp: false }),
+    ...(!mfa.passkeys && { passkeys: false }),
+    ...(mfa.required.length > 0 && { required: mfa.required }),
+  };
+}
+
+function mfaValueText(mfa: MfaModel, key: MfaKey): string {
+  return key === "required" ? renderFlowList(mfa.required) : renderScalar(mfa[key]);
+}
+
+function isMfaKey(key: unknown): key is MfaKey {
+  return (MFA_KEY_ORDER as readonly unknown[]).includes(key);
+}
+
+/**
+ * A flow `auth.mfa` map rewritten whole: its keys in their order with the values `mfa` gives (other
+ * keys as written), `dropped` left out, `added` after the last key that comes before them.
+ */
+function mfaFlowText(
+  source: string,
+  block: YAMLMap,
+  mfa: MfaModel,
+  change: { dropped: readonly MfaKey[]; added: readonly MfaKey[] },
+): string {
+  const entries = block.items.flatMap((pair): [unknown, string][] => {
+    const key = isScalar(pair.key) ? pair.key.value : undefined;
+    if (isMfaKey(key)) return change.dropped.includes(key) ? [] : [[key, `${key}: ${mfaValueText(mfa, key)}`]];
+    const [start, keyEnd] = (pair.key as Node).range ?? [0, 0];
+    return [[key, source.slice(start, (pair.value as Node | null)?.range?.[1] ?? keyEnd)]];
+  });
+  for (const key of change.added) {
+    const before = MFA_KEY_ORDER.slice(0, MFA_KEY_ORDER.indexOf(key));
+    const anchor = entries.findLastIndex(([existing]) => (before as readonly unknown[]).includes(existing));
+    entries.splice(anchor + 1, 0, [key, `${key}: ${mfaValueText(mfa, key)}`]);
+  }
+  return `{ ${entries.map(([, text]) => text).join(", ")} }`;
+}
+
+/**
+ * The edits that make `auth.mfa` say what `mfa` does: written only where it differs from the
+ * defaults (or the file has the key already), `required` taken out when no role is left in it, and
+ * the whole block taken out when nothing is left in it.
+ */
+function mfaEdits(source: string, auth: YAMLMap, mfa: MfaModel): TextEdit[] {
+  const declaration = mfaDeclaration(mfa);
+  const empty = Object.keys(declaration).length === 0;
+  const pair = pairOf(auth, "mfa");
+  if (!pair) return empty ? [] : [insertPair(source, auth, "mfa", renderFlowMap(declaration), anchorFor(auth, "mfa", AUTH_KEY_ORDER))];
+  const block = pair.value;
+  if (!isMap(block)) return [empty ? removePair(source, auth, pair) : replacePairValue(source, auth, pair, renderFlowMap(declaration))];
+
+  const holds = (key: MfaKey, value: unknown) =>
+    key === "required" ? isListOf(value, mfa.required) : scalarText(value) === String(mfa[key]);
+  const present = MFA_KEY_ORDER.filter((key) => pairOf(block, key));
+  const differ = present.filter((key) => !holds(key, pairOf(block, key)?.value));
+  const dropped = differ.filter((key) => key === "required" && mfa.required.length === 0);
+  const changed = differ.filter((key) => !dropped.includes(key));
+  const added = MFA_KEY_ORDER.filter((key) => !present.includes(key) && key in declaration);
+  if (dropped.length + changed.length + added.length === 0) return [];
+  if (dropped.length === block.items.length && added.length === 0) return [removePair(source, auth, pair)];
+  if (block.flow) return [replaceNode(block, mfaFlowText(source, block, mfa, { dropped, added }))];
+  return [
+    ...[...changed, ...added].flatMap((key): TextEdit[] => {
+      if (key !== "required") return setScalarPair(source, block, key, mfa[key], MFA_KEY_ORDER);
+      const required = pairOf(block, key);
+      if (!required) return [insertPair(source, block, key, renderFlowList(mfa.required), anchorFor(block, key, MFA_KEY_ORDER))];
+      return [
+        isSeq(required.value)
+          ? replaceList(source, required.value, mfa.required)
+          : replacePairValue(source, block, required, renderFlowList(mfa.required)),
+      ];
+    }),
+    // Last: a removal that starts where an insertion goes is then applied before it.
+    ...dropped.map((key) => removePair(source, block, pairOf(block, key) as Pair)),
+  ];
+}
+
 function authBlockEdits(source: string, auth: YAMLMap, choices: AuthChoices): TextEdit[] {
   const jwt = choices.type === "jwt";
   const edits = setScalarPair(source, auth, "type", choices.type, AUTH_KEY_ORDER);
@@ -114,9 +204,7 @@ function authBlockEdits(source: string, auth: YAMLMap, choices: AuthChoices): Te
   }
   const rolesPair = pairOf(auth, "roles");
   if (rolesPair) {
-    const current = isSeq(rolesPair.value) ? rolesPair.value.items.map(scalarText) : undefined;
-    const same = current?.length === choices.roles.length && current.every((role, index) => role === choices.roles[index]);
-    if (!same) {
+    if (!isListOf(rolesPair.value, choices.roles)) {
       edits.push(
         isSeq(rolesPair.value)
           ? replaceList(source, rolesPair.value, choices.roles)
@@ -130,6 +218,7 @@ function authBlockEdits(source: string, auth: YAMLMap, choices: AuthChoices): Te
   // Written when turned on, or when the file says it already (false is the default).
   if (jwt && (choices.verifyEmail || pairOf(auth, "verifyEmail")))
     edits.push(...setScalarPair(source, auth, "verifyEmail", choices.verifyEmail, AUTH_KEY_ORDER));
+  if (jwt) edits.push(...mfaEdits(source, auth, choices.mfa));
   return edits;
 }
 
@@ -140,6 +229,8 @@ function newAuthLines(source: string, choices: AuthChoices): string[] {
   if (choices.roles.length > 0) lines.push(`roles: ${renderFlowList(choices.roles)}`);
   if (jwt && !ENDPOINTS.every((name) => choices.endpoints[name])) lines.push(`endpoints: ${renderFlowMap(choices.endpoints)}`);
   if (jwt && choices.verifyEmail) lines.push("verifyEmail: true");
+  const mfa = mfaDeclaration(choices.mfa);
+  if (jwt && Object.keys(mfa).length > 0) lines.push(`mfa: ${renderFlowMap(mfa)}`);
   return lines;
 }
 

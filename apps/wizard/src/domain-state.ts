@@ -1,3 +1,4 @@
+import type { MfaModel } from "@domain-auth/core/config";
 import {
   CREDENTIAL_FIELDS,
   type CredentialField,
@@ -29,6 +30,8 @@ export interface DomainState {
   readonly endpoints: Readonly<Record<Endpoint, boolean>>;
   /** `auth.verifyEmail` is `true`. */
   readonly verifyEmail: boolean;
+  /** `auth.mfa`, its defaults filled in (`required` as written, declared or not). */
+  readonly mfa: MfaModel;
   /** Role names used in any `permissions` list (not `*` nor `@` tokens), in order of first use. */
   readonly usedRoles: readonly string[];
 }
@@ -71,6 +74,7 @@ export function readDomainState(text: string): DomainState | null {
   const auth = record(data.auth);
   const entities = record(data.entities);
   const endpoints = record(auth.endpoints);
+  const mfa = record(auth.mfa);
   return {
     type: typeof auth.type === "string" ? auth.type : undefined,
     entity: typeof auth.entity === "string" ? auth.entity : undefined,
@@ -78,6 +82,7 @@ export function readDomainState(text: string): DomainState | null {
     roles: strings(auth.roles),
     endpoints: Object.fromEntries(ENDPOINTS.map((name) => [name, endpoints[name] !== false])) as Record<Endpoint, boolean>,
     verifyEmail: auth.verifyEmail === true,
+    mfa: { totp: mfa.totp !== false, passkeys: mfa.passkeys !== false, required: strings(mfa.required) },
     usedRoles: usedRolesOf(entities),
   };
 }

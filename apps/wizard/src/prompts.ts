@@ -1,5 +1,6 @@
 import type { Readable, Writable } from "node:stream";
 import { confirm, isCancel, log, multiselect, select, text } from "@clack/prompts";
+import type { MfaModel } from "@domain-auth/core/config";
 import { ENDPOINT_HINTS, endpointFlagLabel } from "@domain-auth/core/endpoints";
 import { ENDPOINTS } from "@domain-auth/core/vocabulary";
 import {
@@ -8,8 +9,11 @@ import {
   initialDefaultRole,
   initialEndpoints,
   initialEntity,
+  initialMfa,
   initialType,
   initialVerifyEmail,
+  MFA_OFF,
+  mfaRequiring,
 } from "./auth-choices.js";
 import { type DomainState, missingCredentials, registerRoleCandidates, setupRoleOf } from "./domain-state.js";
 import { parseRoleList, validateRoleList, validateRolesCoverPermissions } from "./validators.js";
@@ -146,6 +150,57 @@ async function askVerifyEmail(state: DomainState, flags: ChoiceFlags, io: Prompt
   );
 }
 
+/** The answers of the second-factors question: required for the setup role, or for other roles the file lists; optional; off. */
+type MfaAnswer = "setup" | "listed" | "optional" | "off";
+
+function initialMfaAnswer(
+  mfa: MfaModel,
+  context: { offers: readonly MfaAnswer[]; listed: readonly string[]; isNewFile: boolean },
+): MfaAnswer {
+  const { offers, listed } = context;
+  // A new file starts from "required for the setup role": no account exists yet, so the first
+  // administrator sets up a factor while creating it on /setup. An existing file starts from what
+  // it says: requiring a factor there would stop every administrator at their next sign-in.
+  if (context.isNewFile && offers.includes("setup")) return "setup";
+  if (!mfa.totp && !mfa.passkeys) return "off";
+  if (listed.length === 0) return "optional";
+  return offers.includes("listed") ? "listed" : "setup";
+}
+
+async function askMfa(
+  state: DomainState,
+  flags: ChoiceFlags,
+  context: { roles: readonly string[]; isNewFile: boolean },
+  io: PromptStreams,
+): Promise<MfaModel> {
+  if (flags.mfa !== undefined) return initialMfa(state, flags);
+  // Without declared roles there is no role to require: the setup role would be undeclared.
+  const setupRole = context.roles.length > 0 ? setupRoleOf(context.roles) : undefined;
+  // A role the roles question dropped is dropped from the requirement too.
+  const listed = state.mfa.required.filter((role) => context.roles.includes(role));
+  const options: { value: MfaAnswer; label: string; hint: string }[] = [];
+  if (setupRole !== undefined)
+    options.push({ value: "setup", label: `Required for ${setupRole} (recommended)`, hint: "they set one up at their next sign-in" });
+  if (listed.length > 0 && !(listed.length === 1 && listed[0] === setupRole))
+    options.push({ value: "listed", label: `Required for ${listed.join(", ")}`, hint: "as domain.yaml says" });
+  options.push(
+    { value: "optional", label: "Optional for everyone", hint: "users may turn one on in their profile" },
+    { value: "off", label: "Off", hint: "passwords only" },
+  );
+  const offers = options.map((option) => option.value);
+  const answer = answered(
+    await select({
+      message: "Second factors (authenticator app, passkeys)",
+      options,
+      initialValue: initialMfaAnswer(state.mfa, { offers, listed, isNewFile: context.isNewFile }),
+      ...io,
+    }),
+  );
+  if (answer === "off") return MFA_OFF;
+  if (answer === "optional") return mfaRequiring(state.mfa, []);
+  return mfaRequiring(state.mfa, answer === "listed" ? listed : [setupRole as string]);
+}
+
 /** Asks every question without a flag, with the file's current values as defaults. */
 export async function askAuthChoices(
   state: DomainState,
@@ -165,6 +220,7 @@ export async function askAuthChoices(
       defaultRole: initialDefaultRole(state, flags, { entity, roles, isNewFile: options.isNewFile }),
       endpoints: initialEndpoints(state, flags),
       verifyEmail: initialVerifyEmail(state, flags),
+      mfa: initialMfa(state, flags),
     };
   }
   const { entity, addFields } = await askEntity(state, flags, io);
@@ -172,7 +228,8 @@ export async function askAuthChoices(
   const defaultRole = await askDefaultRole(state, flags, { entity, roles, isNewFile: options.isNewFile }, io);
   const endpoints = await askEndpoints(state, flags, entity, io);
   const verifyEmail = await askVerifyEmail(state, flags, io);
-  return { type, entity, addFields, roles, defaultRole, endpoints, verifyEmail };
+  const mfa = await askMfa(state, flags, { roles, isNewFile: options.isNewFile }, io);
+  return { type, entity, addFields, roles, defaultRole, endpoints, verifyEmail, mfa };
 }
 
 /** Asks whether to replace a file that differs from its template. */

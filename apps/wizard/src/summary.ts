@@ -1,3 +1,4 @@
+import type { MfaModel } from "@domain-auth/core/config";
 import type { FileChange } from "./file-changes.js";
 import { changedHunks } from "./line-diff.js";
 
@@ -48,4 +49,12 @@ export function formatFileChanges(changes: readonly FileChange[], paint: Paint):
       change.action === "create" || change.action === "update" || change.action === "overwrite" ? paint.added(label) : paint.dim(label);
     return `${styled}  ${change.path}${note}`;
   });
+}
+
+/** What the next steps say of `auth.mfa`: who must use a second factor, and where the others add one. */
+export function describeSecondFactors(mfa: MfaModel): string {
+  if (!mfa.totp && !mfa.passkeys) return "Second factors: off (auth.mfa); a password alone signs in.";
+  const factors = mfa.totp && mfa.passkeys ? "an authenticator app or a passkey" : mfa.totp ? "an authenticator app" : "a passkey";
+  if (mfa.required.length === 0) return `Second factors: optional; users add ${factors} on /profile.`;
+  return `Second factors: required for ${mfa.required.join(", ")}, who add ${factors} at their next sign-in (setup included); anyone else may add one on /profile.`;
 }

@@ -25,9 +25,11 @@ export function renderFlowList(values: readonly string[]): string {
   return `[${values.map(renderScalar).join(", ")}]`;
 }
 
-/** A map of scalars as a one-line flow map: `{ type: string, default: Reader }`. */
-export function renderFlowMap(entries: Readonly<Record<string, string | number | boolean>>): string {
-  const items = Object.entries(entries).map(([key, value]) => `${key}: ${renderScalar(value)}`);
+/** A map of scalars and lists of scalars as a one-line flow map: `{ type: string, default: Reader }`. */
+export function renderFlowMap(entries: Readonly<Record<string, string | number | boolean | readonly string[]>>): string {
+  const items = Object.entries(entries).map(
+    ([key, value]) => `${key}: ${typeof value === "object" ? renderFlowList(value) : renderScalar(value)}`,
+  );
   return `{ ${items.join(", ")} }`;
 }
 

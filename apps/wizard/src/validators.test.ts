@@ -4,6 +4,7 @@ import {
   validateAuthType,
   validateDefaultRole,
   validateEntityChoice,
+  validateMfaRequired,
   validateRoleList,
   validateRolesCoverPermissions,
 } from "./validators.js";
@@ -53,6 +54,18 @@ describe("flag values", () => {
     );
     expect(validateDefaultRole("Owner", ["Owner", "Staff"])).toMatch(/'Owner' is the setup role/);
     expect(validateDefaultRole("Guest", ["Admin"])).toBe("'Guest' is not one of the roles (Admin)");
+  });
+
+  it("roles that must use a second factor: declared ones, named as validate names them", () => {
+    expect(validateMfaRequired(["Admin", "Editor"], ["Admin", "Editor", "Reader"])).toBeUndefined();
+    expect(validateMfaRequired([], [])).toBeUndefined();
+    expect(validateMfaRequired(["Admin", "Edtor"], ["Admin", "Editor"])).toBe(
+      "role 'Edtor' is not declared in auth.roles (did you mean 'Editor'?)",
+    );
+    expect(validateMfaRequired(["Owner"], ["Admin", "Editor"])).toBe(
+      "role 'Owner' is not declared in auth.roles (declared: Admin, Editor)",
+    );
+    expect(validateMfaRequired(["Admin"], [])).toBe("role 'Admin' is not declared in auth.roles");
   });
 
   it("entity: one of the file's", () => {

@@ -1,4 +1,11 @@
-import { IDENTIFIER, PLANNED_AUTH_TYPES, plannedAuthTypeMessage, SETUP_ROLE_AS_DEFAULT, setupRoleOf } from "@domain-auth/core/vocabulary";
+import {
+  IDENTIFIER,
+  PLANNED_AUTH_TYPES,
+  plannedAuthTypeMessage,
+  SETUP_ROLE_AS_DEFAULT,
+  setupRoleOf,
+  undeclaredRoleMessage,
+} from "@domain-auth/core/vocabulary";
 
 /** Splits a role list as typed (`Admin, Editor Reader`) into names. */
 export function parseRoleList(text: string): string[] {
@@ -36,6 +43,12 @@ export function validateDefaultRole(role: string, roles: readonly string[]): str
   if (!roles.includes(role)) return `'${role}' is not one of the roles (${roles.length > 0 ? roles.join(", ") : "none declared"})`;
   if (role === setupRoleOf(roles)) return `'${role}' ${SETUP_ROLE_AS_DEFAULT}`;
   return undefined;
+}
+
+/** Checks the roles that must use a second factor: each one declared (the message `validate` gives). */
+export function validateMfaRequired(required: readonly string[], roles: readonly string[]): string | undefined {
+  const undeclared = required.find((role) => !roles.includes(role));
+  return undeclared === undefined ? undefined : undeclaredRoleMessage(undeclared, roles);
 }
 
 /** Checks an entity name against the entities of the file. */

@@ -89,12 +89,13 @@ describe("interactive", () => {
     await session.answer("Which role does register give", KEY.enter);
     await session.answer("Which endpoints should exist?", KEY.enter);
     await session.answer("Require users who register to confirm", KEY.enter);
+    await session.answer("Second factors", KEY.enter);
     await session.answer("Write these changes?", KEY.enter);
     expect(await session.done).toBe(0);
 
     const domain = await read("domain.yaml");
-    expect(domain).toBe(starterDomainText(dir.split("/").at(-1)?.toLowerCase() ?? ""));
-    expect(validateDomainText(domain).model?.auth?.defaultRole).toBe("Member");
+    expect(domain).toBe(`${starterDomainText(dir.split("/").at(-1)?.toLowerCase() ?? "")}  mfa: { required: [Admin] }\n`);
+    expect(validateDomainText(domain).model?.auth).toMatchObject({ defaultRole: "Member", mfa: { required: ["Admin"] } });
     expect(await read(ROUTE)).toContain('import { authFromEnv } from "@domain-auth/core";');
     expect(await read(".env.local")).toMatch(
       /^AUTH_SECRET=[A-Za-z0-9_-]{43}\n\n# E-mail for password reset[\s\S]*\n# SMTP_URL=[^\n]*\n# APP_URL=[^\n]*\n# MAIL_FROM=[^\n]*\n$/,
@@ -109,6 +110,7 @@ describe("interactive", () => {
     expect(session.screen()).toContain("Next steps");
     expect(session.screen()).toContain("npm install ");
     expect(session.screen()).toContain("open /setup");
+    expect(session.screen()).toContain("Second factors: required for Admin, who add an authenticator app or a passkey");
   });
 
   it("changes an existing file and keeps every comment outside the auth block byte for byte", async () => {
@@ -120,6 +122,7 @@ describe("interactive", () => {
     await session.answer("Which role does register give", KEY.enter);
     await session.answer("Which endpoints should exist?", KEY.down, KEY.down, KEY.space, KEY.enter);
     await session.answer("Require users who register to confirm", KEY.enter);
+    await session.answer("Second factors", KEY.enter);
     await session.waitFor("domain.yaml");
     await session.answer("Write these changes?", KEY.enter);
     expect(await session.done).toBe(0);
@@ -141,9 +144,71 @@ describe("interactive", () => {
     await session.answer("(Admin, the setup role, is never given)", KEY.up, KEY.enter);
     await session.answer("Which endpoints should exist?", KEY.enter);
     await session.answer("Require users who register to confirm", KEY.enter);
+    await session.answer("Second factors", KEY.enter);
     await session.answer("Write these changes?", KEY.enter);
     expect(await session.done).toBe(0);
     expect(await read("domain.yaml")).toBe(BLOG.replace("default: Reader }", "default: Editor }"));
+  });
+
+  it("asks about second factors, starting from what the file says", async () => {
+    await writeFile(join(dir, "domain.yaml"), BLOG);
+    const session = start(dir, ["--type", "jwt", "--entity", "User", "--roles", "Admin,Editor,Reader", "--default-role", "Reader"]);
+    await session.answer("Which endpoints should exist?", KEY.enter);
+    await session.answer("Require users who register to confirm", KEY.enter);
+    await session.waitFor("Second factors (authenticator app, passkeys)");
+    await session.waitFor("Required for Admin (recommended)");
+    await session.waitFor("Optional for everyone");
+    // The file has no auth.mfa: "Optional for everyone" is the one selected; one up is Admin.
+    session.type(KEY.up, KEY.enter);
+    await session.answer("Write these changes?", KEY.enter);
+    expect(await session.done).toBe(0);
+    const result = await read("domain.yaml");
+    expect(result).toBe(BLOG.replace("setup: true }\n", "setup: true }\n  mfa: { required: [Admin] }\n"));
+    expect(session.screen()).toContain("+   mfa: { required: [Admin] }");
+  });
+
+  it("offers the roles the file requires, keeps them on Enter, and turns second factors off", async () => {
+    const listed = BLOG.replace("setup: true }\n", "setup: true }\n  mfa: { required: [Admin, Editor] }   # staff\n");
+    await writeFile(join(dir, "domain.yaml"), listed);
+    const flags = ["--type", "jwt", "--entity", "User", "--roles", "Admin,Editor,Reader", "--default-role", "Reader", "--no-me"];
+    const keep = start(dir, flags);
+    await keep.answer("Require users who register to confirm", KEY.enter);
+    await keep.waitFor("Required for Admin, Editor");
+    keep.type(KEY.enter);
+    await keep.answer("Write these changes?", KEY.enter);
+    expect(await keep.done).toBe(0);
+    const kept = await read("domain.yaml");
+    expect(kept).toBe(listed.replace("me: true", "me: false"));
+
+    const off = start(dir, flags);
+    await off.answer("Require users who register to confirm", KEY.enter);
+    await off.answer("Required for Admin, Editor", KEY.down, KEY.down, KEY.enter);
+    await off.answer("Write these changes?", KEY.enter);
+    expect(await off.done).toBe(0);
+    expect(await read("domain.yaml")).toBe(
+      kept.replace("mfa: { required: [Admin, Editor] }   # staff", "mfa: { totp: false, passkeys: false }   # staff"),
+    );
+  });
+
+  it("does not ask about second factors when a flag answers it", async () => {
+    await writeFile(join(dir, "domain.yaml"), BLOG);
+    const session = start(dir, [
+      "--type",
+      "jwt",
+      "--entity",
+      "User",
+      "--roles",
+      "Admin,Editor,Reader",
+      "--default-role",
+      "Reader",
+      "--no-mfa",
+    ]);
+    await session.answer("Which endpoints should exist?", KEY.enter);
+    await session.answer("Require users who register to confirm", KEY.enter);
+    await session.answer("Write these changes?", KEY.enter);
+    expect(await session.done).toBe(0);
+    expect(session.screen()).not.toContain("Second factors (authenticator app, passkeys)");
+    expect(validateDomainText(await read("domain.yaml")).model?.auth?.mfa).toEqual({ totp: false, passkeys: false, required: [] });
   });
 
   it("switches jwt to none", async () => {
@@ -171,6 +236,7 @@ describe("interactive", () => {
     await session.answer("Which role does register give", KEY.enter);
     await session.answer("Which endpoints should exist?", KEY.enter);
     await session.answer("Require users who register to confirm", KEY.enter);
+    await session.answer("Second factors", KEY.enter);
     await session.answer("unchanged  domain.yaml", KEY.down, KEY.enter);
     await session.waitFor("Nothing written.");
     expect(await session.done).toBe(0);
@@ -190,6 +256,7 @@ describe("interactive", () => {
     await session.answer("Which role does register give", KEY.up, KEY.enter);
     await session.answer("Which endpoints should exist?", KEY.enter);
     await session.answer("Require users who register to confirm", KEY.enter);
+    await session.answer("Second factors", KEY.enter);
     await session.answer("Write these changes?", KEY.enter);
     expect(await session.done).toBe(0);
     expect(await read("domain.yaml")).toBe(
@@ -212,12 +279,15 @@ describe("interactive", () => {
       "Reader",
       "--no-me",
       "--no-verify-email",
+      "--mfa-required",
+      "Admin",
     ]);
     await session.answer(`${ROUTE} differs from the template. Overwrite it?`, KEY.down, KEY.enter);
     await session.answer("Write these changes?", KEY.enter);
     expect(await session.done).toBe(0);
     expect(await read(ROUTE)).toContain("authFromEnv");
     expect(await read("domain.yaml")).toContain("me: false");
+    expect(await read("domain.yaml")).toContain("mfa: { required: [Admin] }");
   });
 
   it("writes nothing when the user declines", async () => {
@@ -238,6 +308,7 @@ describe("interactive", () => {
       "Which role does register give",
       "Which endpoints should exist?",
       "Require users who register to confirm",
+      "Second factors",
       "differs from the template. Overwrite it?",
       "Write these changes?",
     ];
@@ -318,6 +389,44 @@ describe("unattended", () => {
     expect(validateDomainText(await read("domain.yaml")).model?.auth?.verifyEmail).toBe(true);
     expect((await unattended(["--yes", "--no-verify-email", "--no-install"])).code).toBe(0);
     expect(validateDomainText(await read("domain.yaml")).model?.auth?.verifyEmail).toBe(false);
+  });
+
+  it("writes auth.mfa with --mfa-required and --no-mfa, and --yes keeps the file's value", async () => {
+    await writeFile(join(dir, "domain.yaml"), BLOG);
+    const mfa = async () => validateDomainText(await read("domain.yaml")).model?.auth?.mfa;
+    expect((await unattended(["--yes", "--mfa-required", "Admin,Editor"])).code).toBe(0);
+    expect(await read("domain.yaml")).toContain("  mfa: { required: [Admin, Editor] }\n");
+    expect((await unattended(["--yes"])).code).toBe(0);
+    expect(await mfa()).toEqual({ totp: true, passkeys: true, required: ["Admin", "Editor"] });
+    expect((await unattended(["--yes", "--no-mfa"])).out).toContain("Second factors: off (auth.mfa)");
+    expect(await read("domain.yaml")).toContain("  mfa: { totp: false, passkeys: false }\n");
+    expect(await mfa()).toEqual({ totp: false, passkeys: false, required: [] });
+    expect((await unattended(["--yes", "--mfa-required", "Admin"])).code).toBe(0);
+    expect(await mfa()).toEqual({ totp: true, passkeys: true, required: ["Admin"] });
+    expect(outsideAuthBlock(await read("domain.yaml"))).toBe(outsideAuthBlock(BLOG));
+  });
+
+  it("writes nothing about second factors for a new file without the flags", async () => {
+    expect((await unattended(["--yes"])).code).toBe(0);
+    expect(await read("domain.yaml")).not.toContain("mfa");
+  });
+
+  it("exits 2 on --mfa-required with a role that is not declared, writing nothing", async () => {
+    await writeFile(join(dir, "domain.yaml"), BLOG);
+    const before = await snapshotFiles(dir);
+    expect(await unattended(["--yes", "--mfa-required", "Admin,Edtor"])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("--mfa-required: role 'Edtor' is not declared in auth.roles (did you mean 'Editor'?)"),
+    });
+    expect(await unattended(["--yes", "--roles", "Owner,Editor,Reader", "--mfa-required", "Admin"])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("--mfa-required: role 'Admin' is not declared in auth.roles (declared: Owner, Editor, Reader)"),
+    });
+    expect(await unattended(["--yes", "--mfa-required", "Admin", "--no-mfa"])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("--mfa-required and --no-mfa contradict each other"),
+    });
+    expect(await snapshotFiles(dir)).toEqual(before);
   });
 
   it("picks a default role the new roles allow for a new file", async () => {
@@ -404,6 +513,8 @@ describe("unattended", () => {
   it("prints help and version", async () => {
     const help = await unattended(["--help"]);
     expect(help).toMatchObject({ code: 0, out: expect.stringContaining("--default-role NAME") });
+    expect(help.out).toMatch(/^ {2}--mfa-required ROLES {3}\S/m);
+    expect(help.out).toMatch(/^ {2}--no-mfa {15}\S/m);
     const version = await unattended(["--version"]);
     expect(version).toMatchObject({ code: 0, out: expect.stringMatching(/^\d+\.\d+\.\d+\n$/) });
   });

@@ -14,8 +14,8 @@ import { type EditedFile, manualChangeText, type ProjectPlan, planProjectEdits }
 import { askAuthChoices, askOverwrite, askStarter, askToWrite, PromptCancelled, type PromptStreams } from "./prompts.js";
 import { ownProxyAdvice } from "./proxy-advice.js";
 import { serviceNameFrom, starterDomainText } from "./starter.js";
-import { formatDomainChange, formatFileChanges, type Paint, paintFor } from "./summary.js";
-import { validateDefaultRole, validateEntityChoice } from "./validators.js";
+import { describeSecondFactors, formatDomainChange, formatFileChanges, type Paint, paintFor } from "./summary.js";
+import { validateDefaultRole, validateEntityChoice, validateMfaRequired } from "./validators.js";
 import { readTextIfExists } from "./write-files.js";
 
 /** Where the wizard runs: its folder, arguments, streams and environment. */
@@ -56,6 +56,10 @@ function checkFlagsAgainstFile(state: DomainState, flags: ChoiceFlags): string |
     const problem = validateDefaultRole(flags.defaultRole, flags.roles ?? state.roles);
     if (problem) return `--default-role: ${problem}`;
   }
+  if (flags.mfa !== undefined && flags.mfa !== "off") {
+    const problem = validateMfaRequired(flags.mfa, flags.roles ?? state.roles);
+    if (problem) return `--mfa-required: ${problem}`;
+  }
   return undefined;
 }
 
@@ -93,14 +97,17 @@ function nextSteps(dirArg: string, choices: AuthChoices, outcome: ProjectOutcome
       ? [`${run("build")} && ${manager === "npm" ? "npm start" : run("start")}`, "production, on server.mjs"]
       : [`${run("build")} && node server.mjs`, "production: real client addresses"],
   );
-  if (choices.type === "jwt" && choices.endpoints.setup) steps.push(["open /setup", `create the first ${setupRoleOf(choices.roles)}`]);
+  const setupRole = setupRoleOf(choices.roles);
+  if (choices.type === "jwt" && choices.endpoints.setup) steps.push(["open /setup", `create the first ${setupRole}`]);
   steps.push(["npx create-domain-auth validate", "check domain.yaml"]);
   const width = Math.max(...steps.map(([command]) => command.length));
   const lines = steps.map(([command, why]) => (why ? `${command.padEnd(width)}  ${why}` : command));
   if (choices.type === "jwt")
     lines.push(
       "",
-      ...protectYourOwnCode(setupRoleOf(choices.roles)),
+      describeSecondFactors(choices.mfa),
+      "",
+      ...protectYourOwnCode(setupRole),
       "",
       "In production, set AUTH_SECRET (32 bytes or more) and DATABASE_URL.",
     );

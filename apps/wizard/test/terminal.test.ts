@@ -84,6 +84,9 @@ describe("the built CLI in a real terminal (tmux)", () => {
     term.send("Enter");
     await term.waitFor("Require users who register to confirm their e-mail address");
     term.send("Enter");
+    await term.waitFor("Second factors (authenticator app, passkeys)");
+    expect(term.pane()).toContain("Required for Admin (recommended)");
+    term.send("Enter");
     await term.waitFor("Write these changes?");
     expect(term.pane()).toContain("create     .env.local");
     term.send("Enter");
@@ -91,7 +94,10 @@ describe("the built CLI in a real terminal (tmux)", () => {
     expect(await term.exitCode()).toBe(0);
 
     const { model } = validateDomainText(await readFile(join(project, "domain.yaml"), "utf8"));
-    expect(model).toMatchObject({ name: "shop", auth: { roles: ["Admin", "Member", "Editor"], defaultRole: "Member" } });
+    expect(model).toMatchObject({
+      name: "shop",
+      auth: { roles: ["Admin", "Member", "Editor"], defaultRole: "Member", mfa: { required: ["Admin"] } },
+    });
     expect(await readdir(project)).toEqual(expect.arrayContaining([".env.local", ".gitignore", "app", "domain.yaml"]));
   });
 

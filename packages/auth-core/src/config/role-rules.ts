@@ -1,9 +1,9 @@
 import type { PathSegment } from "./diagnostics.js";
 import { fieldOf } from "./loose-data.js";
-import { didYouMean, IDENTIFIER } from "./naming.js";
+import { didYouMean } from "./naming.js";
 import type { DomainScope, EntityScope } from "./rule-context.js";
 import type { Finding } from "./source.js";
-import { SETUP_ROLE_AS_DEFAULT } from "./vocabulary.js";
+import { SETUP_ROLE_AS_DEFAULT, undeclaredRoleMessage } from "./vocabulary.js";
 
 /** A role may be declared in `auth.roles` only once (rule 4). */
 export function checkRoleList(roles: readonly string[]): Finding[] {
@@ -18,9 +18,7 @@ export function checkRoleList(roles: readonly string[]): Finding[] {
 /** A role named in a permission list or in `auth.mfa.required` must be declared in `auth.roles` (rule 5). */
 export function checkDeclaredRole(role: string, roles: readonly string[], path: readonly PathSegment[]): Finding[] {
   if (roles.includes(role)) return [];
-  const validRoles = [...new Set(roles.filter((declared) => IDENTIFIER.test(declared)))];
-  const hint = didYouMean(role, validRoles) || (validRoles.length > 0 ? ` (declared: ${validRoles.join(", ")})` : "");
-  return [{ severity: "error", path, message: `role '${role}' is not declared in auth.roles${hint}` }];
+  return [{ severity: "error", path, message: undeclaredRoleMessage(role, roles) }];
 }
 
 /**

@@ -2,6 +2,8 @@
  * The words of `domain.yaml` and the rules on names, with no dependencies: tools that must
  * start fast (the wizard) import this instead of the validating model.
  */
+import { didYouMean, IDENTIFIER } from "./naming.js";
+
 export { closestMatch, ENTITY_NAME, IDENTIFIER, toSegment, toTableName } from "./naming.js";
 
 export const FIELD_TYPES = ["string", "text", "integer", "number", "boolean", "datetime", "ref"] as const;
@@ -98,6 +100,17 @@ export function plannedAuthTypeMessage(type: string): string {
 
 /** Why a role cannot be the one register gives, said after the role's name. */
 export const SETUP_ROLE_AS_DEFAULT = "is the setup role; register must never create an administrator";
+
+/**
+ * Why a role named in a permission list or in `auth.mfa.required` cannot be used: it is not in
+ * `auth.roles` (rule 5). Names a close declared role, else the declared ones.
+ * @example undeclaredRoleMessage("Admn", ["Admin"]) // "role 'Admn' is not declared in auth.roles (did you mean 'Admin'?)"
+ */
+export function undeclaredRoleMessage(role: string, roles: readonly string[]): string {
+  const validRoles = [...new Set(roles.filter((declared) => IDENTIFIER.test(declared)))];
+  const hint = didYouMean(role, validRoles) || (validRoles.length > 0 ? ` (declared: ${validRoles.join(", ")})` : "");
+  return `role '${role}' is not declared in auth.roles${hint}`;
+}
 
 /** The setup role for a list of declared roles: `Admin` when listed (or no roles are), else the first. */
 export function setupRoleOf(roles: readonly string[]): string {
