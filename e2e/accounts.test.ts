@@ -37,7 +37,7 @@ describe("register, sign in and sign out", () => {
     await page.goto("/profile");
     await page.getByRole("main").getByText("You are not signed in.").waitFor();
     const nav = mainNav(page);
-    expect(await nav.getByRole("link", { name: "Sign in" }).getAttribute("href")).toBe("/login");
+    expect(await nav.getByRole("link", { name: "Sign in", exact: true }).getAttribute("href")).toBe("/login");
     expect(await nav.getByRole("link", { name: "Register" }).getAttribute("href")).toBe("/register");
     await saveScreenshot(page, "signed-out");
   });
@@ -92,7 +92,7 @@ describe("register, sign in and sign out", () => {
   test("a wrong password shows an error and keeps the visitor signed out", async () => {
     await page.goto("/login");
     await fillAccountForm(page, { email: READER.email, password: "not the password" });
-    await page.getByRole("main").getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("main").getByRole("button", { name: "Sign in", exact: true }).click();
     expect(await page.getByRole("main").getByRole("alert").textContent()).toBeTruthy();
     expect(new URL(page.url()).pathname).toBe("/login");
     expect(await sessionCookies(page)).toEqual({ token: null, refreshToken: null });

@@ -130,7 +130,7 @@ describe("cookie sessions in the browser", () => {
     await page.goto("/profile");
     await signOut(page);
     // Told by the first tab, without a request of its own.
-    await mainNav(other).getByRole("link", { name: "Sign in" }).waitFor();
+    await mainNav(other).getByRole("link", { name: "Sign in", exact: true }).waitFor();
     await other.getByRole("main").getByText("You are not signed in.").waitFor();
     await other.goto("/admin");
     await other.getByRole("main").getByText("You are not signed in.").waitFor();
@@ -143,18 +143,18 @@ describe("cookie sessions in the browser", () => {
     await page.goto("/admin");
     const notice = page.getByRole("main").getByRole("status");
     await notice.getByText("You are not signed in.").waitFor();
-    expect(await notice.getByRole("link", { name: "Sign in" }).getAttribute("href")).toBe("/login?next=%2Fadmin");
-    await notice.getByRole("link", { name: "Sign in" }).click();
+    expect(await notice.getByRole("link", { name: "Sign in", exact: true }).getAttribute("href")).toBe("/login?next=%2Fadmin");
+    await notice.getByRole("link", { name: "Sign in", exact: true }).click();
     await page.waitForURL((url) => url.pathname === "/login" && url.searchParams.get("next") === "/admin");
     await fillAccountForm(page, CREDENTIALS);
-    await page.getByRole("main").getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("main").getByRole("button", { name: "Sign in", exact: true }).click();
     await page.waitForURL("**/admin");
     await page.getByRole("region", { name: "Users" }).waitFor();
     await signOut(page);
 
     await page.goto("/login?next=%2F%2Fevil.example");
     await fillAccountForm(page, CREDENTIALS);
-    await page.getByRole("main").getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("main").getByRole("button", { name: "Sign in", exact: true }).click();
     await page.waitForURL(`${app.url}/profile`);
   });
 });

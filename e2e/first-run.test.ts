@@ -35,7 +35,7 @@ describe("first run", () => {
     expect(await main.getByRole("cell", { name: "Post", exact: true }).count()).toBe(1);
     expect(await main.getByText("Editor", { exact: true }).count()).toBe(1);
     expect(await main.getByRole("link", { name: "Browse the API reference" }).getAttribute("href")).toBe("/docs");
-    expect(await main.getByRole("link", { name: "Sign in" }).count()).toBe(0);
+    expect(await main.getByRole("link", { name: "Sign in", exact: true }).count()).toBe(0);
     await saveScreenshot(page, "home-setup-open");
     await main.getByRole("link", { name: "Create the first administrator" }).click();
     await page.waitForURL("**/setup");
@@ -85,7 +85,7 @@ describe("first run", () => {
     const page = await openTab(browser, app.url);
     await page.goto("/setup");
     await page.getByRole("main").getByRole("heading", { name: "Setup is complete" }).waitFor();
-    expect(await page.getByRole("main").getByRole("link", { name: "Sign in" }).getAttribute("href")).toBe("/login");
+    expect(await page.getByRole("main").getByRole("link", { name: "Sign in", exact: true }).getAttribute("href")).toBe("/login");
     await saveScreenshot(page, "setup-complete");
     await page.context().close();
 
@@ -102,7 +102,7 @@ describe("first run", () => {
     await main.getByRole("heading", { name: "blog", level: 1 }).waitFor();
     expect(await page.locator('a[href="/setup"]').count()).toBe(0);
     expect(await main.getByRole("link", { name: "Create the first administrator" }).count()).toBe(0);
-    expect(await main.getByRole("link", { name: "Sign in" }).getAttribute("href")).toBe("/login");
+    expect(await main.getByRole("link", { name: "Sign in", exact: true }).getAttribute("href")).toBe("/login");
     expect(await main.getByRole("link", { name: "Your profile" }).getAttribute("href")).toBe("/profile");
     await saveScreenshot(page, "home");
     await page.context().close();

@@ -91,7 +91,7 @@ async function passwordStep(page: Page, path = "/login"): Promise<Locator> {
   await page.goto(path);
   await fillAccountForm(page, { email: ADMIN.email, password: ADMIN.password });
   const main = page.getByRole("main");
-  await main.getByRole("button", { name: "Sign in" }).click();
+  await main.getByRole("button", { name: "Sign in", exact: true }).click();
   await main.getByRole("heading", { name: "Two-step verification" }).waitFor();
   return main;
 }
@@ -220,7 +220,7 @@ describe("two-step verification in the browser", () => {
     await page.getByRole("main").getByLabel("Email").fill(ADMIN.email);
     await page.getByRole("main").getByLabel("Password", { exact: true }).fill(ADMIN.password);
     const main = page.getByRole("main");
-    await main.getByRole("button", { name: "Sign in" }).click();
+    await main.getByRole("button", { name: "Sign in", exact: true }).click();
     await main.getByRole("button", { name: "Use a recovery code instead" }).click();
     expect(await verify(main, "Recovery code", recoveryCodes[2] ?? "")).toBe(200);
     await page.waitForURL("**/profile");
@@ -263,7 +263,7 @@ describe("two-step verification in the browser", () => {
     await tab.goto("/login");
     await fillAccountForm(tab, { email: reader.email, password: reader.password });
     const main = tab.getByRole("main");
-    await main.getByRole("button", { name: "Sign in" }).click();
+    await main.getByRole("button", { name: "Sign in", exact: true }).click();
     const statuses: number[] = [];
     for (let attempt = 0; attempt < 7 && !statuses.includes(429); attempt++) {
       statuses.push(await verify(main, "Authentication code", wrongCode(readerSecret)));
@@ -344,7 +344,7 @@ describe("a role that must use a second factor", () => {
     await page.goto("/login?next=%2Fadmin");
     await fillAccountForm(page, editor);
     const main = page.getByRole("main");
-    await main.getByRole("button", { name: "Sign in" }).click();
+    await main.getByRole("button", { name: "Sign in", exact: true }).click();
     await main.getByRole("heading", { name: "Set up two-step verification" }).waitFor();
     await setUpAuthenticator(main);
     await shownRecoveryCodes(main);

@@ -268,7 +268,7 @@ async function expectBuildAndFirstRun(project: string, screenshot: string): Prom
   await page.waitForURL("**/profile");
   await signOut(page);
   await fillAccountForm(page, { email: ADMIN.email, password: ADMIN.password });
-  await page.getByRole("main").getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("main").getByRole("button", { name: "Sign in", exact: true }).click();
   await page.waitForURL("**/profile");
   expect(await profileValue(page, ADMIN.email, "Email")).toBe(ADMIN.email);
   await saveScreenshot(page, screenshot);
@@ -340,7 +340,7 @@ describe("npx create-domain-auth in a project create-next-app made with its defa
     // The auth pages' own styles hold under Tailwind's reset: the button keeps its colour and padding.
     const style = await page
       .getByRole("main")
-      .getByRole("button", { name: "Sign in" })
+      .getByRole("button", { name: "Sign in", exact: true })
       .evaluate((element) => {
         const computed = getComputedStyle(element);
         return { background: computed.backgroundColor, padding: computed.paddingLeft };

@@ -55,8 +55,8 @@ describe("pages follow the domain's auth block", () => {
     // Counted once the links are there: the project's home page renders its own, the auth pages'
     // header renders the signed-out links once the page knows the tab has no session.
     const ready = {
-      "/": page.getByRole("main").getByRole("link", { name: "Sign in" }),
-      "/login": mainNav(page).getByRole("link", { name: "Sign in" }),
+      "/": page.getByRole("main").getByRole("link", { name: "Sign in", exact: true }),
+      "/login": mainNav(page).getByRole("link", { name: "Sign in", exact: true }),
     };
     for (const [path, signInLink] of Object.entries(ready)) {
       await page.goto(path);

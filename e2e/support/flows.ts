@@ -17,7 +17,7 @@ export async function fillAccountForm(page: Page, account: Account): Promise<voi
 export async function signIn(page: Page, account: Account): Promise<void> {
   await page.goto("/login");
   await fillAccountForm(page, { email: account.email, password: account.password });
-  await page.getByRole("main").getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("main").getByRole("button", { name: "Sign in", exact: true }).click();
   await page.waitForURL("**/profile");
 }
 

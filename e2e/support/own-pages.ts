@@ -126,7 +126,7 @@ export async function expectOwnPagesWork(
   await page.waitForURL("**/login?next=%2Fdashboard");
   await page.getByRole("main").getByLabel("Email").fill(admin.email);
   await page.getByRole("main").getByLabel("Password").fill(admin.password);
-  await page.getByRole("main").getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("main").getByRole("button", { name: "Sign in", exact: true }).click();
   await page.waitForURL("**/dashboard");
   await expect.poll(() => page.getByText(`Signed in as ${admin.email}`).count()).toBe(1);
 
