@@ -104,7 +104,15 @@ describe("interactive", () => {
     expect(await read(".gitignore")).toBe("node_modules/\n.next/\nnext-env.d.ts\n*.tsbuildinfo\n.env.local\n.data/\n");
     const manifest = JSON.parse(await read("package.json"));
     expect(manifest.scripts.start).toBe("node server.mjs");
-    expect(Object.keys(manifest.dependencies)).toEqual(["@domain-auth/core", "@next/env", "next", "react", "react-dom", "swagger-ui-dist"]);
+    expect(Object.keys(manifest.dependencies)).toEqual([
+      "@domain-auth/core",
+      "@next/env",
+      "next",
+      "react",
+      "react-dom",
+      "swagger-ui-dist",
+      "@simplewebauthn/browser",
+    ]);
     expect(JSON.parse(await read("tsconfig.json")).compilerOptions.paths).toEqual({ "@/*": ["./*"] });
     expect(await read("next.config.ts")).toContain('serverExternalPackages: ["@domain-auth/core"]');
     expect(session.screen()).toContain("Next steps");
