@@ -3,21 +3,28 @@ import { describe, expect, it } from "vitest";
 import { createSqliteDatabase } from "../../../../test/support/databases.js";
 import { BLOG_YAML, domainOf } from "../../test/support/domains.js";
 import { useInstance } from "../../test/support/instance.js";
-import { type DomainModel, ENDPOINT_FLAGS, type EndpointFlag } from "../config/index.js";
+import { type DomainModel, ENDPOINTS, type EndpointFlag } from "../config/index.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import { openApiDocument } from "../openapi/document.js";
 import { allowedMethods, createRouteMatcher } from "../router.js";
-import { AUTH_ENDPOINTS, catalogOperations, type EndpointEntry } from "./catalog.js";
+import { AUTH_ENDPOINTS, catalogOperations, type EndpointEntry, endpointFlagsOf } from "./catalog.js";
 import { AUTH_HANDLERS } from "./handlers.js";
 import { OPERATION_SCHEMAS } from "./schemas.js";
 
 const OPEN_YAML = readFileSync(new URL("../../test/fixtures/open.domain.yaml", import.meta.url), "utf8");
 
-/** Every combination of the endpoint flags (`auth.endpoints` and `totp`): 2¹⁰ of them. */
+/** The flags a domain sets; `mfa` follows from `totp` and `passkeys` ({@link endpointFlagsOf}). */
+const SET_FLAGS = [...ENDPOINTS, "totp", "passkeys"] as const;
+
+/** Every combination of the flags a domain can have (`auth.endpoints`, `totp`, `passkeys`): 2¹¹ of them. */
 function flagCombinations(): Record<EndpointFlag, boolean>[] {
-  return Array.from({ length: 2 ** ENDPOINT_FLAGS.length }, (_, bits) =>
-    Object.fromEntries(ENDPOINT_FLAGS.map((flag, index) => [flag, (bits & (1 << index)) !== 0])),
-  ) as Record<EndpointFlag, boolean>[];
+  return Array.from({ length: 2 ** SET_FLAGS.length }, (_, bits) => {
+    const set = Object.fromEntries(SET_FLAGS.map((flag, index) => [flag, (bits & (1 << index)) !== 0])) as Record<
+      (typeof SET_FLAGS)[number],
+      boolean
+    >;
+    return endpointFlagsOf({ endpoints: set, mfa: { totp: set.totp, passkeys: set.passkeys } });
+  });
 }
 
 /** The router of a model with these endpoints on; its handlers are never called here. */
