@@ -197,6 +197,8 @@ export class Passkeys {
   private challengeSpender(purpose: ChallengePurpose, userId: string | null) {
     const failed: { error?: unknown } = {};
     const check = async (challenge: string) => {
+      // The client's data is the caller's: its challenge may be anything JSON holds.
+      if (typeof challenge !== "string" || challenge.length > 1024) return false;
       try {
         return await this.store.spendChallenge(hashSecret(challenge), purpose, userId, this.now());
       } catch (error) {

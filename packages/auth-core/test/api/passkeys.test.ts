@@ -262,3 +262,41 @@ describe.each(BACKENDS)("passkeys with APP_URL and as a required enrolment on $n
     expect((await instance.api.post("/api/user/mfa/totp", undefined, { token: added.body.token })).status).toBe(404);
   });
 });
+
+describe("malformed passkey answers", () => {
+  const instance = useInstance(BACKENDS[0].create);
+
+  it("are a 4xx with the contract's error body on every endpoint that reads one, never a 5xx", async () => {
+    const admin = await setUpAdmin(instance.api);
+    const device = new SoftAuthenticator(ORIGIN);
+    const options = await instance.api.post("/api/user/passkeys/options", undefined, on(admin.token));
+    const good = device.register(options.body as PublicKeyCredentialCreationOptionsJSON);
+    const garbage = (text: string) => Buffer.from(text).toString("base64url");
+    const responses: unknown[] = [
+      { ...good, response: { ...good.response, clientDataJSON: garbage("not json") } },
+      { ...good, response: { ...good.response, clientDataJSON: garbage('{"type":"webauthn.create","challenge":42}') } },
+      { ...good, response: { ...good.response, attestationObject: garbage("\u00a1\u00ff") } },
+      { ...good, response: { ...good.response, attestationObject: "" } },
+      { ...good, id: "", rawId: "" },
+      { ...good, type: "password" },
+      { ...good, response: null },
+      { ...good, response: { ...good.response, clientDataJSON: "a".repeat(5000) } },
+      "x",
+      null,
+      { ...good, response: { ...good.response, clientDataJSON: "not+base64/url==" } },
+    ];
+    const { mfaToken } = (await instance.api.post("/api/user/login", { email: admin.email, password: TEST_PASSWORD })).body;
+    for (const response of responses) {
+      const answers = [
+        await instance.api.post("/api/user/passkeys", { response }, on(admin.token)),
+        await instance.api.post("/api/user/login/passkey", { response }, on()),
+        await instance.api.post("/api/user/login/mfa", { mfaToken: mfaToken ?? "mfa_x", passkey: response }, on()),
+      ];
+      for (const answer of answers) {
+        expect(answer.status, answer.text).toBeGreaterThanOrEqual(400);
+        expect(answer.status, answer.text).toBeLessThan(500);
+        expect(answer.body).toMatchObject({ code: expect.any(String), message: expect.any(String) });
+      }
+    }
+  });
+});
