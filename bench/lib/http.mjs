@@ -355,6 +355,13 @@ export async function storm(server, kind, { connections = 16, seconds = 4 } = {}
   });
 }
 
+/** Logins with right passwords from `connections` callers for `seconds`, with the server's CPU time per login. */
+export async function hitLogin(server, { connections = 10, seconds = 3 } = {}) {
+  const cpuBefore = cpuTimeMs(server.pid);
+  const run = await storm(server, "login", { connections, seconds });
+  return { ...run, serverCpuMsPerRequest: (cpuTimeMs(server.pid) - cpuBefore) / run.ok };
+}
+
 /** `me` at a fixed rate while a storm runs (started `leadMs` earlier so hashing is saturated). */
 export async function meDuringStorm(
   meServer,
