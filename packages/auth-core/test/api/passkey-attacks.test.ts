@@ -434,4 +434,26 @@ describe.each(BACKENDS)("passkey enrolment tokens under attack on $name", (backe
     const winner = results.find((result) => result.status === 201);
     expect((await api().get("/api/user/passkeys", on(winner?.body.token))).body.items).toHaveLength(1);
   });
+
+  it("refuses every other enrolment token of a user once one of theirs has added a factor", async () => {
+    const email = "reader@example.com";
+    expect((await api().post("/api/user/register", { email, password: TEST_PASSWORD }, on())).status).toBe(201);
+    const enrolments: string[] = [];
+    for (let login = 0; login < 2; login++) {
+      const answer = await api().post("/api/user/login", { email, password: TEST_PASSWORD }, on());
+      expect(answer.body).toMatchObject({ mfaEnrollmentRequired: true });
+      enrolments.push(answer.body.mfaToken);
+    }
+    const [used = "", stale = ""] = enrolments;
+    const staleOptions = await registrationOptions(api(), stale);
+    const added = await addPasskey(api(), used, new SoftAuthenticator(ORIGIN));
+    expect(added.status).toBe(201);
+    const late = new SoftAuthenticator(ORIGIN).register(staleOptions);
+    const refused = await api().post("/api/user/passkeys", { response: late }, on(stale));
+    expect(refused.status, refused.text).toBe(401);
+    expect(refused.body.token).toBeUndefined();
+    expect((await api().post("/api/user/passkeys/options", undefined, on(stale))).status).toBe(401);
+    expect((await api().post("/api/user/mfa/totp", undefined, on(stale))).status).toBe(401);
+    expect((await api().get("/api/user/passkeys", on(added.body.token))).body.items).toHaveLength(1);
+  });
 });
