@@ -40,12 +40,15 @@ export async function enrollingCaller(context: RouteContext, services: AuthServi
 
 /**
  * What commits with a factor the caller turns on (CONTRACT 15): their other sessions revoked, and
- * the enrolment token they came with spent (401 when another request spent it first).
+ * every enrolment token of theirs spent, the one they came with included (401 when another request
+ * spent it first).
  */
 export function factorAddedWork(services: AuthServices, caller: EnrollingCaller): (trx: Kysely<AnyDB>) => Promise<void> {
   return async (trx) => {
     const now = services.sessions.now();
-    if (caller.enrolment && !(await services.mfa.store.spendToken(trx, caller.enrolment.tokenHash, now))) throw invalidTokenError();
+    // Each was handed out to a user without a factor: with one on, another would add a factor and sign in without it.
+    const spent = await services.mfa.store.spendEnrolmentTokens(trx, caller.user.id, now);
+    if (caller.enrolment && !spent.includes(caller.enrolment.tokenHash)) throw invalidTokenError();
     await services.sessions.store.revokeAllOf(caller.user.id, now, { trx, ...(caller.session ? { except: caller.session.id } : {}) });
   };
 }

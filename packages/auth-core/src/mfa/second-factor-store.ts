@@ -146,6 +146,20 @@ export class SecondFactorStore {
     return { tokenHash: String(row.tokenHash), userId: String(row.userId), kind, expiresAt: Number(row.expiresAt) };
   }
 
+  /** Spends every live enrolment token of the user; the hashes of those it spent. */
+  async spendEnrolmentTokens(trx: Kysely<AnyDB>, userId: string, now: number): Promise<string[]> {
+    const rows = await trx
+      .updateTable(TABLES.mfaTokens)
+      .set({ usedAt: now })
+      .where("userId", "=", userId)
+      .where("kind", "=", "enrolment")
+      .where("usedAt", "is", null)
+      .where("expiresAt", ">", now)
+      .returning("tokenHash")
+      .execute();
+    return rows.map((row) => String(row.tokenHash));
+  }
+
   /** Spends an mfa token, if it is still unspent and unexpired. */
   async spendToken(trx: Kysely<AnyDB>, tokenHash: string, now: number): Promise<boolean> {
     return updated(

@@ -30,6 +30,8 @@ export interface Answering {
   readonly origin?: string;
   /** Whether the user was verified (default `true`). */
   readonly userVerified?: boolean;
+  /** The id a registration gives its new credential, base64url (default: 16 random bytes). */
+  readonly credentialId?: string;
 }
 
 /**
@@ -46,7 +48,7 @@ export class SoftAuthenticator {
   /** Answers registration options with a new discoverable credential. */
   register(options: PublicKeyCredentialCreationOptionsJSON, answering: Answering = {}): RegistrationResponseJSON {
     const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
-    const id = randomBytes(16);
+    const id = answering.credentialId === undefined ? randomBytes(16) : Buffer.from(answering.credentialId, "base64url");
     const rpId = options.rp.id ?? new URL(this.origin).hostname;
     this.credentials.set(base64url(id), { id: base64url(id), privateKey, rpId, userHandle: options.user.id, counter: 0 });
     const jwk = publicKey.export({ format: "jwk" });
