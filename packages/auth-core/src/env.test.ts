@@ -200,7 +200,7 @@ describe("createAuthFromEnv", () => {
       const auth = await createAuthFromEnv(production, { warn: (line) => lines.push(line) });
       try {
         expect(lines).toEqual([
-          expect.stringMatching(/APP_URL is not set: cookie sign-ins take the request's Host header as the app's origin/),
+          expect.stringMatching(/APP_URL is not set: cookie sign-ins and passkeys take the request's Host header as the app's origin/),
           expect.stringMatching(/SMTP_URL is not set, so no e-mail is sent: forgot-password, reset-password/),
         ]);
         expect(auth.endpoints).toMatchObject({ login: true, passwordReset: false, verifyEmail: false });

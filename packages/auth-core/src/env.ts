@@ -88,7 +88,7 @@ export async function createAuthFromEnv(env: AuthEnvironment = process.env, opti
   }
   if (settings.production && domain.auth && !settings.appUrl)
     warn(
-      "domain-auth: warning: APP_URL is not set: cookie sign-ins take the request's Host header as the app's origin, and the session cookies are neither Secure nor __Host- prefixed; set APP_URL (https://…) in production",
+      "domain-auth: warning: APP_URL is not set: cookie sign-ins and passkeys take the request's Host header as the app's origin, and the session cookies are neither Secure nor __Host- prefixed; set APP_URL (https://…) in production",
     );
   const mail = mailFromSettings(settings, domain, warn);
   return createAuth({
