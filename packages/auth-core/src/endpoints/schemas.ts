@@ -19,6 +19,8 @@ export const MFA_CHALLENGE_SCHEMA = "mfaChallenge";
 export const MFA_ENROLLMENT_SCHEMA = "mfaEnrollment";
 /** The answer that turns TOTP on: the recovery codes, and after a required enrolment the sign-in too. */
 export const TOTP_CONFIRMED_SCHEMA = "totpConfirmed";
+/** The name of a security event's schema (CONTRACT 16) in the document's components. */
+export const SECURITY_EVENT_SCHEMA = "securityEvent";
 
 /** The JSON body an operation reads. */
 export interface EndpointBody {
@@ -112,5 +114,12 @@ export const OPERATION_SCHEMAS: Readonly<Record<AuthOperationId, OperationSchema
   regenerateRecoveryCodes: {
     body: { schema: () => recoveryCodesBodySchema },
     answer: () => objectOf({ recoveryCodes: RECOVERY_CODES_PROPERTY }),
+  },
+  listEvents: {
+    answer: () =>
+      objectOf({
+        items: { type: "array", items: ref(SECURITY_EVENT_SCHEMA) },
+        nextCursor: { type: ["string", "null"], description: "Pass it as `before` for the next page; `null` on the last one." },
+      }),
   },
 };
