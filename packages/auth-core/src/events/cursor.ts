@@ -4,8 +4,8 @@ export interface EventPosition {
   readonly id: string;
 }
 
-/** Event ids are 22 base64url characters; anything longer or of other characters was never one. */
-const EVENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** Event ids are 28 lower-case hex digits; anything longer or of other characters was never one. */
+const EVENT_ID = /^[0-9a-f]{1,64}$/;
 /** The longest cursor worth decoding: a time and an id, with room to spare. */
 const MAX_CURSOR_LENGTH = 200;
 

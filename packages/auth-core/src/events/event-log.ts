@@ -63,6 +63,7 @@ export function eventOf(row: EventRow): SecurityEvent {
 export class EventLog {
   private readonly pending = new Set<Promise<void>>();
   private lastSweep = Number.NEGATIVE_INFINITY;
+  private sequence = 0;
 
   constructor(
     readonly store: EventStore,
@@ -96,10 +97,22 @@ export class EventLog {
     );
   }
 
+  /**
+   * The id of an event at `at`: lower-case hex of the time, this log's sequence and random bytes.
+   * Pages are ordered by time, then id, so of two events in one millisecond the later one comes
+   * first, and a page's cursor stays put while events arrive (hex sorts alike under any collation).
+   */
+  private idAt(at: number): string {
+    this.sequence = (this.sequence + 1) % 0x1_0000_0000;
+    const time = Math.max(0, Math.min(at, 0xffff_ffff_ffff)).toString(16).padStart(12, "0");
+    return `${time}${this.sequence.toString(16).padStart(8, "0")}${randomBytes(4).toString("hex")}`;
+  }
+
   private rowOf(draft: EventDraft): EventRow {
+    const at = this.options.now();
     return {
-      id: randomBytes(16).toString("base64url"),
-      at: this.options.now(),
+      id: this.idAt(at),
+      at,
       type: draft.type,
       userId: draft.userId ?? null,
       actorId: draft.actorId ?? null,

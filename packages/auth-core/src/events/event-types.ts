@@ -42,7 +42,7 @@ export type EventDetail = Readonly<Record<string, string | number | boolean | nu
 
 /** A security event, as the API answers it and `onEvent` receives it. */
 export interface SecurityEvent {
-  /** Random, 22 characters. */
+  /** 28 lower-case hex digits: the time, a sequence and random bytes. */
   readonly id: string;
   /** When it happened, ISO 8601 (UTC, milliseconds). */
   readonly at: string;
