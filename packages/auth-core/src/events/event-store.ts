@@ -65,13 +65,18 @@ export class EventStore {
    * table's `(…, at, id)` indexes, so a page costs the same however many events there are.
    */
   async page(query: EventQuery): Promise<EventRow[]> {
+    const rows = await this.pageQuery(query).execute();
+    return rows.map(toEventRow);
+  }
+
+  /** The query of {@link page}, unrun (its plan is what tests check). */
+  pageQuery(query: EventQuery) {
     let select = this.database.db.selectFrom(TABLE).select([...COLUMNS]);
     if (query.userId !== undefined) select = select.where("userId", "=", query.userId);
     if (query.type !== undefined) select = select.where("type", "=", query.type);
     const before = query.before;
     if (before) select = select.where((eb) => eb(eb.refTuple("at", "id"), "<", eb.tuple(before.at, before.id)));
-    const rows = await select.orderBy("at", "desc").orderBy("id", "desc").limit(query.limit).execute();
-    return rows.map(toEventRow);
+    return select.orderBy("at", "desc").orderBy("id", "desc").limit(query.limit);
   }
 
   /**
