@@ -129,6 +129,7 @@ describe("what the blog's document says", () => {
         "/api/user/mfa/totp",
         "/api/user/mfa/totp/confirm",
         "/api/user/mfa/recovery-codes",
+        "/api/user/events",
       ].sort(),
     );
     expect(Object.keys(document.paths["/api/post/{id}"] ?? {})).toEqual(["get", "patch", "delete"]);
