@@ -48,11 +48,17 @@ function passkeysSection(page: Page): Locator {
 /** Adds a passkey named `name` on /profile and waits for the page to say so. */
 async function addPasskeyOnProfile(page: Page, name: string): Promise<void> {
   const section = passkeysSection(page);
-  await section.getByText(/You have no passkeys yet|Added/).first().waitFor();
+  await section
+    .getByText(/You have no passkeys yet|Added/)
+    .first()
+    .waitFor();
   await section.getByRole("button", { name: "Add a passkey" }).click();
   await section.getByLabel("Passkey name").fill(name);
   await section.getByRole("button", { name: "Add a passkey" }).click();
-  await section.getByRole("status").filter({ hasText: `The passkey “${name}” was added` }).waitFor();
+  await section
+    .getByRole("status")
+    .filter({ hasText: `The passkey “${name}” was added` })
+    .waitFor();
 }
 
 describe("passkeys in the browser", () => {

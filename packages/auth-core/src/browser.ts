@@ -14,9 +14,19 @@
 export { AUTH_PAGE_NEEDS, AUTH_PAGES, type AuthPage, authPageExists } from "./config/vocabulary.js";
 export { AUTH_ENDPOINTS, type AuthRoute, type EndpointEntry, endpointFlagsOf, type FixedAuthRoute } from "./endpoints/catalog.js";
 export {
+  EVENT_PAGE_LIMITS,
+  type EventDetail,
+  isSecurityEventType,
+  SECURITY_EVENT_TYPES,
+  type SecurityEvent,
+  type SecurityEventType,
+} from "./events/event-types.js";
+export {
   type ApiPaths,
   apiPaths,
   collectionPath,
+  type EventsQuery,
+  eventsPath,
   itemPath,
   type ListQuery,
   OPENAPI_PATH,
@@ -36,6 +46,7 @@ export {
   checkCurrentPassword,
   credentialChanges,
 } from "./policy/credentials.js";
+export { checkEventReader, eventSubject } from "./policy/events.js";
 export { checkFieldGuards, guardedFields } from "./policy/field-guards.js";
 export { afterSignIn, DEFAULT_AFTER_SIGN_IN, signInPath } from "./policy/next-path.js";
 export { type Access, checkOwnership, ownsRecord } from "./policy/ownership.js";

@@ -1,5 +1,6 @@
 import type { AuthModel, DomainModel, EndpointFlag } from "./config/index.js";
 import type { CookieTransport } from "./cookies/cookie-transport.js";
+import type { EventLog } from "./events/event-log.js";
 import type { ApiRequest } from "./http/api-request.js";
 import type { AccountTokenStore } from "./mail/account-tokens.js";
 import type { MailService } from "./mail/mail-service.js";
@@ -41,6 +42,8 @@ export interface AuthServices {
   readonly accountTokens: AccountTokenStore;
   readonly forgotPasswordThrottle: MailThrottle;
   readonly resendVerificationThrottle: MailThrottle;
+  /** The security event log (CONTRACT 16). */
+  readonly events: EventLog;
 }
 
 /** Everything a route handler works with. */

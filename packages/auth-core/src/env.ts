@@ -66,6 +66,7 @@ export interface CreateAuthFromEnvOptions {
 /**
  * Creates an instance from the environment: `DOMAIN_FILE`, `DATABASE_URL`, `AUTH_SECRET`,
  * `AUTH_TOKEN_TTL`, `AUTH_REFRESH_TTL`, `AUTH_SESSION_MAX_AGE`, `AUTH_BCRYPT_COST`, `TRUST_PROXY`, `SETUP_TOKEN`, `AUTH_REGISTER_LIMIT`,
+ * `AUTH_EVENT_RETENTION`,
  * `CORS_ORIGINS`, `APP_URL`, `SMTP_URL`, `MAIL_FROM` (see {@link AuthEnvironment}).
  *
  * @throws {ConfigurationError | DomainConfigError | Error} with a one-line message on a bad setting,
@@ -100,6 +101,7 @@ export async function createAuthFromEnv(env: AuthEnvironment = process.env, opti
     sessionMaxAgeSeconds: settings.sessionMaxAgeSeconds,
     trustProxy: settings.trustProxy,
     registerLimit: settings.registerLimit,
+    eventRetentionDays: settings.eventRetentionDays,
     ...(secret ? { secret } : {}),
     ...(settings.setupToken ? { setupToken: settings.setupToken } : {}),
     ...(settings.corsOrigins ? { corsOrigins: settings.corsOrigins } : {}),

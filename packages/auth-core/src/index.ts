@@ -24,6 +24,8 @@ export {
 export type { PageSessions, Profile, RequestHeaders, SessionRenewal } from "./cookies/page-sessions.js";
 export { type Auth, type CreateAuthOptions, createAuth } from "./create-auth.js";
 export { authFromEnv, type CreateAuthFromEnvOptions, createAuthFromEnv } from "./env.js";
+export type { EventDraft, EventListener, EventLog, EventPage } from "./events/event-log.js";
+export { type EventDetail, SECURITY_EVENT_TYPES, type SecurityEvent, type SecurityEventType } from "./events/event-types.js";
 export { type ApiRequest, pathOf } from "./http/api-request.js";
 export type { CorsOrigins } from "./http/cors.js";
 export { ApiError, ERROR_CODES, type ErrorBody, type ErrorCode, type Issue } from "./http/errors.js";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEFAULT_EVENT_RETENTION_DAYS } from "./events/event-types.js";
 import { type CorsOrigins, parseCorsOrigins } from "./http/cors.js";
 import { DEFAULT_REFRESH_TTL_SECONDS, DEFAULT_SESSION_MAX_AGE_SECONDS } from "./sessions/lifetimes.js";
 import { DEFAULT_REGISTER_LIMIT } from "./throttle/register-throttle.js";
@@ -56,6 +57,7 @@ export const WHOLE_NUMBER_OPTIONS = {
   sessionMaxAgeSeconds: { env: "AUTH_SESSION_MAX_AGE", min: 1, max: 10 * 366 * DAY, default: DEFAULT_SESSION_MAX_AGE_SECONDS },
   trustProxy: { env: "TRUST_PROXY", min: 0, max: 32, default: 0 },
   registerLimit: { env: "AUTH_REGISTER_LIMIT", min: 1, max: 1_000_000, default: DEFAULT_REGISTER_LIMIT },
+  eventRetentionDays: { env: "AUTH_EVENT_RETENTION", min: 1, max: 100 * 366, default: DEFAULT_EVENT_RETENTION_DAYS },
   port: { env: "PORT", min: 0, max: 65535, default: 3000 },
   hashThreads: { min: 1 },
   maxHashQueue: { min: 0 },

@@ -6,6 +6,7 @@ import {
   type EndpointEntry,
   type EndpointMethod,
   type EndpointOperation,
+  isServed,
 } from "./endpoints/catalog.js";
 import { AUTH_HANDLERS, type AuthHandler, type PathParameters } from "./endpoints/handlers.js";
 import { type ApiRequest, pathOf } from "./http/api-request.js";
@@ -77,7 +78,7 @@ function authRoutesOf(context: RouteContext): AuthRoute[] {
   const services = context.services;
   return (Object.values(AUTH_ENDPOINTS) as EndpointEntry[]).map((entry) => ({
     pattern: entry.path.split("/"),
-    handlers: services?.endpoints[entry.flag] ? bindHandlers(context, services, entry) : null,
+    handlers: services && isServed(entry, services.endpoints) ? bindHandlers(context, services, entry) : null,
   }));
 }
 

@@ -17,6 +17,8 @@ export interface AuthEnvironment {
   AUTH_REGISTER_LIMIT?: string;
   AUTH_REFRESH_TTL?: string;
   AUTH_SESSION_MAX_AGE?: string;
+  /** Days security events are kept before they are purged. */
+  AUTH_EVENT_RETENTION?: string;
   /** `*`, or comma-separated exact origins (`https://app.example.com`) allowed to call `/api/*` from a browser. */
   CORS_ORIGINS?: string;
   /** The public origin of the web app, used in the links of e-mails. */
@@ -56,6 +58,8 @@ export interface AuthSettings {
   readonly trustProxy: number;
   /** `AUTH_REGISTER_LIMIT`: registrations per client address per hour. @default 100 */
   readonly registerLimit: number;
+  /** `AUTH_EVENT_RETENTION`: security events older than this many days are purged. @default 90 */
+  readonly eventRetentionDays: number;
   /** `SETUP_TOKEN` (at least 16 bytes), `undefined` when unset or empty. */
   readonly setupToken: string | undefined;
   /** `CORS_ORIGINS`: the origins allowed to call the API from a browser, `*` for any; `null` when unset (same origin only). */
@@ -128,6 +132,7 @@ export function readSettings(env: AuthEnvironment = process.env): AuthSettings {
     sessionMaxAgeSeconds: options.sessionMaxAgeSeconds,
     trustProxy: options.trustProxy,
     registerLimit: options.registerLimit,
+    eventRetentionDays: options.eventRetentionDays,
     setupToken: options.setupToken,
     corsOrigins: options.corsOrigins,
     appUrl: checkAppUrl(env.APP_URL, "APP_URL"),

@@ -31,9 +31,12 @@ export async function checkPassword(
   request: ApiRequest,
   attempt: PasswordAttempt,
 ): Promise<boolean> {
-  const counted = await countAttempt(context, services, request, attempt.email);
+  const counted = await countAttempt(context, services, request, attempt.email, { userId: attempt.user?.id ?? null });
   const valid = await counted.compare(() => comparePassword(services, attempt.password, attempt.user));
-  if (!valid || !attempt.user) return false;
+  if (!valid || !attempt.user) {
+    counted.fail("login.failed", { reason: "wrong_current_password" });
+    return false;
+  }
   const secondFactor = (await secondFactorMethods(services, attempt.user.id)).length > 0;
   await (secondFactor ? counted.giveBack() : counted.succeed());
   return true;

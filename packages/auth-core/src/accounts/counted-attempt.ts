@@ -1,6 +1,8 @@
 import type { AuthServices, RouteContext } from "../context.js";
+import type { EventDetail } from "../events/event-types.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { ApiError } from "../http/errors.js";
+import { requestEvents } from "./security-events.js";
 
 /**
  * One attempt at an account's secrets (a password, a second-factor code), counted by the login
@@ -18,10 +20,21 @@ export interface CountedAttempt {
    * wrong codes.
    */
   giveBack(): Promise<void>;
+  /**
+   * A wrong answer: it stays counted, and its event (`login.failed` for a password, `mfa.failed`
+   * for a code) is recorded once the answer is on its way.
+   */
+  fail(type: "login.failed" | "mfa.failed", detail?: EventDetail): void;
+}
+
+/** Whose secret an attempt is at: the user, when the email has one. */
+export interface AttemptOptions {
+  readonly userId?: string | null;
 }
 
 /**
- * Counts an attempt for a normalized email and the request's client address.
+ * Counts an attempt for a normalized email and the request's client address. The attempt that
+ * locks them records a `login.locked` event after its answer.
  *
  * @throws {ApiError} `TOO_MANY_ATTEMPTS` with `Retry-After` while the email or the address is locked.
  */
@@ -30,10 +43,16 @@ export async function countAttempt(
   services: AuthServices,
   request: ApiRequest,
   email: string,
+  options: AttemptOptions = {},
 ): Promise<CountedAttempt> {
   const address = context.clientAddress(request);
-  const wait = await services.throttle.countAttempt(email, address);
-  if (wait !== null) throw new ApiError("TOO_MANY_ATTEMPTS", { headers: { "retry-after": String(wait) } });
+  const events = requestEvents(context, services, request);
+  const about = { userId: options.userId ?? null, email };
+  const lock = await services.throttle.countAttempt(email, address);
+  if (lock !== null) {
+    if (lock.started) events.later({ type: "login.locked", ...about, detail: { retryAfter: lock.retryAfter } });
+    throw new ApiError("TOO_MANY_ATTEMPTS", { headers: { "retry-after": String(lock.retryAfter) } });
+  }
   const giveBack = () => services.throttle.withdrawAttempt(email, address);
   return {
     async compare(check) {
@@ -46,5 +65,6 @@ export async function countAttempt(
     },
     succeed: () => services.throttle.recordSuccess(email, address),
     giveBack,
+    fail: (type, detail) => events.later({ type, ...about, ...(detail ? { detail } : {}) }),
   };
 }

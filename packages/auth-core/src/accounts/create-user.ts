@@ -1,11 +1,13 @@
+import type { Kysely } from "kysely";
 import type { AuthServices, RouteContext } from "../context.js";
 import { ApiError } from "../http/errors.js";
 import { storeError } from "../http/store-errors.js";
 import { defaultsFor } from "../records/defaults.js";
 import { parseRecordBody } from "../records/parse-body.js";
+import type { AnyDB } from "../store/database.js";
 import type { SetupMode } from "../store/record-store.js";
 import { refTargetsOf } from "../store/references.js";
-import { type StoredUser, toStoredUser } from "../store/rows.js";
+import { type StoredRecord, type StoredUser, toStoredUser } from "../store/rows.js";
 import { SIGN_UP_BODY_OPTIONS } from "./auth-body-schemas.js";
 
 /** Validates a register or setup body: email and password rules, declared fields; other keys (role, id…) ignored. */
@@ -21,6 +23,8 @@ export interface NewUserOptions {
   readonly hash?: (password: string) => Promise<string>;
   /** The email counts as confirmed (the setup administrator; a user an administrator created with a password). */
   readonly verified: boolean;
+  /** Runs in the insert's transaction, given the new user, and commits with it: the event that records it. */
+  readonly within?: (trx: Kysely<AnyDB>, user: StoredUser) => Promise<void>;
 }
 
 /**
@@ -43,11 +47,16 @@ export async function createUser(
   const defaults = defaultsFor(entity, fields);
   const passwordHash = typeof password === "string" ? await (options.hash ?? services.hasher.hash)(password) : "";
   const verified = options.verified ? 1 : 0;
+  const within = options.within;
   try {
     const record = await context.store.insert(
       entity,
       { ...defaults, ...fields, role: options.role, passwordHash, tokenVersion: 1, emailVerified: verified, everVerified: verified },
-      { setup: options.setup, refs: refTargetsOf(context.model, entity, fields) },
+      {
+        setup: options.setup,
+        refs: refTargetsOf(context.model, entity, fields),
+        ...(within ? { within: (trx: Kysely<AnyDB>, created: StoredRecord) => within(trx, toStoredUser(created)) } : {}),
+      },
     );
     return toStoredUser(record);
   } catch (error) {

@@ -5,6 +5,7 @@ import { MFA_TOKEN_TTL_SECONDS, type SecondFactorMethod } from "../mfa/second-fa
 import { mustEnrolSecondFactor } from "../policy/second-factor.js";
 import type { StoredUser } from "../store/rows.js";
 import type { Transport } from "./auth-body-schemas.js";
+import type { SignInMethod } from "./security-events.js";
 import { signedInBody, signedInReply } from "./signed-in-body.js";
 
 /**
@@ -39,6 +40,8 @@ export interface SignInAnswerOptions {
   /** The status of a session's or an enrolment's answer (201 for setup); a second step is always 200. */
   readonly status: number;
   readonly transport: Transport;
+  /** How the session is started, for its event. @default "password" */
+  readonly method?: SignInMethod;
 }
 
 /**
@@ -62,5 +65,6 @@ export async function answerSignIn(
   if (step.kind === "enrolment") {
     return jsonWithToken(options.status, { mfaEnrollmentRequired: true, mfaToken: await services.mfa.issueToken(user.id, "enrolment") });
   }
-  return signedInReply(services, options.status, await signedInBody(context, services, user, request), options.transport);
+  const body = await signedInBody(context, services, user, request, options.method ? { method: options.method } : {});
+  return signedInReply(services, options.status, body, options.transport);
 }

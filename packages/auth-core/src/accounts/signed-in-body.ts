@@ -6,6 +6,7 @@ import type { IssuedRefresh } from "../sessions/sessions.js";
 import type { SignedInUser } from "../store/rows.js";
 import type { IssuedToken } from "../tokens/tokens.js";
 import type { Transport } from "./auth-body-schemas.js";
+import { byUser, requestEvents, type SignInMethod } from "./security-events.js";
 
 /** A session's tokens as a sign-in answers them. */
 export interface SessionTokens extends IssuedToken {
@@ -34,18 +35,40 @@ export async function tokensBody(
   return { ...(await sessionTokens(services, user, issued)), user: serializeRecord(services.auth.entity, user) };
 }
 
-/** Starts a session for a user who just signed in (login, setup) and answers with its tokens and the profile. */
+/**
+ * Starts a session for a user who just signed in (login, setup) and answers with its tokens and
+ * the profile. Its `login.succeeded` event (with how they signed in, `password` unless told) is
+ * written in the session's own transaction.
+ */
 export async function signedInBody(
   context: RouteContext,
   services: AuthServices,
   user: SignedInUser,
   request: ApiRequest,
+  options: { readonly method?: SignInMethod } = {},
 ): Promise<SessionTokens & { user: Record<string, unknown> }> {
-  const issued = await services.sessions.start(user.id, {
-    userAgent: request.headers.get("user-agent"),
-    address: context.clientAddress(request),
+  return tokensBody(services, user, await startSession(context, services, user, request, options));
+}
+
+/** Starts a session with its `login.succeeded` event, as {@link signedInBody} does, and returns its refresh token. */
+export function startSession(
+  context: RouteContext,
+  services: AuthServices,
+  user: Pick<SignedInUser, "id" | "email">,
+  request: ApiRequest,
+  options: { readonly method?: SignInMethod } = {},
+): Promise<IssuedRefresh> {
+  const events = requestEvents(context, services, request);
+  const client = { userAgent: request.headers.get("user-agent"), address: context.clientAddress(request) };
+  return services.sessions.start(user.id, client, {
+    within: (trx, session) =>
+      events.write(trx, {
+        type: "login.succeeded",
+        ...byUser(user),
+        sessionId: session.id,
+        detail: { method: options.method ?? "password" },
+      }),
   });
-  return tokensBody(services, user, issued);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { authenticate, bearerToken } from "../accounts/authenticate.js";
+import { requestEvents } from "../accounts/security-events.js";
 import { sessionTokens } from "../accounts/signed-in-body.js";
 import type { Operation } from "../config/index.js";
 import type { AuthServices, RouteContext } from "../context.js";
@@ -7,7 +8,7 @@ import { ApiError } from "../http/errors.js";
 import { mayPerform } from "../policy/authorize.js";
 import { serializeRecord } from "../records/serialize.js";
 import { REUSE_GRACE_MS } from "../sessions/lifetimes.js";
-import type { RefreshOutcome } from "../sessions/sessions.js";
+import type { RefreshOutcome, SessionWithin } from "../sessions/sessions.js";
 
 /** A request's headers, as a framework hands them to server code (a Web `Headers` is one). */
 export type RequestHeaders = Pick<Headers, "get" | "has">;
@@ -85,7 +86,11 @@ export function createPageSessions(context: RouteContext): PageSessions {
     },
     async renewSession(headers) {
       if (!services?.endpoints.refresh) return null;
-      return renew(services, readOnlyRequest(headers), renewing);
+      const request = readOnlyRequest(headers);
+      const events = requestEvents(context, services, request);
+      const onReuse: SessionWithin = (trx, session) =>
+        events.write(trx, { type: "session.reuse_detected", userId: session.userId, sessionId: session.id });
+      return renew(services, request, renewing, onReuse);
     },
     can(user, operation, entityName, record) {
       const entity = context.model.entities.find((candidate) => candidate.name === entityName);
@@ -111,7 +116,12 @@ interface SharedRenewal {
  * reads: past it, the spent token is a replay and goes to the store, which revokes the session. A
  * refused one is forgotten at once, so refresh cookies that renew nothing are not kept.
  */
-async function renew(services: AuthServices, request: ApiRequest, renewing: Map<string, SharedRenewal>): Promise<SessionRenewal | null> {
+async function renew(
+  services: AuthServices,
+  request: ApiRequest,
+  renewing: Map<string, SharedRenewal>,
+  onReuse: SessionWithin,
+): Promise<SessionRenewal | null> {
   const { cookies } = services;
   const access = cookies.accessToken(request);
   if (access !== null && (await services.tokens.verify(access))) return null;
@@ -120,7 +130,7 @@ async function renew(services: AuthServices, request: ApiRequest, renewing: Map<
   const now = services.sessions.now();
   let shared = renewing.get(refreshToken);
   if (!shared || now - shared.startedAt > REUSE_GRACE_MS) {
-    const started: SharedRenewal = { outcome: services.sessions.refresh(services.auth.entity, refreshToken), startedAt: now };
+    const started: SharedRenewal = { outcome: services.sessions.refresh(services.auth.entity, refreshToken, { onReuse }), startedAt: now };
     const forget = () => {
       clearTimeout(timer);
       if (renewing.get(refreshToken) === started) renewing.delete(refreshToken);

@@ -1,4 +1,5 @@
 import type { Endpoint, EndpointFlag } from "../config/vocabulary.js";
+import { EVENT_PAGE_LIMITS, SECURITY_EVENT_TYPES } from "../events/event-types.js";
 import type { ErrorCode } from "../http/errors.js";
 import { REUSE_GRACE_MS } from "../sessions/lifetimes.js";
 
@@ -18,12 +19,16 @@ export type EndpointMethod = "GET" | "POST" | "DELETE";
  */
 export type CallerRequirement = "none" | "bearer";
 
-/** A query or path parameter of an operation; every one is a string. */
+/** A query or path parameter of an operation: a string, or a whole number written in one. */
 export interface EndpointParameter {
   readonly name: string;
   /** `path` parameters are named in the entry's path as `{name}` and always required. */
   readonly in: "path" | "query";
   readonly description: string;
+  /** @default "string" */
+  readonly type?: "string" | "integer";
+  /** The values it may take, when they are few. */
+  readonly values?: readonly string[];
 }
 
 /** One method of an endpoint: how it is documented and whom it answers. */
@@ -53,8 +58,11 @@ export interface EndpointOperation {
 export interface EndpointEntry {
   /** Under `/api/<auth>/`; `{name}` stands for a path parameter. */
   readonly path: string;
-  /** `auth.endpoints.<flag>` (CONTRACT 1.2), or `totp`, `passkeys`, `mfa` of `auth.mfa`; one flag may switch several endpoints. */
-  readonly flag: EndpointFlag;
+  /**
+   * `auth.endpoints.<flag>` (CONTRACT 1.2), or `totp`, `passkeys`, `mfa` of `auth.mfa`; one flag
+   * may switch several endpoints. None: the endpoint exists wherever `auth.type` is `jwt`.
+   */
+  readonly flag?: EndpointFlag;
   readonly operations: Readonly<Partial<Record<EndpointMethod, EndpointOperation>>>;
 }
 
@@ -410,7 +418,36 @@ export const AUTH_ENDPOINTS = {
       },
     },
   },
+  events: {
+    path: "events",
+    operations: {
+      GET: {
+        operationId: "listEvents",
+        summary: "Security events",
+        description: `The security events (sign-ins, failed attempts, sign-outs, credential, role and second-factor changes…), newest first, ${EVENT_PAGE_LIMITS.default} to a page unless \`limit\` says otherwise (at most ${EVENT_PAGE_LIMITS.max}); pass a page's \`nextCursor\` as \`before\` for the next one. The setup role sees everyone's, or one user's with \`userId\`; anyone else sees only their own (403 for another \`userId\`). Never holds a password, token, code or hash.`,
+        caller: "bearer",
+        parameters: [
+          { name: "userId", in: "query", description: "Only this user's events (the setup role; others may name only themselves)." },
+          { name: "type", in: "query", description: "Only events of this type.", values: SECURITY_EVENT_TYPES },
+          { name: "before", in: "query", description: "The `nextCursor` of the previous page." },
+          {
+            name: "limit",
+            in: "query",
+            type: "integer",
+            description: `Events on the page, 1 to ${EVENT_PAGE_LIMITS.max} (default ${EVENT_PAGE_LIMITS.default}).`,
+          },
+        ],
+        success: { status: 200, description: "A page of events, newest first" },
+        errors: ["INVALID_QUERY", "FORBIDDEN"],
+      },
+    },
+  },
 } as const satisfies Record<string, EndpointEntry>;
+
+/** Whether an endpoint exists with these flags on: its flag is, or it has none (it exists wherever auth does). */
+export function isServed(entry: EndpointEntry, flags: Readonly<Record<EndpointFlag, boolean>>): boolean {
+  return entry.flag === undefined || flags[entry.flag];
+}
 
 /**
  * Whether each flag is on for a domain: its `auth.endpoints`, and `totp`, `passkeys` and `mfa`

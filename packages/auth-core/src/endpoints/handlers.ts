@@ -1,6 +1,7 @@
 import type { AuthServices, RouteContext } from "../context.js";
 import type { ApiRequest } from "../http/api-request.js";
 import type { Reply } from "../http/responses.js";
+import { listEvents } from "../routes/events.js";
 import { forgotPassword } from "../routes/forgot-password.js";
 import { login } from "../routes/login.js";
 import { loginMfa } from "../routes/login-mfa.js";
@@ -56,4 +57,5 @@ export const AUTH_HANDLERS: { readonly [Id in AuthOperationId]: AuthHandler<Path
   listPasskeys,
   addPasskey,
   removePasskey,
+  listEvents,
 };

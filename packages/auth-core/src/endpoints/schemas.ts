@@ -24,6 +24,8 @@ export const TOTP_CONFIRMED_SCHEMA = "totpConfirmed";
 export const PASSKEY_SCHEMA = "passkey";
 /** The answer that adds a passkey: it, and after a required enrolment the sign-in too. */
 export const PASSKEY_ADDED_SCHEMA = "passkeyAdded";
+/** The name of a security event's schema (CONTRACT 16) in the document's components. */
+export const SECURITY_EVENT_SCHEMA = "securityEvent";
 
 /** The JSON body an operation reads. */
 export interface EndpointBody {
@@ -137,4 +139,11 @@ export const OPERATION_SCHEMAS: Readonly<Record<AuthOperationId, OperationSchema
   listPasskeys: { answer: () => objectOf({ items: { type: "array", items: ref(PASSKEY_SCHEMA) } }) },
   addPasskey: { body: { schema: () => addPasskeyBodySchema }, answer: () => ref(PASSKEY_ADDED_SCHEMA) },
   removePasskey: {},
+  listEvents: {
+    answer: () =>
+      objectOf({
+        items: { type: "array", items: ref(SECURITY_EVENT_SCHEMA) },
+        nextCursor: { type: ["string", "null"], description: "Pass it as `before` for the next page; `null` on the last one." },
+      }),
+  },
 };

@@ -84,6 +84,26 @@ export function userSessionsPath(authEntity: Segmented, userId: string): string 
   return `${apiPaths(authEntity).sessions}?${new URLSearchParams({ userId })}`;
 }
 
+/** The query of a page of security events (CONTRACT 16). */
+export interface EventsQuery {
+  readonly userId?: string;
+  readonly type?: string;
+  /** The `nextCursor` of the previous page. */
+  readonly before?: string;
+  readonly limit?: number;
+}
+
+/**
+ * The path of a page of security events: `GET` reads it, newest first.
+ * @example eventsPath(model.auth.entity, { type: "login.succeeded", limit: 5 }) // "/api/user/events?type=login.succeeded&limit=5"
+ */
+export function eventsPath(authEntity: Segmented, query: EventsQuery = {}): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
+  const search = params.toString();
+  return `${apiPaths(authEntity).events}${search ? `?${search}` : ""}`;
+}
+
 /**
  * The endpoints one flag (`auth.endpoints.<flag>`, or one of `auth.mfa`) switches, in a line: their methods, then their paths
  * (a path under another one listed is not repeated).

@@ -1,5 +1,6 @@
 import type { DomainModel, EndpointFlag } from "../config/index.js";
 import type { PageSessions } from "../cookies/page-sessions.js";
+import type { EventListener, EventLog } from "../events/event-log.js";
 import type { ApiRequest } from "../http/api-request.js";
 import type { CorsOrigins } from "../http/cors.js";
 import type { Reply } from "../http/responses.js";
@@ -67,8 +68,24 @@ export interface CreateAuthOptions {
    * @default none: a cookie request's own `Host` is the app's origin, and cookies are not `Secure`
    */
   appUrl?: string;
-  /** Receives unexpected errors (answered with 500). @default console.error */
+  /**
+   * Receives unexpected errors (answered with 500), and what fails after an answer: an `onEvent`
+   * that threw, a refused attempt's event that could not be written. @default console.error
+   */
   onError?: (error: unknown) => void;
+  /**
+   * Security events older than this many days are purged (CONTRACT 16), in bounded batches at most
+   * once a minute. @default 90
+   */
+  eventRetentionDays?: number;
+  /**
+   * Hears of every security event once it is committed (CONTRACT 16): after the transaction of the
+   * change it records, or, for a refused attempt, once the answer is on its way; on a later turn of
+   * the event loop, so it never delays an answer. What it returns is not awaited by any request;
+   * when it throws or rejects, the error goes to `onError`.
+   * @example createAuth({ ...options, onEvent: (event) => process.stdout.write(`${JSON.stringify(event)}\n`) })
+   */
+  onEvent?: EventListener;
   /**
    * E-mail (CONTRACT 11): the mailer and the web app's public origin its links point at. Without
    * it no e-mail is sent: forgot and reset password and the verification endpoints are 404,
@@ -101,12 +118,14 @@ export interface Auth extends PageSessions {
   readonly sessions: SessionService | null;
   /** The second factors of this instance, for tools such as the `admin` command (`null` under `auth.type: none`). */
   readonly mfa: SecondFactors | null;
+  /** The security event log of this instance, for tools such as the `admin` command (`null` under `auth.type: none`). */
+  readonly events: EventLog | null;
   /**
    * The auth endpoints that exist (`null` under `auth.type: none`): the model's flags, the
    * e-mail ones (`passwordReset`, `verifyEmail`) only when this instance sends e-mail, and `totp`
    * for the TOTP endpoints (`auth.mfa.totp`). Pages ask this, not the model.
    */
   readonly endpoints: Readonly<Record<EndpointFlag, boolean>> | null;
-  /** Waits for the e-mails under way (at most 5 seconds), then closes the database. */
+  /** Waits for the e-mails and the events under way (at most 5 seconds each), then closes the database. */
   close(): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import { clientAddressOf, PEER_ADDRESS_HEADER, UNKNOWN_ADDRESS } from "../client-address.js";
+import type { EventListener } from "../events/event-log.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { type CorsPolicy, createCorsPolicy } from "../http/cors.js";
 import { type CheckedOptions, ConfigurationError, checkAppUrl, checkOptions } from "../options.js";
@@ -17,6 +18,8 @@ export interface InstanceOptions extends CheckedOptions {
   readonly cors: CorsPolicy | null;
   readonly clientAddress: (request: ApiRequest) => string;
   readonly onError: (error: unknown) => void;
+  /** `undefined` when nobody listens. */
+  readonly onEvent: EventListener | undefined;
 }
 
 /** Finds a request's client address, saying once per instance when one arrives without a recorded address. */
@@ -45,6 +48,8 @@ export function resolveOptions(options: CreateAuthOptions): InstanceOptions {
   const auth = options.domain.auth;
   if (auth && checked.secret === undefined)
     throw new ConfigurationError(`a secret of at least ${MIN_SECRET_BYTES} bytes is required with auth.type jwt`);
+  if (options.onEvent !== undefined && typeof options.onEvent !== "function")
+    throw new ConfigurationError("onEvent must be a function that receives each security event");
   if (auth?.verifyEmail && !options.mail)
     throw new ConfigurationError("auth.verifyEmail is true but no e-mail is configured: users could never confirm their address");
   return {
@@ -55,5 +60,6 @@ export function resolveOptions(options: CreateAuthOptions): InstanceOptions {
     cors: checked.corsOrigins && createCorsPolicy(checked.corsOrigins),
     clientAddress: options.clientAddress ?? addressFinder(checked.trustProxy),
     onError: options.onError ?? ((error: unknown) => console.error("domain-auth: unexpected error", error)),
+    onEvent: options.onEvent,
   };
 }

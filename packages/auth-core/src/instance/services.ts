@@ -2,6 +2,8 @@ import { type AuthModel, ENDPOINTS, type Endpoint, type EndpointFlag, MAIL_ENDPO
 import type { AuthServices } from "../context.js";
 import { CookieTransport } from "../cookies/cookie-transport.js";
 import { endpointFlagsOf } from "../endpoints/catalog.js";
+import { EventLog } from "../events/event-log.js";
+import { EventStore } from "../events/event-store.js";
 import { AccountTokenStore } from "../mail/account-tokens.js";
 import { type MailOptions, MailService } from "../mail/mail-service.js";
 import { PasskeyStore } from "../mfa/passkey-store.js";
@@ -63,5 +65,11 @@ export function createServices(
     mail: mail ? new MailService(mail, accountTokens, options.issuer, now) : null,
     forgotPasswordThrottle: createMailThrottle(database, "forgot-password"),
     resendVerificationThrottle: createMailThrottle(database, "resend-verification"),
+    events: new EventLog(new EventStore(database), {
+      now,
+      retentionDays: options.eventRetentionDays,
+      onError: options.onError,
+      ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+    }),
   };
 }

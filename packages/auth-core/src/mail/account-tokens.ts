@@ -23,6 +23,9 @@ export interface AccountTokenRow {
   readonly expiresAt: number;
 }
 
+/** Work that commits with a token's write, in its transaction (the event that records it). */
+export type TokenWithin = (trx: Kysely<AnyDB>) => Promise<void>;
+
 /** The SHA-256 of a token, base64url: what the table holds and is searched by. */
 export function hashAccountToken(token: string): string {
   return createHash("sha256").update(token, "utf8").digest("base64url");
@@ -37,14 +40,14 @@ export class AccountTokenStore {
 
   /**
    * A new token of `kind` for a user, sent to `email`; earlier ones of that kind for the user stop
-   * working; expired and spent tokens of anyone are deleted. Issued for one user one at a time
-   * (PostgreSQL advisory lock; SQLite write lock).
+   * working; expired and spent tokens of anyone are deleted; `within` commits with it. Issued for
+   * one user one at a time (PostgreSQL advisory lock; SQLite write lock).
    *
    * @returns the token, to put in a link; only its hash is stored.
    */
-  async issue(userId: string, kind: AccountTokenKind, email: string, now: number): Promise<string> {
+  async issue(userId: string, kind: AccountTokenKind, email: string, now: number, within?: TokenWithin): Promise<string> {
     const token = randomBytes(TOKEN_BYTES).toString("base64url");
-    await this.write({ userId, kind, email, tokenHash: hashAccountToken(token), usedAt: null }, now);
+    await this.write({ userId, kind, email, tokenHash: hashAccountToken(token), usedAt: null }, now, within);
     return token;
   }
 
@@ -53,14 +56,15 @@ export class AccountTokenStore {
    * written, for a user id that exists nowhere, and that the next issue deletes. A request about an
    * email without an account makes it, so that it costs the database what one about an account does.
    */
-  async issueUnusable(kind: AccountTokenKind, now: number): Promise<void> {
+  async issueUnusable(kind: AccountTokenKind, now: number, within?: TokenWithin): Promise<void> {
     const tokenHash = hashAccountToken(randomBytes(TOKEN_BYTES).toString("base64url"));
-    await this.write({ userId: `none:${randomBytes(16).toString("base64url")}`, kind, email: "", tokenHash, usedAt: now }, now);
+    await this.write({ userId: `none:${randomBytes(16).toString("base64url")}`, kind, email: "", tokenHash, usedAt: now }, now, within);
   }
 
   private async write(
     row: Pick<AccountTokenRow, "userId" | "kind" | "email"> & { tokenHash: string; usedAt: number | null },
     now: number,
+    within: TokenWithin | undefined,
   ): Promise<void> {
     const { userId, kind } = row;
     await writeTransaction(this.database, async (trx) => {
@@ -82,6 +86,7 @@ export class AccountTokenStore {
           expiresAt: now + ACCOUNT_TOKEN_LIFETIMES[kind] * 1000,
         })
         .execute();
+      await within?.(trx);
     });
   }
 

@@ -1,5 +1,5 @@
 import type { StoredUser } from "../store/rows.js";
-import type { AccountTokenKind, AccountTokenStore } from "./account-tokens.js";
+import type { AccountTokenKind, AccountTokenStore, TokenWithin } from "./account-tokens.js";
 import type { Mailer } from "./mailer.js";
 import { MailOutbox } from "./outbox.js";
 import { type Addressee, invitationMessage, type MessageContent, resetMessage, verificationMessage } from "./templates.js";
@@ -12,6 +12,11 @@ export interface MailOptions {
   readonly appUrl: string;
   /** Receives one line per message that could not be sent. @default console.error */
   readonly log?: (line: string) => void;
+}
+
+/** How a link is sent: `within` commits with its token (the event that records it). */
+export interface SendOptions {
+  readonly within?: TokenWithin;
 }
 
 /** The page of the web app each kind of link opens. */
@@ -52,9 +57,9 @@ export class MailService {
   }
 
   /** Sends `user` a link of `kind` at their current email, after the answer; earlier links of that kind stop working. */
-  send(kind: AccountTokenKind, user: StoredUser): void {
+  send(kind: AccountTokenKind, user: StoredUser, options: SendOptions = {}): void {
     this.outbox.dispatch(WHAT[kind], async () => {
-      const token = await this.tokens.issue(user.id, kind, user.email, this.now());
+      const token = await this.tokens.issue(user.id, kind, user.email, this.now(), options.within);
       await this.deliver(kind, user, token);
     });
   }
@@ -65,13 +70,14 @@ export class MailService {
    * an unusable token row is written the same way and nothing is sent. Both kinds of request make
    * the same database write at the same moment; all that is left after the answer is handing the
    * message to the mailer, which for SMTP costs this thread a message to the mail thread.
+   * `within` commits with the token row either way.
    */
-  async sendOnRequest(kind: AccountTokenKind, user: StoredUser | undefined): Promise<void> {
+  async sendOnRequest(kind: AccountTokenKind, user: StoredUser | undefined, options: SendOptions = {}): Promise<void> {
     if (!user) {
-      await this.tokens.issueUnusable(kind, this.now());
+      await this.tokens.issueUnusable(kind, this.now(), options.within);
       return;
     }
-    const token = await this.tokens.issue(user.id, kind, user.email, this.now());
+    const token = await this.tokens.issue(user.id, kind, user.email, this.now(), options.within);
     this.outbox.dispatch(WHAT[kind], () => this.deliver(kind, user, token));
   }
 

@@ -106,7 +106,7 @@ export class Passkeys {
     response: RegistrationResponseJSON,
     rp: RelyingParty,
     name: string,
-    within: Within,
+    within: (trx: Kysely<AnyDB>, row: PasskeyRow) => Promise<void>,
   ): Promise<PasskeyRow | "refused" | "taken"> {
     if (rp.origin === null) return "refused";
     const spend = this.challengeSpender("registration", user.id);
@@ -135,7 +135,7 @@ export class Passkeys {
     };
     const stored = await writeTransaction(this.store.database, async (trx) => {
       if (!(await this.store.insert(trx, row))) return false;
-      await within(trx);
+      await within(trx, row);
       return true;
     });
     return stored ? row : "taken";

@@ -1,5 +1,5 @@
 import type { AuthModel, EndpointFlag } from "../config/index.js";
-import { type CatalogOperation, catalogOperations, type EndpointOperation } from "../endpoints/catalog.js";
+import { type CatalogOperation, catalogOperations, type EndpointOperation, isServed } from "../endpoints/catalog.js";
 import {
   type EndpointBody,
   MFA_CHALLENGE_SCHEMA,
@@ -8,10 +8,12 @@ import {
   PASSKEY_ADDED_SCHEMA,
   PASSKEY_SCHEMA,
   RECOVERY_CODES_PROPERTY,
+  SECURITY_EVENT_SCHEMA,
   SESSION_SCHEMA,
   SIGNED_IN_SCHEMA,
   TOTP_CONFIRMED_SCHEMA,
 } from "../endpoints/schemas.js";
+import { MAX_EVENT_USER_AGENT_LENGTH, SECURITY_EVENT_TYPES } from "../events/event-types.js";
 import { API_PREFIX } from "../http/api-paths.js";
 import { MFA_TOKEN_TTL_SECONDS } from "../mfa/second-factors.js";
 import type { PermissionSummary } from "../policy/permission-summary.js";
@@ -41,11 +43,11 @@ function accessOf(operation: EndpointOperation, auth: AuthModel): PermissionSumm
 }
 
 function parametersOf(operation: EndpointOperation): JsonSchema[] {
-  return (operation.parameters ?? []).map(({ name, in: place, description }) => ({
+  return (operation.parameters ?? []).map(({ name, in: place, description, type, values }) => ({
     name,
     in: place,
     required: place === "path",
-    schema: { type: "string" },
+    schema: { type: type ?? "string", ...(values ? { enum: [...values] } : {}) },
     description,
   }));
 }
@@ -77,7 +79,7 @@ function specOf({ entry, method, operation }: CatalogOperation, auth: AuthModel)
 /** The operations of the enabled auth endpoints of a domain (`flags` say which), in the catalog's order. */
 export function authOperationSpecs(auth: AuthModel, flags: Readonly<Record<EndpointFlag, boolean>>): OperationSpec[] {
   return catalogOperations()
-    .filter(({ entry }) => flags[entry.flag])
+    .filter(({ entry }) => isServed(entry, flags))
     .map((operation) => specOf(operation, auth));
 }
 
@@ -160,5 +162,32 @@ export function authSchemas(auth: AuthModel): Record<string, JsonSchema> {
       userAgent: { type: ["string", "null"] },
       current: { type: "boolean", description: "The session of the token that asked." },
     }),
+    [SECURITY_EVENT_SCHEMA]: SECURITY_EVENT,
   };
 }
+
+const TEXT_OR_NULL: JsonSchema = { type: ["string", "null"] };
+
+/** A security event (CONTRACT 16), as `GET events` answers it and `onEvent` receives it. */
+const SECURITY_EVENT: JsonSchema = {
+  ...objectOf({
+    id: { type: "string" },
+    at: { type: "string", format: "date-time" },
+    type: { type: "string", enum: [...SECURITY_EVENT_TYPES] },
+    userId: {
+      ...TEXT_OR_NULL,
+      description: "The user it is about; `null` when no account is known (a failed login for an unknown email).",
+    },
+    actorId: { ...TEXT_OR_NULL, description: "Who made it happen: the user, an administrator, or `null`." },
+    email: { ...TEXT_OR_NULL, description: "The user's email then, or the email a refused attempt named." },
+    address: { ...TEXT_OR_NULL, description: "The client address, as login throttling counts it." },
+    userAgent: { ...TEXT_OR_NULL, description: `The client's \`User-Agent\`, at most ${MAX_EVENT_USER_AGENT_LENGTH} characters.` },
+    sessionId: { ...TEXT_OR_NULL, description: "The session it started, ended, or was made from." },
+    detail: {
+      type: "object",
+      additionalProperties: { type: ["string", "number", "boolean", "null"] },
+      description: "A few facts of the event (how a sign-in was made, a role's old and new value…); never a secret.",
+    },
+  }),
+  description: "A security event: never a password, token, code or hash.",
+};

@@ -1,7 +1,8 @@
 import { invalidTokenError } from "../accounts/authenticate.js";
 import { createUser } from "../accounts/create-user.js";
+import { aboutUser, requestEvents } from "../accounts/security-events.js";
 import type { EntityModel } from "../config/index.js";
-import type { RouteContext } from "../context.js";
+import type { AuthServices, RouteContext } from "../context.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { readJsonObject } from "../http/body.js";
 import { ApiError } from "../http/errors.js";
@@ -15,7 +16,7 @@ import { defaultsFor } from "../records/defaults.js";
 import { parseRecordBody } from "../records/parse-body.js";
 import { serializeRecord } from "../records/serialize.js";
 import { MissingRefError, referrersOf, refTargetsOf } from "../store/references.js";
-import { enforce, permit } from "./access.js";
+import { enforce, type Permitted, permit } from "./access.js";
 import { checkRefs } from "./refs.js";
 import { checkRoleValue } from "./role-value.js";
 
@@ -51,7 +52,8 @@ export async function readRecord(context: RouteContext, request: ApiRequest, ent
 
 /** `POST /api/<segment>`: creates a record owned by the caller. */
 export async function createRecord(context: RouteContext, request: ApiRequest, entity: EntityModel): Promise<Reply> {
-  const { caller } = await permit(context, request, entity, "create");
+  const access = await permit(context, request, entity, "create");
+  const { caller } = access;
   const body = await readJsonObject(request);
   const services = context.services;
   const invitation =
@@ -63,14 +65,7 @@ export async function createRecord(context: RouteContext, request: ApiRequest, e
   await checkRefs(context, entity, values);
   enforce(checkFieldGuards(services?.auth ?? null, entity, caller, values));
 
-  if (entity.isAuthEntity && services) {
-    const role = Object.hasOwn(values, "role") ? ((values.role as string | null) ?? null) : services.auth.defaultRole;
-    const { role: _ignored, ...fields } = values;
-    const verified = vouchesForEmail(services.auth, caller, { invitation });
-    const user = await createUser(context, services, fields, { role, setup: "mark-complete", verified });
-    if (invitation) services.mail?.send("invite", user);
-    return json(201, { item: serializeRecord(entity, user) });
-  }
+  if (entity.isAuthEntity && services) return createUserRecord(context, services, request, access, { values, invitation });
 
   // The owner is the caller, unless a caller allowed past the field guard (the setup role) names one.
   const ownerField = entity.ownerField;
@@ -84,6 +79,35 @@ export async function createRecord(context: RouteContext, request: ApiRequest, e
     const callerGone = error instanceof MissingRefError && error.missing.some((ref) => Object.hasOwn(owner, ref.field));
     throw callerGone ? invalidTokenError() : storeError(error, { isAuthEntity: false });
   }
+}
+
+/**
+ * Creates a user through `POST /api/<auth>`: the default role unless a setup-role caller names
+ * one, its `user.created` event in the insert's transaction; an invitation is sent after the answer,
+ * its `invitation.sent` event with its token.
+ */
+async function createUserRecord(
+  context: RouteContext,
+  services: AuthServices,
+  request: ApiRequest,
+  { caller, session }: Permitted,
+  { values, invitation }: { readonly values: Record<string, unknown>; readonly invitation: boolean },
+): Promise<Reply> {
+  const role = Object.hasOwn(values, "role") ? ((values.role as string | null) ?? null) : services.auth.defaultRole;
+  const { role: _ignored, ...fields } = values;
+  const verified = vouchesForEmail(services.auth, caller, { invitation });
+  const events = requestEvents(context, services, request);
+  const by = { actorId: caller?.id ?? null, sessionId: session?.id ?? null };
+  const user = await createUser(context, services, fields, {
+    role,
+    setup: "mark-complete",
+    verified,
+    within: (trx, created) => events.write(trx, { type: "user.created", ...aboutUser(created), ...by, detail: { role, invitation } }),
+  });
+  if (invitation) {
+    services.mail?.send("invite", user, { within: (trx) => events.write(trx, { type: "invitation.sent", ...aboutUser(user), ...by }) });
+  }
+  return json(201, { item: serializeRecord(services.auth.entity, user) });
 }
 
 /**
@@ -107,6 +131,15 @@ export async function deleteRecord(context: RouteContext, request: ApiRequest, e
         if (sessions) await sessions.store.revokeAllOf(id, sessions.now(), { trx });
         // The user's second factors go with them: no secret outlives its account.
         await context.services?.mfa.store.removeAll(trx, id);
+        if (context.services) {
+          const by = { actorId: access.caller?.id ?? null, sessionId: access.session?.id ?? null };
+          await requestEvents(context, context.services, request).write(trx, {
+            type: "user.deleted",
+            userId: id,
+            email: String(current.email),
+            ...by,
+          });
+        }
       },
     })
     .catch((error: unknown) => {

@@ -1,4 +1,5 @@
 import { authenticate } from "../accounts/authenticate.js";
+import { requestEvents } from "../accounts/security-events.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { readJsonObject } from "../http/body.js";
@@ -33,6 +34,9 @@ export async function forgotPassword(context: RouteContext, services: AuthServic
   await authenticate(context, request, { cookie: false });
   const email = await admitEmailRequest(context, services.forgotPasswordThrottle, request);
   const user = await context.store.findByEmail(services.auth.entity, email);
-  await services.mail?.sendOnRequest("reset", user);
+  const events = requestEvents(context, services, request);
+  // Recorded for an email without an account too, in the unusable token's transaction: the same writes either way.
+  const requested = { type: "password.reset_requested", userId: user?.id ?? null, email } as const;
+  await services.mail?.sendOnRequest("reset", user, { within: (trx) => events.write(trx, requested) });
   return json(202, {});
 }

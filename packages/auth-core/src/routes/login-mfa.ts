@@ -47,8 +47,9 @@ export async function loginMfa(context: RouteContext, services: AuthServices, re
   const challenge = await services.mfa.findToken(body.mfaToken, "challenge");
   const user = challenge && (await context.store.findUser(services.auth.entity, challenge.userId));
   if (!challenge || !user) throw new ApiError("INVALID_MFA_TOKEN");
-  const attempt = await countAttempt(context, services, request, user.email);
+  const attempt = await countAttempt(context, services, request, user.email, { userId: user.id });
   const { passkey } = body;
+  const method = passkey ? "passkey" : body.code !== undefined ? "totp" : "recovery_code";
   const outcome = await attempt.compare(() => {
     if (passkey) return completeWithPasskey(services, request, challenge, passkey);
     return services.mfa.completeSignIn(
@@ -56,9 +57,12 @@ export async function loginMfa(context: RouteContext, services: AuthServices, re
       body.code !== undefined ? { code: body.code } : { recoveryCode: body.recoveryCode ?? "" },
     );
   });
-  if (outcome === "wrong-code") throw new ApiError(passkey ? "INVALID_PASSKEY" : "INVALID_MFA_CODE");
+  if (outcome === "wrong-code") {
+    attempt.fail("mfa.failed", { method });
+    throw new ApiError(passkey ? "INVALID_PASSKEY" : "INVALID_MFA_CODE");
+  }
   // The code was right, but another request with this token won the race (and its success forgave the count).
   if (outcome === "token-spent") throw new ApiError("INVALID_MFA_TOKEN");
   await attempt.succeed();
-  return signedInReply(services, 200, await signedInBody(context, services, user, request), transport);
+  return signedInReply(services, 200, await signedInBody(context, services, user, request, { method }), transport);
 }

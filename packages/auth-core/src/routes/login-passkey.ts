@@ -45,10 +45,13 @@ export async function loginPasskey(context: RouteContext, services: AuthServices
   const passkey = await services.passkeys.passkeyOf(body.response, ceremony);
   const user = passkey && (await context.store.findUser(services.auth.entity, passkey.userId));
   if (!passkey || !user) throw new ApiError("INVALID_PASSKEY");
-  const attempt = await countAttempt(context, services, request, user.email);
+  const attempt = await countAttempt(context, services, request, user.email, { userId: user.id });
   const use = await attempt.compare(() => services.passkeys.verifySignIn(body.response, passkey, ceremony, rp));
-  if (!use || !(await services.passkeys.recordUse(use))) throw new ApiError("INVALID_PASSKEY");
+  if (!use || !(await services.passkeys.recordUse(use))) {
+    attempt.fail("login.failed", { reason: "passkey_refused" });
+    throw new ApiError("INVALID_PASSKEY");
+  }
   await attempt.succeed();
   enforce(checkEmailConfirmed(services.auth, user));
-  return signedInReply(services, 200, await signedInBody(context, services, user, request), transport);
+  return signedInReply(services, 200, await signedInBody(context, services, user, request, { method: "passkey" }), transport);
 }

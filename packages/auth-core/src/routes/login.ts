@@ -28,12 +28,17 @@ export async function login(context: RouteContext, services: AuthServices, reque
   const transport = checkTransport(services, request, body.transport);
   const email = normalizeEmail(body.email);
   const user = await context.store.findByEmail(services.auth.entity, email);
-  const attempt = await countAttempt(context, services, request, email);
+  const attempt = await countAttempt(context, services, request, email, { userId: user?.id ?? null });
   const valid = await attempt.compare(() => comparePassword(services, body.password, user));
-  if (!user || !valid) throw new ApiError("INVALID_CREDENTIALS");
+  if (!user || !valid) {
+    attempt.fail("login.failed", { reason: user ? "wrong_password" : "unknown_email" });
+    throw new ApiError("INVALID_CREDENTIALS");
+  }
   const step = await secondStepOf(services, user);
   await (step.kind === "challenge" ? attempt.giveBack() : attempt.succeed());
   // Only after the password: without it, the answer says nothing about the account.
-  enforce(checkEmailConfirmed(services.auth, user));
+  const confirmed = checkEmailConfirmed(services.auth, user);
+  if (!confirmed.allowed) attempt.fail("login.failed", { reason: "email_not_verified" });
+  enforce(confirmed);
   return answerSignIn(context, services, request, user, { step, status: 200, transport });
 }

@@ -1,19 +1,29 @@
 import { authenticate, bearerToken, requireUser } from "../accounts/authenticate.js";
+import { requestEvents } from "../accounts/security-events.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { ApiError } from "../http/errors.js";
 import { noContent, type Reply } from "../http/responses.js";
+import type { SessionWithin } from "../sessions/sessions.js";
+
+/** Writes the `logout` event of a session in its revocation's transaction; `email` when the caller is known. */
+function logoutEvent(context: RouteContext, services: AuthServices, request: ApiRequest, email: string | null): SessionWithin {
+  const events = requestEvents(context, services, request);
+  return (trx, session) =>
+    events.write(trx, { type: "logout", userId: session.userId, actorId: session.userId, email, sessionId: session.id });
+}
 
 /**
  * `POST /api/<auth>/logout`: revokes the caller's session, so its access and refresh tokens stop
- * working. Any body is ignored. With the session cookies (CONTRACT §14) it comes from the app's own
- * origin only, revokes the session of the access cookie, or else of the refresh cookie, and clears
- * both cookies even when the session had already ended.
+ * working; its `logout` event commits with it. Any body is ignored. With the session cookies
+ * (CONTRACT §14) it comes from the app's own origin only, revokes the session of the access cookie,
+ * or else of the refresh cookie, and clears both cookies even when the session had already ended.
  */
 export async function logout(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
+  const now = services.sessions.now();
   if (bearerToken(request) !== null) {
-    const { session } = await requireUser(context, request);
-    await services.sessions.store.revoke(session.id, services.sessions.now());
+    const { session, user } = await requireUser(context, request);
+    await services.sessions.store.revokeWith(session.id, now, logoutEvent(context, services, request, user.email));
     return noContent();
   }
   const { cookies } = services;
@@ -25,7 +35,11 @@ export async function logout(context: RouteContext, services: AuthServices, requ
     if (error instanceof ApiError && error.status === 401) return null;
     throw error;
   });
-  if (authenticated) await services.sessions.store.revoke(authenticated.session.id, services.sessions.now());
-  else if (refreshToken !== null) await services.sessions.revokeByRefreshToken(services.auth.entity, refreshToken);
+  if (authenticated) {
+    const recorded = logoutEvent(context, services, request, authenticated.user.email);
+    await services.sessions.store.revokeWith(authenticated.session.id, now, recorded);
+  } else if (refreshToken !== null) {
+    await services.sessions.revokeByRefreshToken(services.auth.entity, refreshToken, logoutEvent(context, services, request, null));
+  }
   return { ...noContent(), cookies: cookies.clearingCookies() };
 }

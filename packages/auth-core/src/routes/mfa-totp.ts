@@ -3,6 +3,7 @@ import { invalidTokenError, requireUser } from "../accounts/authenticate.js";
 import { comparePassword } from "../accounts/check-password.js";
 import { countAttempt } from "../accounts/counted-attempt.js";
 import { enrollingCaller, factorAddedWork } from "../accounts/enrolling-caller.js";
+import { byUser, requestEvents } from "../accounts/security-events.js";
 import { checkTransport, signedInBody, signedInReply } from "../accounts/signed-in-body.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import type { ApiRequest } from "../http/api-request.js";
@@ -38,7 +39,17 @@ export async function confirmTotp(context: RouteContext, services: AuthServices,
   const caller = await enrollingCaller(context, services, request);
   const body = await readBody(request, confirmTotpBodySchema);
   const transport = caller.enrolment ? checkTransport(services, request, body.transport) : "body";
-  const outcome = await services.mfa.confirmTotp(caller.user.id, body.code, factorAddedWork(services, caller));
+  const events = requestEvents(context, services, request);
+  const factorAdded = factorAddedWork(services, caller);
+  const outcome = await services.mfa.confirmTotp(caller.user.id, body.code, async (trx) => {
+    await factorAdded(trx);
+    await events.write(trx, {
+      type: "mfa.enabled",
+      ...byUser(caller.user),
+      sessionId: caller.session?.id ?? null,
+      detail: { method: "totp" },
+    });
+  });
   if (!outcome.confirmed && outcome.reason === "not-pending") {
     throw new ApiError("CONFLICT", { message: "There is no pending secret to confirm: start with POST mfa/totp" });
   }
@@ -47,7 +58,8 @@ export async function confirmTotp(context: RouteContext, services: AuthServices,
   }
   const { recoveryCodes } = outcome;
   if (!caller.enrolment) return jsonWithToken(200, { recoveryCodes });
-  return signedInReply(services, 200, { recoveryCodes, ...(await signedInBody(context, services, caller.user, request)) }, transport);
+  const signedIn = await signedInBody(context, services, caller.user, request, { method: "totp" });
+  return signedInReply(services, 200, { recoveryCodes, ...signedIn }, transport);
 }
 
 /**
@@ -61,16 +73,21 @@ export async function disableTotp(context: RouteContext, services: AuthServices,
   const stored = await context.store.findUser(services.auth.entity, user.id);
   if (!stored) throw invalidTokenError();
   if ((await services.mfa.methodsOf(user.id)).length === 0) throw new ApiError("NOT_FOUND", { message: "Two-step verification is off" });
-  const attempt = await countAttempt(context, services, request, stored.email);
+  const attempt = await countAttempt(context, services, request, stored.email, { userId: stored.id });
   if (!(await attempt.compare(() => comparePassword(services, body.currentPassword, stored)))) {
+    attempt.fail("login.failed", { reason: "wrong_current_password" });
     throw new ApiError("FORBIDDEN", {
       message: "Your current password is needed",
       issues: [{ path: ["currentPassword"], message: "is wrong" }],
     });
   }
-  const revokeOthers = (trx: Kysely<AnyDB>) =>
-    services.sessions.store.revokeAllOf(user.id, services.sessions.now(), { trx, except: session.id });
+  const events = requestEvents(context, services, request);
+  const revokeOthers = async (trx: Kysely<AnyDB>) => {
+    await services.sessions.store.revokeAllOf(user.id, services.sessions.now(), { trx, except: session.id });
+    await events.write(trx, { type: "mfa.disabled", ...byUser(stored), sessionId: session.id, detail: { method: "totp" } });
+  };
   if (!(await services.mfa.disableTotp(user.id, body.code, revokeOthers))) {
+    attempt.fail("mfa.failed", { method: "totp" });
     throw new ApiError("FORBIDDEN", {
       message: "A current code is needed",
       issues: [{ path: ["code"], message: "is wrong or already used" }],

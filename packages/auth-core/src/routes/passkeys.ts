@@ -1,6 +1,8 @@
 import type { Kysely } from "kysely";
 import { requireUser } from "../accounts/authenticate.js";
 import { enrollingCaller, factorAddedWork } from "../accounts/enrolling-caller.js";
+import { writePasskeyAdded, writePasskeyRemoved } from "../accounts/passkey-events.js";
+import { requestEvents } from "../accounts/security-events.js";
 import { checkTransport, signedInBody, signedInReply } from "../accounts/signed-in-body.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import type { ApiRequest } from "../http/api-request.js";
@@ -39,7 +41,13 @@ export async function addPasskey(context: RouteContext, services: AuthServices, 
   const body = await readBody(request, addPasskeyBodySchema);
   const transport = caller.enrolment ? checkTransport(services, request, body.transport) : "body";
   const rp = requireRelyingParty(services, request);
-  const added = await services.passkeys.register(caller.user, body.response, rp, body.name ?? "Passkey", factorAddedWork(services, caller));
+  const events = requestEvents(context, services, request);
+  const factorAdded = factorAddedWork(services, caller);
+  const added = await services.passkeys.register(caller.user, body.response, rp, body.name ?? "Passkey", async (trx, row) => {
+    await factorAdded(trx);
+    const sessionId = caller.session?.id ?? null;
+    await writePasskeyAdded(events, trx, { user: caller.user, sessionId, passkeyId: row.id, name: row.name });
+  });
   if (added === "taken") throw new ApiError("CONFLICT", { message: "This passkey is registered already" });
   if (added === "refused") {
     throw new ApiError("INVALID_BODY", {
@@ -48,7 +56,8 @@ export async function addPasskey(context: RouteContext, services: AuthServices, 
   }
   const { lastUsedAt: _never, ...passkey } = summaryOf(added);
   if (!caller.enrolment) return jsonWithToken(201, passkey);
-  return signedInReply(services, 201, { ...passkey, ...(await signedInBody(context, services, caller.user, request)) }, transport);
+  const signedIn = await signedInBody(context, services, caller.user, request, { method: "passkey" });
+  return signedInReply(services, 201, { ...passkey, ...signedIn }, transport);
 }
 
 /** `GET /api/<auth>/passkeys`: the caller's passkeys, oldest first; never a key. */
@@ -65,8 +74,11 @@ export async function removePasskey(
   { id }: { readonly id: string },
 ): Promise<Reply> {
   const { user, session } = await requireUser(context, request);
-  const revokeOthers = (trx: Kysely<AnyDB>) =>
-    services.sessions.store.revokeAllOf(user.id, services.sessions.now(), { trx, except: session.id });
-  if (!(await services.passkeys.remove(user.id, id, revokeOthers))) throw new ApiError("NOT_FOUND");
+  const events = requestEvents(context, services, request);
+  const removed = async (trx: Kysely<AnyDB>) => {
+    await services.sessions.store.revokeAllOf(user.id, services.sessions.now(), { trx, except: session.id });
+    await writePasskeyRemoved(events, trx, { user, sessionId: session.id, passkeyId: id });
+  };
+  if (!(await services.passkeys.remove(user.id, id, removed))) throw new ApiError("NOT_FOUND");
   return noContent();
 }

@@ -1,5 +1,6 @@
 import { refreshBodySchema } from "../accounts/auth-body-schemas.js";
 import { authenticate } from "../accounts/authenticate.js";
+import { requestEvents } from "../accounts/security-events.js";
 import { checkTransport, signedInReply, tokensBody } from "../accounts/signed-in-body.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import type { ApiRequest } from "../http/api-request.js";
@@ -18,7 +19,10 @@ export async function refresh(context: RouteContext, services: AuthServices, req
   const transport = checkTransport(services, request, body.transport);
   const refreshToken = body.refreshToken ?? services.cookies.refreshToken(request);
   if (refreshToken === null) throw new ApiError("INVALID_REFRESH_TOKEN");
-  const outcome = await services.sessions.refresh(services.auth.entity, refreshToken);
+  const events = requestEvents(context, services, request);
+  const outcome = await services.sessions.refresh(services.auth.entity, refreshToken, {
+    onReuse: (trx, session) => events.write(trx, { type: "session.reuse_detected", userId: session.userId, sessionId: session.id }),
+  });
   // A refused cookie is left as it is: it may be a second tab's, within the grace of a rotation whose
   // winner has just set new cookies, which clearing would remove.
   if (!outcome.refreshed) throw new ApiError("INVALID_REFRESH_TOKEN");

@@ -1,5 +1,6 @@
 import { authenticate } from "../accounts/authenticate.js";
 import { createUser, parseSignUpBody } from "../accounts/create-user.js";
+import { byUser, requestEvents } from "../accounts/security-events.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { readJsonObject } from "../http/body.js";
@@ -25,6 +26,7 @@ export async function register(context: RouteContext, services: AuthServices, re
   services.hasher.ensureRoom();
   const values = parseSignUpBody(services, await readJsonObject(request));
   await checkRefs(context, services.auth.entity, values);
+  const events = requestEvents(context, services, request);
   const place = services.hasher.reserve();
   try {
     const wait = await services.registerThrottle.admit(context.clientAddress(request));
@@ -35,6 +37,7 @@ export async function register(context: RouteContext, services: AuthServices, re
       setup: "mark-complete",
       hash: place.hash,
       verified: false,
+      within: (trx, created) => events.write(trx, { type: "register", ...byUser(created), detail: { role: created.role } }),
     });
     if (services.auth.verifyEmail) services.mail?.send("verify", user);
     return json(201, { user: serializeRecord(services.auth.entity, user) });

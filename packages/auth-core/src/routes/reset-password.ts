@@ -1,4 +1,5 @@
 import { authenticate } from "../accounts/authenticate.js";
+import { byUser, requestEvents } from "../accounts/security-events.js";
 import { answerSignIn, secondStepOf } from "../accounts/sign-in.js";
 import { checkTransport } from "../accounts/signed-in-body.js";
 import type { AuthServices, RouteContext } from "../context.js";
@@ -28,6 +29,7 @@ export async function resetPassword(context: RouteContext, services: AuthService
   // Hashed only for a token that exists: an unknown one costs no hashing.
   const passwordHash = await services.hasher.hash(password);
   const now = services.sessions.now();
+  const events = requestEvents(context, services, request);
   const record = await context.store.update(
     entity,
     found.userId,
@@ -38,6 +40,10 @@ export async function resetPassword(context: RouteContext, services: AuthService
         const spent = await services.accountTokens.spend(trx, found.id, now);
         if (!spent || current.email !== found.email) throw new ApiError("INVALID_RESET_TOKEN");
         await services.sessions.store.revokeAllOf(found.userId, now, { trx });
+        const user = byUser({ id: found.userId, email: found.email });
+        await events.write(trx, { type: "password.reset", ...user, detail: { invitation: found.kind === "invite" } });
+        // An invitation's link, or a reset of an address not confirmed yet, confirms it.
+        if (Number(current.emailVerified) !== 1) await events.write(trx, { type: "email.verified", ...user, detail: { via: found.kind } });
       },
     },
   );
@@ -45,5 +51,6 @@ export async function resetPassword(context: RouteContext, services: AuthService
   const user = toStoredUser(record);
   await services.throttle.unlockEmail(user.email);
   // A reset proves the inbox, not a second factor: a user with one still answers it at login/mfa.
-  return answerSignIn(context, services, request, user, { step: await secondStepOf(services, user), status: 200, transport });
+  const step = await secondStepOf(services, user);
+  return answerSignIn(context, services, request, user, { step, status: 200, transport, method: "reset_link" });
 }

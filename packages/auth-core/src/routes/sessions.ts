@@ -1,4 +1,5 @@
 import { requireUser } from "../accounts/authenticate.js";
+import { aboutUser, byUser, requestEvents } from "../accounts/security-events.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { ApiError } from "../http/errors.js";
@@ -30,16 +31,26 @@ export async function listSessions(context: RouteContext, services: AuthServices
  * `?userId=`, every session of that user (setup role only: 403 for others, 404 for an unknown user).
  */
 export async function revokeSessions(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
-  const { caller, session } = await requireUser(context, request);
+  const { caller, session, user } = await requireUser(context, request);
   const userId = new URL(request.url).searchParams.get("userId");
+  const events = requestEvents(context, services, request);
+  const store = services.sessions.store;
   const now = services.sessions.now();
+  const by = { actorId: caller.id, sessionId: session.id };
   if (userId === null) {
-    await services.sessions.store.revokeAllOf(caller.id, now, { except: session.id });
+    await store.inTransaction(async (trx) => {
+      const count = await store.revokeAllOf(caller.id, now, { trx, except: session.id });
+      if (count > 0) await events.write(trx, { type: "session.revoked", ...aboutUser(user), ...by, detail: { scope: "others", count } });
+    });
     return noContent();
   }
   enforce(checkSessionRevoker(services.auth, caller));
-  if (!(await context.store.exists(services.auth.entity, userId))) throw new ApiError("NOT_FOUND");
-  await services.sessions.store.revokeAllOf(userId, now);
+  const target = await context.store.findUser(services.auth.entity, userId);
+  if (!target) throw new ApiError("NOT_FOUND");
+  await store.inTransaction(async (trx) => {
+    const count = await store.revokeAllOf(userId, now, { trx });
+    if (count > 0) await events.write(trx, { type: "session.revoked", ...aboutUser(target), ...by, detail: { scope: "all", count } });
+  });
   return noContent();
 }
 
@@ -50,8 +61,15 @@ export async function revokeSession(
   request: ApiRequest,
   { id }: { readonly id: string },
 ): Promise<Reply> {
-  const { caller } = await requireUser(context, request);
-  const revoked = await services.sessions.store.revoke(id, services.sessions.now(), { userId: caller.id });
+  const { caller, user } = await requireUser(context, request);
+  const events = requestEvents(context, services, request);
+  const revoked = await services.sessions.store.revokeWith(
+    id,
+    services.sessions.now(),
+    (trx, revokedSession) =>
+      events.write(trx, { type: "session.revoked", ...byUser(user), sessionId: revokedSession.id, detail: { scope: "one" } }),
+    { userId: caller.id },
+  );
   if (!revoked) throw new ApiError("NOT_FOUND");
   return noContent();
 }

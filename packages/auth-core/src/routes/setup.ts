@@ -2,6 +2,7 @@ import { z } from "zod";
 import { transportSchema } from "../accounts/auth-body-schemas.js";
 import { authenticate } from "../accounts/authenticate.js";
 import { createUser, parseSignUpBody } from "../accounts/create-user.js";
+import { byUser, requestEvents } from "../accounts/security-events.js";
 import { answerSignIn, secondStepOf } from "../accounts/sign-in.js";
 import { checkTransport } from "../accounts/signed-in-body.js";
 import type { AuthServices, RouteContext } from "../context.js";
@@ -57,7 +58,13 @@ export async function setup(context: RouteContext, services: AuthServices, reque
   const transport = checkTransport(services, request, parseBody(SETUP_TRANSPORT_SCHEMA, { transport: requested }).transport);
   await checkRefs(context, services.auth.entity, values);
   if (services.setupToken) checkSetupToken(services.setupToken, setupToken);
-  const user = await createUser(context, services, values, { role: services.auth.setupRole, setup: "first-user-only", verified: true });
+  const events = requestEvents(context, services, request);
+  const user = await createUser(context, services, values, {
+    role: services.auth.setupRole,
+    setup: "first-user-only",
+    verified: true,
+    within: (trx, created) => events.write(trx, { type: "setup", ...byUser(created), detail: { role: created.role } }),
+  });
   // An administrator role that requires a second factor enrols one before any session starts.
   return answerSignIn(context, services, request, user, { step: await secondStepOf(services, user), status: 201, transport });
 }

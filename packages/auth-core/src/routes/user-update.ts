@@ -1,7 +1,9 @@
 import { checkPassword } from "../accounts/check-password.js";
-import { sessionTokens, signedInReply } from "../accounts/signed-in-body.js";
+import { type RequestEvents, requestEvents } from "../accounts/security-events.js";
+import { sessionTokens, signedInReply, startSession } from "../accounts/signed-in-body.js";
 import type { EntityModel } from "../config/index.js";
 import type { AuthServices, RouteContext } from "../context.js";
+import type { EventDraft } from "../events/event-log.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { ApiError } from "../http/errors.js";
 import { json, type Reply } from "../http/responses.js";
@@ -35,15 +37,13 @@ export async function updateUser(context: RouteContext, services: AuthServices, 
   const user = await context.store.findUser(update.entity, update.id);
   if (!user) throw new ApiError("NOT_FOUND");
   await checkUserUpdate(context, services, request, user, update);
-  const { record, renewed } = await writeUser(context, services, user, update);
+  const { record, renewed } = await writeUser(context, services, user, { ...update, events: requestEvents(context, services, request) });
   // A new address is unconfirmed (written so above); under verifyEmail it is sent a link, after the answer.
   if (credentialChanges(user, update.values).email && services.auth.verifyEmail) services.mail?.send("verify", record);
   const item = serializeRecord(update.entity, record);
   if (!changesOwnCredentials(update.access.caller, user, update.values)) return json(200, { item });
   // The kept session was refreshed meanwhile (its refresh token spent): the change starts a new one.
-  const issued =
-    renewed ??
-    (await services.sessions.start(record.id, { userAgent: request.headers.get("user-agent"), address: context.clientAddress(request) }));
+  const issued = renewed ?? (await startSession(context, services, record, request));
   const transport = update.access.credential === "cookie" ? "cookie" : "body";
   return signedInReply(services, 200, { item, ...(await sessionTokens(services, record, issued)) }, transport);
 }
@@ -70,15 +70,34 @@ async function checkUserUpdate(
 }
 
 /**
+ * The events of a user's change, from the row as it is in the change's transaction:
+ * `password.changed`, `email.changed` (the new address, the old one in `detail`), `role.changed`.
+ */
+function changeEvents(current: StoredRecord, update: UserUpdate): EventDraft[] {
+  const { values, access } = update;
+  const by = { actorId: access.caller?.id ?? null, sessionId: access.session?.id ?? null };
+  const about = { userId: current.id, email: String(current.email), ...by };
+  const changes = credentialChanges(current, values);
+  const drafts: EventDraft[] = [];
+  if (changes.password) drafts.push({ type: "password.changed", ...about });
+  if (changes.email) drafts.push({ type: "email.changed", ...about, email: String(values.email), detail: { previousEmail: about.email } });
+  const role = (current.role as string | null) ?? null;
+  if (Object.hasOwn(values, "role") && (values.role ?? null) !== role) {
+    drafts.push({ type: "role.changed", ...about, detail: { from: role, to: (values.role as string | null) ?? null } });
+  }
+  return drafts;
+}
+
+/**
  * Hashes a new password, then writes; a role, password or email change retires the user's tokens
  * and revokes their sessions in the same transaction, but the one that changed its own password or
- * email, which gets a new refresh token.
+ * email, which gets a new refresh token; its events commit with it.
  */
 async function writeUser(
   context: RouteContext,
   services: AuthServices,
   user: StoredUser,
-  update: UserUpdate,
+  update: UserUpdate & { readonly events: RequestEvents },
 ): Promise<{ record: StoredUser; renewed: IssuedRefresh | undefined }> {
   const { entity, id, values, access } = update;
   const { setupRole } = services.auth;
@@ -107,6 +126,7 @@ async function writeUser(
           const now = services.sessions.now();
           await services.sessions.store.revokeAllOf(id, now, { trx, ...(kept ? { except: kept.id } : {}) });
           if (kept) renewed = await services.sessions.renew(kept, { now, trx });
+          for (const draft of changeEvents(current, update)) await update.events.write(trx, draft);
         },
       },
     );

@@ -1,4 +1,5 @@
 import { authenticate } from "../accounts/authenticate.js";
+import { byUser, requestEvents } from "../accounts/security-events.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { readJsonObject } from "../http/body.js";
@@ -19,6 +20,7 @@ export async function verifyEmail(context: RouteContext, services: AuthServices,
   const now = services.sessions.now();
   const found = await services.accountTokens.findLive(token, ["verify"], now);
   if (!found) throw new ApiError("INVALID_VERIFICATION_TOKEN");
+  const events = requestEvents(context, services, request);
   const record = await context.store.update(
     services.auth.entity,
     found.userId,
@@ -27,6 +29,7 @@ export async function verifyEmail(context: RouteContext, services: AuthServices,
       guard: async (trx, current) => {
         const spent = await services.accountTokens.spend(trx, found.id, now);
         if (!spent || current.email !== found.email) throw new ApiError("INVALID_VERIFICATION_TOKEN");
+        await events.write(trx, { type: "email.verified", ...byUser({ id: found.userId, email: found.email }), detail: { via: "verify" } });
       },
     },
   );

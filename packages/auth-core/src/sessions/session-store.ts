@@ -5,6 +5,7 @@ import type { AnyDB, Database } from "../store/database.js";
 import { TABLES } from "../store/migrate.js";
 import { fromRow, type SignedInUser, type StoredRecord, type StoredUser, toSignedInUser, toStoredUser } from "../store/rows.js";
 import { selectRows } from "../store/select-rows.js";
+import { writeTransaction } from "../store/transaction.js";
 
 /** A row of the sessions table; times are milliseconds since the epoch. */
 export interface SessionRow {
@@ -107,6 +108,9 @@ function splitJoined(entity: EntityModel, row: Record<string, unknown>): Session
   return { session: toSessionRow(session), user: toStoredUser(fromRow(entity, user)) };
 }
 
+/** Work that commits with a change of sessions, in its transaction (the event that records it), given the session. */
+export type SessionWithin = (trx: Kysely<AnyDB>, session: { readonly id: string; readonly userId: string }) => Promise<void>;
+
 /** What to revoke of a user's sessions: all, or all but one. */
 export interface RevokeOptions {
   /** The session to keep. */
@@ -138,8 +142,16 @@ export class SessionStore {
       .select(SESSION_COLUMNS.map((column) => `s.${column} as ${PREFIX}${column}`));
   }
 
-  async insert(row: SessionRow): Promise<void> {
-    await this.db.insertInto(TABLES.sessions).values(row).execute();
+  /** Inserts a session; with `within`, in a transaction that commits what `within` writes with it (its event). */
+  async insert(row: SessionRow, within?: (trx: Kysely<AnyDB>) => Promise<void>): Promise<void> {
+    if (!within) {
+      await this.db.insertInto(TABLES.sessions).values(row).execute();
+      return;
+    }
+    await writeTransaction(this.database, async (trx) => {
+      await trx.insertInto(TABLES.sessions).values(row).execute();
+      await within(trx);
+    });
   }
 
   /**
@@ -271,9 +283,9 @@ export class SessionStore {
    * Revokes one live session, of `userId` when given.
    * @returns `false` when there was no such live session.
    */
-  async revoke(id: string, now: number, options: { readonly userId?: string } = {}): Promise<boolean> {
+  async revoke(id: string, now: number, options: { readonly userId?: string; readonly trx?: Kysely<AnyDB> } = {}): Promise<boolean> {
     if (id.length === 0 || id.length > MAX_ID_LENGTH || id.includes("\u0000")) return false;
-    let query = this.db
+    let query = (options.trx ?? this.db)
       .updateTable(TABLES.sessions)
       .set({ revokedAt: now })
       .where("id", "=", id)
@@ -284,15 +296,37 @@ export class SessionStore {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  /** Revokes every live session of a user, but `except`. */
-  async revokeAllOf(userId: string, now: number, options: RevokeOptions = {}): Promise<void> {
+  /**
+   * Revokes one live session as {@link revoke} does and, when it did, runs `within` in the same
+   * transaction with the session.
+   */
+  async revokeWith(id: string, now: number, within: SessionWithin, options: { readonly userId?: string } = {}): Promise<boolean> {
+    return writeTransaction(this.database, async (trx) => {
+      if (!(await this.revoke(id, now, { ...options, trx }))) return false;
+      const row = await trx.selectFrom(TABLES.sessions).select("userId").where("id", "=", id).executeTakeFirstOrThrow();
+      await within(trx, { id, userId: String(row.userId) });
+      return true;
+    });
+  }
+
+  /** Runs `work` in one write transaction: several revocations and the events that record them commit together. */
+  inTransaction<T>(work: (trx: Kysely<AnyDB>) => Promise<T>): Promise<T> {
+    return writeTransaction(this.database, work);
+  }
+
+  /**
+   * Revokes every live session of a user, but `except`.
+   * @returns how many were revoked.
+   */
+  async revokeAllOf(userId: string, now: number, options: RevokeOptions = {}): Promise<number> {
     let query = (options.trx ?? this.db)
       .updateTable(TABLES.sessions)
       .set({ revokedAt: now })
       .where("userId", "=", userId)
       .where("revokedAt", "is", null);
     if (options.except !== undefined) query = query.where("id", "!=", options.except);
-    await query.execute();
+    const result = await query.executeTakeFirst();
+    return Number(result.numUpdatedRows);
   }
 
   /** A user's live sessions, newest first. */

@@ -4,9 +4,10 @@ import type { AnyDB } from "../store/database.js";
 import type { StoredUser } from "../store/rows.js";
 import { REUSE_GRACE_MS } from "./lifetimes.js";
 import { hashRefreshToken, newRefreshToken, newSessionId } from "./secrets.js";
-import type { LiveSessionRow, LiveSessionWithUser, SessionRow, SessionStore } from "./session-store.js";
+import type { LiveSessionRow, LiveSessionWithUser, SessionRow, SessionStore, SessionWithin } from "./session-store.js";
 
 export { DEFAULT_REFRESH_TTL_SECONDS, DEFAULT_SESSION_MAX_AGE_SECONDS, REUSE_GRACE_MS } from "./lifetimes.js";
+export type { SessionWithin } from "./session-store.js";
 
 /** Ended sessions are kept this long, then purged. */
 const KEEP_ENDED_MS = 24 * 3600 * 1000;
@@ -45,6 +46,12 @@ export type RefreshOutcome =
 
 const REFUSED: RefreshOutcome = Object.freeze({ refreshed: false });
 
+/** What a refresh does when it finds a spent refresh token replayed. */
+export interface ReuseOptions {
+  /** Commits with the revocation of the session whose spent token came back (the event that records it). */
+  readonly onReuse?: SessionWithin;
+}
+
 /** Starts, rotates, lists and revokes sessions (CONTRACT 10). */
 export class SessionService {
   private lastSweep = Number.NEGATIVE_INFINITY;
@@ -64,8 +71,11 @@ export class SessionService {
     return { sessionId, refreshToken, refreshExpiresIn: Math.max(0, Math.floor((expiresAt - now) / 1000)) };
   }
 
-  /** Starts a session for a user who just signed in; purges ended sessions on the way. */
-  async start(userId: string, client: SessionClient): Promise<IssuedRefresh> {
+  /**
+   * Starts a session for a user who just signed in, `within` committing with it; purges ended
+   * sessions on the way.
+   */
+  async start(userId: string, client: SessionClient, options: { readonly within?: SessionWithin } = {}): Promise<IssuedRefresh> {
     const now = this.now();
     const refreshToken = newRefreshToken();
     const expiresAt = this.expiryOf(now, now);
@@ -82,7 +92,8 @@ export class SessionService {
       previousHash: null,
       rotatedAt: null,
     };
-    await this.store.insert(row);
+    const within = options.within;
+    await this.store.insert(row, within && ((trx) => within(trx, row)));
     await this.purgeEnded(userId, now);
     return this.issued(row.id, refreshToken, expiresAt, now);
   }
@@ -107,11 +118,11 @@ export class SessionService {
    * unless within {@link REUSE_GRACE_MS} of its rotation; of simultaneous refreshes with one token
    * the database lets exactly one through. Never hashes a password.
    */
-  async refresh(entity: EntityModel, refreshToken: string): Promise<RefreshOutcome> {
+  async refresh(entity: EntityModel, refreshToken: string, options: ReuseOptions = {}): Promise<RefreshOutcome> {
     const now = this.now();
     const hash = hashRefreshToken(refreshToken);
     const found = await this.store.findByRefreshHash(entity, hash);
-    if (!found) return this.refuseSpent(hash, now);
+    if (!found) return this.refuseSpent(hash, now, options);
     const { session, user } = found;
     if (session.revokedAt !== null || session.expiresAt <= now) return REFUSED;
     const issued = await this.renew(session, { now });
@@ -121,26 +132,28 @@ export class SessionService {
   /**
    * Revokes the session this refresh token belongs to (a sign-out by the refresh cookie): the one
    * whose current token it is, or whose rotation spent it, since another tab may have just refreshed
-   * with it and holds the new one. `false` for none.
+   * with it and holds the new one; `within` commits with the revocation. `false` for none.
    */
-  async revokeByRefreshToken(entity: EntityModel, refreshToken: string): Promise<boolean> {
+  async revokeByRefreshToken(entity: EntityModel, refreshToken: string, within: SessionWithin): Promise<boolean> {
     const hash = hashRefreshToken(refreshToken);
     const found = await this.store.findByRefreshHash(entity, hash);
-    if (found) return this.store.revoke(found.session.id, this.now());
+    if (found) return this.store.revokeWith(found.session.id, this.now(), within);
     const spent = await this.store.findSpent(hash);
-    return spent ? this.store.revoke(spent.sessionId, this.now()) : false;
+    return spent ? this.store.revokeWith(spent.sessionId, this.now(), within) : false;
   }
 
   /**
    * Refuses a token that is not the current one of any session. One that a rotation of a session
    * spent (any of them, not only the last), presented more than the grace after that rotation, is
    * a replay: whoever holds the newest tokens may be the thief, so the whole session goes (a no-op
-   * when it already ended).
+   * when it already ended), `onReuse` committing with it.
    */
-  private async refuseSpent(hash: string, now: number): Promise<RefreshOutcome> {
+  private async refuseSpent(hash: string, now: number, options: ReuseOptions): Promise<RefreshOutcome> {
     const spent = await this.store.findSpent(hash);
     // The grace runs from this token's own rotation: two tabs refreshing at once, not a replay.
-    if (spent && now - spent.spentAt > REUSE_GRACE_MS) await this.store.revoke(spent.sessionId, now);
+    if (spent && now - spent.spentAt > REUSE_GRACE_MS) {
+      await (options.onReuse ? this.store.revokeWith(spent.sessionId, now, options.onReuse) : this.store.revoke(spent.sessionId, now));
+    }
     return REFUSED;
   }
 

@@ -2,6 +2,7 @@ import { type Kysely, sql } from "kysely";
 import type { DomainModel, EntityModel } from "../config/index.js";
 import { entityColumns, refIndexName, uniqueIndexName } from "./columns.js";
 import type { AnyDB, Database } from "./database.js";
+import { EVENT_TABLES, eventSteps } from "./event-table.js";
 import type { Step } from "./migration-step.js";
 import { SECOND_FACTOR_TABLES, secondFactorSteps } from "./second-factor-tables.js";
 import { writeTransaction } from "./transaction.js";
@@ -15,6 +16,7 @@ export const TABLES = {
   spentRefreshTokens: "domain_auth_spent_refresh_tokens",
   tokens: "domain_auth_tokens",
   ...SECOND_FACTOR_TABLES,
+  ...EVENT_TABLES,
 } as const;
 
 /**
@@ -282,6 +284,7 @@ async function plannedSteps(db: Kysely<AnyDB>, model: DomainModel, dialect: Data
         ...accountTokenSteps(dialect),
         ...spentRefreshTokenSteps(dialect, existing.has(TABLES.spentRefreshTokens)),
         ...secondFactorSteps(dialect),
+        ...eventSteps(dialect),
       ]
     : [];
   for (const entity of model.entities) steps.push(...tableSteps(entity, dialect, existing.get(entity.table)), ...indexSteps(entity));

@@ -154,7 +154,8 @@ export class RecordStore {
   /**
    * Inserts a record with a fresh random id. On the auth entity the setup flag is written in the
    * same transaction: `first-user-only` fails with {@link SetupCompleteError} once it is set.
-   * `refs` as in {@link WriteOptions}.
+   * `refs` as in {@link WriteOptions}; `within` runs in the insert's transaction, given the new
+   * record, and commits with it (the event that records it).
    *
    * @throws {UniqueConflictError} when a unique column clashes.
    * @throws {MissingRefError} when a record named in `refs` does not exist.
@@ -162,12 +163,12 @@ export class RecordStore {
   async insert(
     entity: EntityModel,
     values: Record<string, unknown>,
-    options: { setup?: SetupMode; refs?: readonly RefTarget[] } = {},
+    options: { setup?: SetupMode; refs?: readonly RefTarget[]; within?: (trx: Kysely<AnyDB>, record: StoredRecord) => Promise<void> } = {},
   ): Promise<StoredRecord> {
     const now = new Date().toISOString();
     const row = { ...toColumns(entity, values), id: randomUUID(), createdAt: now, updatedAt: now };
     const refs = options.refs ?? [];
-    if (!entity.isAuthEntity && refs.length === 0) {
+    if (!entity.isAuthEntity && refs.length === 0 && !options.within) {
       await translateConflicts(() => this.db.insertInto(entity.table).values(row).execute());
       return fromRow(entity, row);
     }
@@ -176,6 +177,7 @@ export class RecordStore {
         await holdRefTargets(trx, this.database.dialect, refs);
         if (!entity.isAuthEntity) {
           await trx.insertInto(entity.table).values(row).execute();
+          await options.within?.(trx, fromRow(entity, row));
           return;
         }
         const flag = trx.insertInto(TABLES.setup).values({ id: 1, completedAt: now });
@@ -186,6 +188,7 @@ export class RecordStore {
           await flag.onConflict((conflict) => conflict.column("id").doNothing()).execute();
         }
         await trx.insertInto(entity.table).values(row).execute();
+        await options.within?.(trx, fromRow(entity, row));
       }),
     );
     return fromRow(entity, row);

@@ -12,6 +12,14 @@ export const LOGIN_LIMITS = {
   addressLockSeconds: 15 * 60,
 } as const;
 
+/** A refused attempt: the email or the address is locked. */
+export interface LoginLock {
+  /** Seconds until the attempt may be made again (`Retry-After`). */
+  readonly retryAfter: number;
+  /** This attempt is the one that locked the email or the address (the first refused since the lock began). */
+  readonly started: boolean;
+}
+
 /**
  * Counts failed logins by email and by client address, in the database. Each attempt is counted as
  * a failure before its password is compared, so simultaneous attempts cannot all pass a check made
@@ -19,10 +27,10 @@ export const LOGIN_LIMITS = {
  */
 export interface LoginThrottle {
   /**
-   * Counts one attempt for the email and the address, atomically. Returns the seconds to wait when
-   * either is locked (the attempt must then be refused), else `null`.
+   * Counts one attempt for the email and the address, atomically. Returns the lock when either is
+   * locked (the attempt must then be refused), else `null`.
    */
-  countAttempt(email: string, address: string): Promise<number | null>;
+  countAttempt(email: string, address: string): Promise<LoginLock | null>;
   /** After a correct password: the email's count starts again, and the address's attempt is given back. */
   recordSuccess(email: string, address: string): Promise<void>;
   /** Gives back an attempt whose password was never compared (the service was unavailable). */
@@ -31,14 +39,18 @@ export interface LoginThrottle {
   unlockEmail(email: string): Promise<void>;
 }
 
-/** Consumes one point; the seconds to wait when that went past the limit, else `null`. */
-async function consume(limiter: RateLimiterAbstract, key: string): Promise<number | null> {
+/**
+ * Consumes one point; the lock when that went past the limit, else `null`. The consumption just
+ * past the limit is the one that locks the key (the limiter blocks it then).
+ */
+async function consume(limiter: RateLimiterAbstract, key: string): Promise<LoginLock | null> {
   try {
     await limiter.consume(key);
     return null;
   } catch (rejection) {
     if (rejection instanceof Error) throw rejection;
-    return Math.max(1, Math.ceil((rejection as RateLimiterRes).msBeforeNext / 1000));
+    const { msBeforeNext, consumedPoints } = rejection as RateLimiterRes;
+    return { retryAfter: Math.max(1, Math.ceil(msBeforeNext / 1000)), started: consumedPoints === limiter.points + 1 };
   }
 }
 
@@ -67,9 +79,10 @@ export function createLoginThrottle(database: Database): LoginThrottle {
       // One after the other: when the database is locked the first write fails after the busy timeout and
       // the second is not tried (together, a locked SQLite file made a login wait twice the timeout).
       return exclusively(database, async () => {
-        const waits = [await consume(byEmail, throttleKey(email)), await consume(byAddress, throttleKey(address))];
-        const locked = waits.filter((wait) => wait !== null);
-        return locked.length > 0 ? Math.max(...locked) : null;
+        const locks = [await consume(byEmail, throttleKey(email)), await consume(byAddress, throttleKey(address))];
+        const locked = locks.filter((lock) => lock !== null);
+        if (locked.length === 0) return null;
+        return { retryAfter: Math.max(...locked.map((lock) => lock.retryAfter)), started: locked.some((lock) => lock.started) };
       });
     },
     recordSuccess(email, address) {

@@ -169,7 +169,7 @@ describe("login throttling beside a transaction on sqlite", () => {
     try {
       await migrate(store, domainOf(BLOG_YAML));
       const throttle = createLoginThrottle(store);
-      let recorded: Promise<number | null> | undefined;
+      let recorded: Promise<unknown> | undefined;
       await expect(
         writeTransaction(store, async (trx) => {
           await trx.insertInto("domain_auth_setup").values({ id: 1, completedAt: "now" }).execute();

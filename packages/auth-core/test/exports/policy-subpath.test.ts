@@ -70,6 +70,11 @@ describe("@domain-auth/core/policy", () => {
     });
     expect(policy.sessionPath({ segment: "user" }, "a/b")).toBe("/api/user/sessions/a%2Fb");
     expect(policy.userSessionsPath({ segment: "user" }, "u 1&x")).toBe("/api/user/sessions?userId=u+1%26x");
+    expect(policy.eventsPath({ segment: "user" })).toBe("/api/user/events");
+    expect(policy.eventsPath({ segment: "user" }, { type: "login.succeeded", limit: 5 })).toBe(
+      "/api/user/events?type=login.succeeded&limit=5",
+    );
+    expect(policy.SECURITY_EVENT_TYPES).toContain("login.succeeded");
   });
 });
 

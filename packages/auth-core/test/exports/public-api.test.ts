@@ -27,7 +27,7 @@ describe("the public API", () => {
     expect(existsSync(join(PACKAGE, paths?.default ?? "")), `${paths?.default} is missing: run npm run build`).toBe(true);
   });
 
-  it("exports on . what an application calls: instances, servers, the domain, errors, the document, headers, mailers", () => {
+  it("exports on . what an application calls: instances, servers, the domain, errors, the document, headers, mailers, the event types", () => {
     expect(exportedNames(".")).toEqual([
       "API_SECURITY_HEADERS",
       "ApiError",
@@ -38,6 +38,7 @@ describe("the public API", () => {
       "EnvironmentError",
       "OPENAPI_PATH",
       "PEER_ADDRESS_HEADER",
+      "SECURITY_EVENT_TYPES",
       "authFromEnv",
       "contentSecurityPolicy",
       "createAuth",

@@ -134,6 +134,7 @@ describe("what the blog's document says", () => {
         "/api/user/passkeys/options",
         "/api/user/passkeys",
         "/api/user/passkeys/{id}",
+        "/api/user/events",
       ].sort(),
     );
     expect(Object.keys(document.paths["/api/post/{id}"] ?? {})).toEqual(["get", "patch", "delete"]);

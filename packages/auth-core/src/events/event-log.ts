@@ -1,0 +1,190 @@
+import { randomBytes } from "node:crypto";
+import type { Kysely } from "kysely";
+import type { AnyDB } from "../store/database.js";
+import { afterCommit } from "../store/transaction.js";
+import { type EventPosition, encodeCursor } from "./cursor.js";
+import type { EventQuery, EventRow, EventStore } from "./event-store.js";
+import { type EventDetail, MAX_EVENT_USER_AGENT_LENGTH, type SecurityEvent, type SecurityEventType } from "./event-types.js";
+
+/** An event to record: its type and whatever is known of it; the id and the time are added. */
+export interface EventDraft {
+  readonly type: SecurityEventType;
+  readonly userId?: string | null;
+  readonly actorId?: string | null;
+  readonly email?: string | null;
+  readonly address?: string | null;
+  readonly userAgent?: string | null;
+  readonly sessionId?: string | null;
+  readonly detail?: EventDetail;
+}
+
+/** Receives each event once it is committed (CONTRACT 16); what it returns is not awaited by any answer. */
+export type EventListener = (event: SecurityEvent) => void | Promise<void>;
+
+/** How an {@link EventLog} keeps and hands on events. */
+export interface EventLogOptions {
+  /** The clock, in milliseconds. */
+  readonly now: () => number;
+  /** Events older than this many days are purged. */
+  readonly retentionDays: number;
+  readonly onEvent?: EventListener;
+  /** Receives what fails after an answer: a listener that threw, an event that could not be written. */
+  readonly onError: (error: unknown) => void;
+}
+
+/** A page of events, newest first, and the cursor of the next one (`null` on the last page). */
+export interface EventPage {
+  readonly items: readonly SecurityEvent[];
+  readonly nextCursor: string | null;
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+/** The sweep of old events runs at most this often per instance. */
+const SWEEP_INTERVAL_MS = 60_000;
+/** A sweep deletes in batches of this many rows, at most {@link MAX_SWEEP_BATCHES} of them. */
+const SWEEP_BATCH = 1000;
+const MAX_SWEEP_BATCHES = 10;
+
+/** A later turn of the event loop: after the answer under way has been handed on. */
+function afterAnswer(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** An event as the API answers it. */
+export function eventOf(row: EventRow): SecurityEvent {
+  return { ...row, at: new Date(row.at).toISOString() };
+}
+
+/**
+ * The security event log (CONTRACT 16): an event of a change is written in the change's own
+ * transaction; a refused attempt after its answer. `onEvent` hears of each after its commit, on a
+ * later turn of the event loop, and old events are purged in bounded batches, at most once a minute.
+ */
+export class EventLog {
+  private readonly pending = new Set<Promise<void>>();
+  private lastSweep = Number.NEGATIVE_INFINITY;
+  private sequence = 0;
+
+  constructor(
+    readonly store: EventStore,
+    private readonly options: EventLogOptions,
+  ) {}
+
+  /** The current time of the log's clock, in milliseconds. */
+  now(): number {
+    return this.options.now();
+  }
+
+  /**
+   * Writes the event of a change through `trx`, the change's transaction: both commit or neither
+   * does. `onEvent` hears of it after the commit.
+   */
+  async write(trx: Kysely<AnyDB>, draft: EventDraft): Promise<SecurityEvent> {
+    const row = this.rowOf(draft);
+    await this.store.insert(trx, row);
+    afterCommit(trx, () => this.committed(row));
+    return eventOf(row);
+  }
+
+  /** Records a refused attempt once its answer is on its way: nothing is written before the answer, a failure is logged. */
+  later(draft: EventDraft): void {
+    const row = this.rowOf(draft);
+    this.track(
+      afterAnswer().then(async () => {
+        await this.store.insert(this.store.database.db, row);
+        this.committed(row);
+      }),
+    );
+  }
+
+  /**
+   * The id of an event at `at`: lower-case hex of the time, this log's sequence and random bytes.
+   * Pages are ordered by time, then id, so of two events in one millisecond the later one comes
+   * first, and a page's cursor stays put while events arrive (hex sorts alike under any collation).
+   */
+  private idAt(at: number): string {
+    this.sequence = (this.sequence + 1) % 0x1_0000_0000;
+    const time = Math.max(0, Math.min(at, 0xffff_ffff_ffff)).toString(16).padStart(12, "0");
+    return `${time}${this.sequence.toString(16).padStart(8, "0")}${randomBytes(4).toString("hex")}`;
+  }
+
+  private rowOf(draft: EventDraft): EventRow {
+    const at = this.options.now();
+    return {
+      id: this.idAt(at),
+      at,
+      type: draft.type,
+      userId: draft.userId ?? null,
+      actorId: draft.actorId ?? null,
+      email: draft.email ?? null,
+      address: draft.address ?? null,
+      userAgent: draft.userAgent?.slice(0, MAX_EVENT_USER_AGENT_LENGTH) ?? null,
+      sessionId: draft.sessionId ?? null,
+      detail: draft.detail ?? {},
+    };
+  }
+
+  private committed(row: EventRow): void {
+    const listener = this.options.onEvent;
+    if (listener) {
+      const event = eventOf(row);
+      this.track(
+        afterAnswer()
+          .then(() => listener(event))
+          .catch((cause: unknown) => {
+            throw new Error(`domain-auth: onEvent failed for the ${row.type} event ${row.id}`, { cause });
+          }),
+      );
+    }
+    this.sweepSoon();
+  }
+
+  /** Purges old events after the answer, at most once every {@link SWEEP_INTERVAL_MS}. */
+  private sweepSoon(): void {
+    const now = this.options.now();
+    if (now - this.lastSweep < SWEEP_INTERVAL_MS) return;
+    this.lastSweep = now;
+    this.track(afterAnswer().then(() => this.purgeExpired().then(() => {})));
+  }
+
+  private track(task: Promise<void>): void {
+    const tracked: Promise<void> = task.catch((error: unknown) => this.options.onError(error)).finally(() => this.pending.delete(tracked));
+    this.pending.add(tracked);
+  }
+
+  /**
+   * Deletes the events older than the retention, oldest first, in bounded batches.
+   * @returns how many were deleted.
+   */
+  async purgeExpired(): Promise<number> {
+    const before = this.options.now() - this.options.retentionDays * DAY_MS;
+    let deleted = 0;
+    for (let batch = 0; batch < MAX_SWEEP_BATCHES; batch++) {
+      const count = await this.store.purge(before, SWEEP_BATCH);
+      deleted += count;
+      if (count < SWEEP_BATCH) break;
+    }
+    return deleted;
+  }
+
+  /** A page of events, newest first, with the cursor of the next page when there is one. */
+  async page(query: EventQuery): Promise<EventPage> {
+    const rows = await this.store.page({ ...query, limit: query.limit + 1 });
+    const items = rows.slice(0, query.limit);
+    const last: EventPosition | undefined = items.at(-1);
+    return { items: items.map(eventOf), nextCursor: rows.length > query.limit && last ? encodeCursor(last) : null };
+  }
+
+  /** Waits until what runs after answers (refused attempts, `onEvent`, purges) is done, or `timeoutMs` passed. */
+  async settle(timeoutMs = 5_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.pending.size > 0 && Date.now() < deadline) {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, deadline - Date.now());
+      });
+      await Promise.race([Promise.allSettled([...this.pending]), timeout]);
+      clearTimeout(timer);
+    }
+  }
+}
