@@ -8,6 +8,7 @@ import { resetSecondFactors } from "../../src/tools.js";
 import type { ApiClient } from "../support/client.js";
 import { useClockedPair } from "../support/clocked.js";
 import { BLOG_YAML } from "../support/domains.js";
+import { readAllEvents, settled } from "../support/events.js";
 import { useInstance } from "../support/instance.js";
 import { SoftAuthenticator } from "../support/soft-authenticator.js";
 
@@ -211,6 +212,25 @@ describe.each(BACKENDS)("passkeys on $name", (backend) => {
     expect((await api().post("/api/user/login/passkey", { response }, on())).body.code).toBe("INVALID_PASSKEY");
     expect((await signIn(api(), { email: user.email })).token).toEqual(expect.any(String));
     expect((await api().delete(`/api/user/passkeys/${user.passkeyId}`, on(user.token))).status).toBe(404);
+  });
+
+  it("records passkey.added and passkey.removed with the change, sign-ins with the method, refusals after the answer", async () => {
+    const user = await userWithPasskey("events");
+    const signedIn = await api().post("/api/user/login/passkey", { response: user.device.authenticate(await signInOptions(api())) }, on());
+    const refused = user.device.authenticate(await signInOptions(api()), undefined, { userVerified: false });
+    expect((await api().post("/api/user/login/passkey", { response: refused }, on())).status).toBe(401);
+    expect((await api().delete(`/api/user/passkeys/${user.passkeyId}`, on(signedIn.body.token))).status).toBe(204);
+    await settled(pair.first.auth);
+    const events = await readAllEvents(api(), signedIn.body.token);
+    const of = (type: string) => events.filter((event) => event.type === type);
+    expect(of("passkey.added")).toEqual([
+      expect.objectContaining({ userId: user.id, actorId: user.id, detail: { passkeyId: user.passkeyId, name: "Passkey" } }),
+    ]);
+    expect(of("passkey.removed")).toEqual([expect.objectContaining({ userId: user.id, detail: { passkeyId: user.passkeyId } })]);
+    expect(of("login.succeeded").map((event) => event.detail.method)).toContain("passkey");
+    expect(of("login.failed")).toEqual([expect.objectContaining({ userId: user.id, detail: { reason: "passkey_refused" } })]);
+    const credentialId = [...user.device.credentials.keys()][0] as string;
+    expect(JSON.stringify(events)).not.toContain(credentialId);
   });
 
   it("stores the public key only, challenges by their hash; the admin command's reset removes passkeys", async () => {
