@@ -4,12 +4,13 @@ import { holdsSetupRole } from "@domain-auth/core/policy";
 import { useState } from "react";
 import { useCurrentUser } from "@/lib/domain-auth/current-user";
 import type { AuthView, EntityView } from "@/lib/domain-auth/domain-view";
+import { ActivityLog } from "./activity-log";
 import { EntityRecords } from "./entity-records";
 import { InviteUserForm } from "./invite-user-form";
 import { SignedOutNotice } from "./signed-out-notice";
 import { UsersTable } from "./users-table";
 
-/** The admin page under `auth.type: jwt`: users and records for the setup role, "not allowed" for anyone else. */
+/** The admin page under `auth.type: jwt`: users, records and the activity log for the setup role, "not allowed" for anyone else. */
 export function AdminPanel({ auth, entities }: { readonly auth: AuthView; readonly entities: readonly EntityView[] }) {
   const current = useCurrentUser(auth);
   // Bumped by an invitation: the users table reloads with the new user.
@@ -35,6 +36,7 @@ export function AdminPanel({ auth, entities }: { readonly auth: AuthView; readon
       {entities.map((entity) => (
         <EntityRecords key={`${user.id}:${entity.segment}`} entity={entity} caller={{ id: user.id, role: user.role }} />
       ))}
+      <ActivityLog key={`activity-${user.id}`} auth={auth} />
     </>
   );
 }

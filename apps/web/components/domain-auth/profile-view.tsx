@@ -6,6 +6,7 @@ import type { AuthView } from "@/lib/domain-auth/domain-view";
 import { fieldLabel, formatValue } from "@/lib/domain-auth/format";
 import type { TwoStepStatus } from "@/lib/domain-auth/second-factor";
 import { PasskeysSection } from "./passkeys-section";
+import { RecentSignIns } from "./recent-sign-ins";
 import { ResendVerification } from "./resend-verification";
 import { SessionsList } from "./sessions-list";
 import { SignedOutNotice } from "./signed-out-notice";
@@ -76,6 +77,7 @@ export function ProfileView({ auth, twoStep = null }: ProfileViewProps) {
         />
       ) : null}
       {auth.endpoints.sessions ? <SessionsList key={user.id} auth={auth} version={sessionsVersion} /> : null}
+      <RecentSignIns key={`sign-ins-${user.id}`} auth={auth} userId={user.id} />
     </>
   );
 }
