@@ -60,6 +60,7 @@ try {
   // Warm-up: every server, every measure, once.
   for (const { server } of builds) for (const measure of measures) await run[measure](server);
   const cpu = {};
+  const p50 = {};
   const contenders = builds.flatMap(({ name, server }) =>
     measures.map((measure) => ({
       name: `${measure}:${name}`,
@@ -68,6 +69,8 @@ try {
         if (result.other > 0) throw new Error(`${measure} on ${name}: ${result.other} failed answers (${JSON.stringify(result.statuses)})`);
         cpu[`${measure}:${name}`] ??= [];
         cpu[`${measure}:${name}`].push(result.serverCpuMsPerRequest);
+        p50[`${measure}:${name}`] ??= [];
+        p50[`${measure}:${name}`].push(result.p50);
         return result.requestsPerSecond;
       },
     })),
@@ -85,15 +88,15 @@ try {
     });
   }
   const results = await alternate(contenders, Number(values.rounds));
-  console.log(`| Measure | A req/s | B req/s | B/A (req/s) | A CPU ms/req | B CPU ms/req | A/B (CPU) |`);
-  console.log(`| --- | --- | --- | --- | --- | --- | --- |`);
+  console.log(`| Measure | A req/s | B req/s | B/A (req/s) | A CPU ms/req | B CPU ms/req | A/B (CPU) | A p50 ms | B p50 ms |`);
+  console.log(`| --- | --- | --- | --- | --- | --- | --- | --- | --- |`);
   for (const measure of measures) {
     const a = results[`${measure}:a`];
     const b = results[`${measure}:b`];
     const cpuA = median(cpu[`${measure}:a`]);
     const cpuB = median(cpu[`${measure}:b`]);
     console.log(
-      `| ${measure} | ${formatNumber(a.median)} | ${formatNumber(b.median)} | ${formatRatio(b.median / a.median)} | ${cpuA.toFixed(3)} | ${cpuB.toFixed(3)} | ${formatRatio(cpuA / cpuB)} |`,
+      `| ${measure} | ${formatNumber(a.median)} | ${formatNumber(b.median)} | ${formatRatio(b.median / a.median)} | ${cpuA.toFixed(3)} | ${cpuB.toFixed(3)} | ${formatRatio(cpuA / cpuB)} | ${median(p50[`${measure}:a`]).toFixed(2)} | ${median(p50[`${measure}:b`]).toFixed(2)} |`,
     );
   }
   if (floor) {

@@ -11,6 +11,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { ensureBuilt, ensureTrivialRouteBuilt, ME_VIA_NEXT_PATH, TRIVIAL_ROUTE_PATH } from "../apps/web/ensure-build.mjs";
+import { createEventScale } from "./lib/events-scale.mjs";
 import * as http from "./lib/http.mjs";
 import { BCRYPT_COST, createOurs, createTheirs } from "./lib/in-process.mjs";
 import { hashCapacityNow, hashLimits, loginLimitNow, meFloor } from "./lib/limits.mjs";
@@ -166,6 +167,26 @@ try {
   };
   await ours.close();
   await theirs.close();
+
+  // ---- Security events at scale ----
+  log("Security events: the newest page among few and among many…", "events");
+  const scale = await createEventScale(dir);
+  const eventTurn = (instance, page) => async () =>
+    (await closedLoop(instance[page], { concurrency: SETTINGS.callers, durationMs: meMs })).opsPerSecond;
+  results.events = {
+    few: scale.few,
+    many: scale.many,
+    ...(await alternate(
+      [
+        { name: "everyoneFew", measure: eventTurn(scale.small, "everyone") },
+        { name: "everyoneMany", measure: eventTurn(scale.large, "everyone") },
+        { name: "oneUserFew", measure: eventTurn(scale.small, "oneUser") },
+        { name: "oneUserMany", measure: eventTurn(scale.large, "oneUser") },
+      ],
+      rounds,
+    )),
+  };
+  await scale.close();
 
   // ---- Over HTTP ----
   log("Over HTTP: starting the servers…", "server start");
