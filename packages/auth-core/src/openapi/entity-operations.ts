@@ -23,6 +23,20 @@ interface EntityOperation {
 const LIST_PARAMETERS: readonly JsonSchema[] = [
   { name: "limit", in: "query", required: false, schema: { type: "integer", minimum: 1, maximum: 100, default: 20 } },
   { name: "offset", in: "query", required: false, schema: { type: "integer", minimum: 0, default: 0 } },
+  {
+    name: "after",
+    in: "query",
+    required: false,
+    description: "A page's `nextCursor`: the page after it, however deep (not with `offset`).",
+    schema: { type: "string" },
+  },
+  {
+    name: "total",
+    in: "query",
+    required: false,
+    description: "`exact`: count every record even above 10,000 (slower on large collections).",
+    schema: { type: "string", enum: ["exact"] },
+  },
 ];
 
 const ITEM = (entity: EntityModel): JsonSchema => objectOf({ item: ref(recordSchemaNames(entity).record) });

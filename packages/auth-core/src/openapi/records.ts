@@ -1,6 +1,7 @@
 import type { EntityModel } from "../config/index.js";
 import { bodySchema, IGNORED_KEYS } from "../records/body-schema.js";
 import { dataFields } from "../store/columns.js";
+import { EXACT_TOTAL_LIMIT } from "../store/record-lists.js";
 import { inputSchemaOf, type JsonSchema, objectOf, ref } from "./schema.js";
 
 /** The names of an entity's schemas in the document: its record, and a page of a list. */
@@ -37,10 +38,21 @@ export function recordSchema(entity: EntityModel): JsonSchema {
   return objectOf(properties);
 }
 
-/** A page of a list: `{ items, total }`. */
+/** A page of a list: `{ items, total?, nextCursor }` (CONTRACT 18). */
 export function pageSchema(entity: EntityModel): JsonSchema {
-  return objectOf({
-    items: { type: "array", items: ref(recordSchemaNames(entity).record) },
-    total: { type: "integer", minimum: 0, description: "How many records the caller may read in all." },
-  });
+  return objectOf(
+    {
+      items: { type: "array", items: ref(recordSchemaNames(entity).record) },
+      total: {
+        type: "integer",
+        minimum: 0,
+        description: `How many records the caller may read in all: always up to ${EXACT_TOTAL_LIMIT.toLocaleString("en")}, above only with \`total=exact\`.`,
+      },
+      nextCursor: {
+        type: ["string", "null"],
+        description: "Pass it as `after` for the next page; `null` on the last one.",
+      },
+    },
+    { optional: ["total"] },
+  );
 }

@@ -5,7 +5,7 @@ import type { EntityModel } from "../config/index.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { readJsonObject } from "../http/body.js";
-import { ApiError } from "../http/errors.js";
+import { ApiError, type Issue } from "../http/errors.js";
 import { json, noContent, type Reply } from "../http/responses.js";
 import { referenceError, storeError } from "../http/store-errors.js";
 import { isInvitation, vouchesForEmail } from "../policy/email-verification.js";
@@ -13,8 +13,10 @@ import { checkFieldGuards } from "../policy/field-guards.js";
 import { checkOwnership } from "../policy/ownership.js";
 import { checkLastAdmin, checkSetupRoleUser, removesSetupRoleHolder } from "../policy/setup-role.js";
 import { defaultsFor } from "../records/defaults.js";
+import { decodeListCursor, encodeListCursor } from "../records/list-cursor.js";
 import { parseRecordBody } from "../records/parse-body.js";
 import { serializeRecord } from "../records/serialize.js";
+import type { ListOptions } from "../store/record-lists.js";
 import { MissingRefError, referrersOf, refTargetsOf } from "../store/references.js";
 import { enforce, type Permitted, permit } from "./access.js";
 import { checkRefs } from "./refs.js";
@@ -30,15 +32,35 @@ function integerParam(url: URL, name: string, fallback: number, min: number, max
   return value;
 }
 
-/** `GET /api/<segment>`: a page of the records the caller may read. */
-export async function listRecords(context: RouteContext, request: ApiRequest, entity: EntityModel): Promise<Reply> {
-  const access = await permit(context, request, entity, "read");
-  const url = new URL(request.url);
+/** The paging of a list request: `limit`, then `offset` or `after` (not both), and `total=exact`. */
+function listQuery(url: URL): Pick<ListOptions, "limit" | "offset" | "after" | "total"> {
   const limit = integerParam(url, "limit", 20, 1, 100);
   const offset = integerParam(url, "offset", 0, 0, Number.MAX_SAFE_INTEGER);
+  const cursor = url.searchParams.get("after");
+  const total = url.searchParams.get("total");
+  const issues: Issue[] = [];
+  if (total !== null && total !== "exact") issues.push({ path: ["total"], message: 'must be "exact" when given' });
+  const after = cursor === null ? undefined : decodeListCursor(cursor);
+  if (after === null) issues.push({ path: ["after"], message: "is not a cursor this API gave (use a page's nextCursor)" });
+  if (cursor !== null && url.searchParams.has("offset")) issues.push({ path: ["after"], message: "cannot be used with offset" });
+  if (issues.length > 0) throw new ApiError("INVALID_QUERY", { issues });
+  return { limit, ...(after ? { after } : { offset }), ...(total === "exact" ? { total: "exact" as const } : {}) };
+}
+
+/**
+ * `GET /api/<segment>`: a page of the records the caller may read (CONTRACT 18), by `offset` or
+ * `after` a page's `nextCursor`; `total` when at most 10,000 (or with `total=exact`).
+ */
+export async function listRecords(context: RouteContext, request: ApiRequest, entity: EntityModel): Promise<Reply> {
+  const access = await permit(context, request, entity, "read");
+  const query = listQuery(new URL(request.url));
   const ownedBy = access.scope === "own" ? access.caller?.id : undefined;
-  const { rows, total } = await context.store.list(entity, { limit, offset, ...(ownedBy ? { ownedBy } : {}) });
-  return json(200, { items: rows.map((row) => serializeRecord(entity, row)), total });
+  const page = await context.store.list(entity, { ...query, ...(ownedBy ? { ownedBy } : {}) });
+  return json(200, {
+    items: page.rows.map((row) => serializeRecord(entity, row)),
+    ...(page.total === null ? {} : { total: page.total }),
+    nextCursor: page.next && encodeListCursor(page.next),
+  });
 }
 
 /** `GET /api/<segment>/<id>`. */

@@ -270,6 +270,12 @@ function indexSteps(entity: EntityModel): Step[] {
       name: `create index ${index}`,
       run: (trx) => trx.schema.createIndex(index).ifNotExists().on(entity.table).column(owner).execute(),
     });
+    // A caller's own records, a page at a time in the collection's order (CONTRACT 18): one range.
+    const ordered = `${entity.table}__${owner}__owner_order`;
+    steps.push({
+      name: `create index ${ordered}`,
+      run: (trx) => trx.schema.createIndex(ordered).ifNotExists().on(entity.table).columns([owner, "createdAt", "id"]).execute(),
+    });
   }
   return [...steps, ...refIndexSteps(entity)];
 }

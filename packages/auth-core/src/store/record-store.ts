@@ -4,9 +4,9 @@ import type { EntityModel } from "../config/index.js";
 import type { AnyDB, Database } from "./database.js";
 import { uniqueViolationColumn } from "./errors.js";
 import { TABLES } from "./migrate.js";
+import { type ListOptions, type ListPage, RecordLists } from "./record-lists.js";
 import { holdRefTargets, type Referrer, type RefTarget, releaseReferences } from "./references.js";
 import { fromRow, type StoredRecord, type StoredUser, toColumns, toStoredUser } from "./rows.js";
-import { selectRows } from "./select-rows.js";
 import { writeTransaction } from "./transaction.js";
 
 /** A write clashed with a unique column. */
@@ -27,13 +27,6 @@ export class SetupCompleteError extends Error {
 
 /** How creating a record of the auth entity treats the setup flag. */
 export type SetupMode = "first-user-only" | "mark-complete";
-
-export interface ListOptions {
-  readonly limit: number;
-  readonly offset: number;
-  /** Only records whose owner field (or, on the auth entity, id) equals this. */
-  readonly ownedBy?: string;
-}
 
 async function translateConflicts<T>(work: () => Promise<T>): Promise<T> {
   try {
@@ -72,58 +65,19 @@ type RowLock = "update" | "delete";
 /** Records of every entity, and the user-specific queries of the auth entity. */
 export class RecordStore {
   private setupKnownComplete = false;
-  /** See {@link RecordStore.listSql}. */
-  private readonly listSqlCache = new Map<string, { readonly page: string; readonly count: string }>();
+  private readonly lists: RecordLists;
 
-  constructor(private readonly database: Database) {}
+  constructor(private readonly database: Database) {
+    this.lists = new RecordLists(database);
+  }
 
   private get db(): Kysely<AnyDB> {
     return this.database.db;
   }
 
-  private ownerColumn(entity: EntityModel): string {
-    return entity.isAuthEntity ? "id" : (entity.ownerField ?? "id");
-  }
-
-  /**
-   * The SQL of a list page and of its count, by table and whether it is filtered by owner: built
-   * once, so listing builds no query. Their parameters: the owner (when filtered), then the page's
-   * limit and offset.
-   */
-  private listSql(entity: EntityModel, owned: boolean): { readonly page: string; readonly count: string } {
-    const key = `${owned ? "owned" : "all"}:${entity.table}`;
-    let found = this.listSqlCache.get(key);
-    if (found === undefined) {
-      const owner = "owner";
-      let query = this.db.selectFrom(entity.table);
-      if (owned) query = query.where(this.ownerColumn(entity), "=", owner);
-      const page = query.selectAll().orderBy("createdAt").orderBy("id").limit(2).offset(3).compile();
-      const count = query.select((eb) => eb.fn.countAll<number | string>().as("total")).compile();
-      const ownerParameters = owned ? [owner] : [];
-      // The parameters must come in the order `list` passes them.
-      if (
-        JSON.stringify(page.parameters) !== JSON.stringify([...ownerParameters, 2, 3]) ||
-        count.parameters.length !== ownerParameters.length
-      )
-        throw new Error(`unexpected parameters of the list query of ${entity.table}`);
-      found = { page: page.sql, count: count.sql };
-      this.listSqlCache.set(key, found);
-    }
-    return found;
-  }
-
-  /** A page of records in `createdAt`, `id` order, and how many there are in all. */
-  async list(entity: EntityModel, options: ListOptions): Promise<{ rows: StoredRecord[]; total: number }> {
-    const owned = options.ownedBy !== undefined;
-    const text = this.listSql(entity, owned);
-    const ownerParameters = owned ? [options.ownedBy] : [];
-    const [page, count] = await Promise.all([
-      selectRows<Record<string, unknown>>(this.database, text.page, [...ownerParameters, options.limit, options.offset]),
-      selectRows<{ total: number | string }>(this.database, text.count, ownerParameters),
-    ]);
-    const total = count[0]?.total;
-    if (total === undefined) throw new Error(`no count of ${entity.table}`);
-    return { rows: page.map((row) => fromRow(entity, row)), total: Number(total) };
+  /** A page of records in `createdAt`, `id` order (by offset or after a position), and how many there are (see {@link RecordLists}). */
+  list(entity: EntityModel, options: ListOptions): Promise<ListPage> {
+    return this.lists.list(entity, options);
   }
 
   async find(entity: EntityModel, id: string): Promise<StoredRecord | undefined> {

@@ -102,7 +102,7 @@ describe.each(BACKENDS)("entity CRUD on $name", (backend) => {
     it("pages with limit (default 20) and offset, ordered by createdAt then id, with the total", async () => {
       const first = await api.get("/api/category");
       expect(first.status).toBe(200);
-      expect(Object.keys(first.body).sort()).toEqual(["items", "total"]);
+      expect(Object.keys(first.body).sort()).toEqual(["items", "nextCursor", "total"]);
       expect(first.body.total).toBe(25);
       expect(first.body.items).toHaveLength(20);
       const all = await api.get("/api/category?limit=100");
@@ -118,7 +118,7 @@ describe.each(BACKENDS)("entity CRUD on $name", (backend) => {
       }
       expect(ids(pages)).toEqual(ids(all.body.items));
       const past = await api.get("/api/category?offset=25");
-      expect(past.body).toEqual({ items: [], total: 25 });
+      expect(past.body).toEqual({ items: [], total: 25, nextCursor: null });
       expect((await api.get("/api/category?limit=1&offset=24")).body.items).toHaveLength(1);
     });
 
@@ -410,7 +410,7 @@ describe.each(BACKENDS)("entity CRUD on $name", (backend) => {
       expect(aliceList.body.total).toBe(2);
       expect(ids(aliceList.body.items)).toEqual([a1.body.item.id, a2.body.item.id]);
       const bobList = await api.get("/api/note?limit=1", { token: bob.token });
-      expect(bobList.body).toEqual({ items: [b1.body.item], total: 1 });
+      expect(bobList.body).toEqual({ items: [b1.body.item], total: 1, nextCursor: null });
       expect((await api.get("/api/note", { token: admin.token })).body.total).toBe(0);
       expect((await api.get("/api/note")).status).toBe(401);
 

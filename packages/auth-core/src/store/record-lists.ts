@@ -1,0 +1,113 @@
+import type { Kysely } from "kysely";
+import type { EntityModel } from "../config/index.js";
+import type { ListPosition } from "../records/list-cursor.js";
+import type { AnyDB, Database } from "./database.js";
+import { fromRow, type StoredRecord } from "./rows.js";
+import { selectRows } from "./select-rows.js";
+
+/** Up to this many records a list's `total` is always counted; above, only when asked (CONTRACT 18). */
+export const EXACT_TOTAL_LIMIT = 10_000;
+
+export interface ListOptions {
+  readonly limit: number;
+  /** Records to skip (offset paging). */
+  readonly offset?: number;
+  /** Only the records after this one in the collection's order (keyset paging): what `nextCursor` names. */
+  readonly after?: ListPosition;
+  /** Only records whose owner field (or, on the auth entity, id) equals this. */
+  readonly ownedBy?: string;
+  /** `exact` counts every record; `capped` (the default) counts up to {@link EXACT_TOTAL_LIMIT}. */
+  readonly total?: "exact" | "capped";
+}
+
+/** A page of records in the collection's order. */
+export interface ListPage {
+  readonly rows: StoredRecord[];
+  /** How many records there are in all; `null` when more than {@link EXACT_TOTAL_LIMIT} and not counted exactly. */
+  readonly total: number | null;
+  /** Where the next page starts; `null` on the last page. */
+  readonly next: ListPosition | null;
+}
+
+/** The SQL of one kind of page and its counts. */
+export interface ListSql {
+  readonly page: string;
+  readonly exact: string;
+  readonly capped: string;
+}
+
+/**
+ * The pages of an entity's records in `createdAt`, `id` order (CONTRACT 18): by offset, or after a
+ * position (keyset: one range of the `(createdAt, id)` index, however far in), with a count that
+ * stops at {@link EXACT_TOTAL_LIMIT} unless asked for exactly. The SQL of each kind of page is
+ * built once per table (kysely escapes every identifier), so listing builds no query.
+ */
+export class RecordLists {
+  private readonly cache = new Map<string, ListSql>();
+
+  constructor(private readonly database: Database) {}
+
+  private ownerColumn(entity: EntityModel): string {
+    return entity.isAuthEntity ? "id" : (entity.ownerField ?? "id");
+  }
+
+  /**
+   * The SQL of a kind of page and of its counts (what tests read the plans of). The page's
+   * parameters, in order: the owner (when owned), the position (when after), the limit, the offset
+   * (when not after).
+   */
+  sqlOf(entity: EntityModel, owned: boolean, after: boolean): ListSql {
+    const key = `${owned ? "owned" : "all"}:${after ? "after" : "offset"}:${entity.table}`;
+    const cached = this.cache.get(key);
+    if (cached) return cached;
+    const db: Kysely<AnyDB> = this.database.db;
+    let query = db.selectFrom(entity.table);
+    if (owned) query = query.where(this.ownerColumn(entity), "=", "owner");
+    const filtered = after ? query.where((eb) => eb(eb.refTuple("createdAt", "id"), ">", eb.tuple("at", "id"))) : query;
+    const ordered = filtered.selectAll().orderBy("createdAt").orderBy("id").limit(2);
+    const page = (after ? ordered : ordered.offset(3)).compile();
+    const exact = query.select((eb) => eb.fn.countAll<number | string>().as("total")).compile();
+    const capped = db
+      .selectFrom(query.select("id").limit(4).as("capped"))
+      .select((eb) => eb.fn.countAll<number | string>().as("total"))
+      .compile();
+    const owner = owned ? ["owner"] : [];
+    const expected = [...owner, ...(after ? ["at", "id", 2] : [2, 3])];
+    if (
+      JSON.stringify(page.parameters) !== JSON.stringify(expected) ||
+      JSON.stringify(exact.parameters) !== JSON.stringify(owner) ||
+      JSON.stringify(capped.parameters) !== JSON.stringify([...owner, 4])
+    )
+      throw new Error(`unexpected parameters of the list queries of ${entity.table}`);
+    const found = { page: page.sql, exact: exact.sql, capped: capped.sql };
+    this.cache.set(key, found);
+    return found;
+  }
+
+  async list(entity: EntityModel, options: ListOptions): Promise<ListPage> {
+    const owned = options.ownedBy !== undefined;
+    const { after } = options;
+    const text = this.sqlOf(entity, owned, after !== undefined);
+    const owner = owned ? [options.ownedBy] : [];
+    // One more than asked for: whether a next page exists, without counting.
+    const paging = after ? [after.createdAt, after.id, options.limit + 1] : [options.limit + 1, options.offset ?? 0];
+    const exact = options.total === "exact";
+    const [found, counted] = await Promise.all([
+      selectRows<Record<string, unknown>>(this.database, text.page, [...owner, ...paging]),
+      selectRows<{ total: number | string }>(
+        this.database,
+        exact ? text.exact : text.capped,
+        exact ? owner : [...owner, EXACT_TOTAL_LIMIT + 1],
+      ),
+    ]);
+    const total = Number(counted[0]?.total ?? Number.NaN);
+    if (Number.isNaN(total)) throw new Error(`no count of ${entity.table}`);
+    const rows = found.slice(0, options.limit).map((row) => fromRow(entity, row));
+    const last = rows[rows.length - 1];
+    return {
+      rows,
+      total: exact || total <= EXACT_TOTAL_LIMIT ? total : null,
+      next: found.length > options.limit && last ? { createdAt: String(last.createdAt), id: String(last.id) } : null,
+    };
+  }
+}
