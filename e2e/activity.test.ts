@@ -1,6 +1,6 @@
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { setUpAdmin, signUp } from "../test/support/accounts.js";
+import { setUpAdmin, signIn as signInByApi, signUp } from "../test/support/accounts.js";
 import { type RunningApp, startApp } from "../test/support/app-server.js";
 import { call } from "../test/support/http-client.js";
 import { launchBrowser, openTab, saveScreenshot, WAIT_MS } from "./support/browser.js";
@@ -9,11 +9,17 @@ import { ADMIN, signIn, signOut } from "./support/flows.js";
 /**
  * The security events in the pages (CONTRACT §16) in Chromium against the production server: the
  * "Activity" view of /admin (everyone's events, filtered by user and by type, a page at a time) and
- * "Recent sign-ins" of /profile (the user's sign-ins and the failed attempts against the account).
+ * "Recent sign-ins" of /profile (the user's sign-ins and the failed attempts against the account);
+ * and the admin's record lists, a page at a time after each page's cursor.
  */
 
 const MEMBER = { email: "member@example.com", password: "member password 1" };
 const FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0";
+
+/** A token of the administrator, signed in through the API. */
+async function adminToken(url: string): Promise<string> {
+  return (await signInByApi(url, ADMIN)).token;
+}
 
 /** The "Activity" section of /admin. */
 function activity(page: Page): Locator {
@@ -104,5 +110,23 @@ describe("security events in the browser", () => {
     expect(await activity(page).getByRole("button", { name: "Older" }).isDisabled()).toBe(true);
     await activity(page).getByRole("button", { name: "Newer" }).click();
     await expect.poll(async () => (await activityRows(page))[0], { timeout: WAIT_MS }).toBe(first[0]);
+  });
+
+  test("/admin pages a record list after each page's cursor: next, the last page, and back", async () => {
+    const token = await adminToken(app.url);
+    for (let index = 0; index < 23; index++) {
+      const created = await call(app.url, { method: "POST", path: "/api/post", token, body: { title: `Post ${index}` } });
+      expect(created.status).toBe(201);
+    }
+    await page.goto("/admin");
+    const posts = page.getByRole("main").getByRole("region", { name: "Post", exact: true });
+    const pager = posts.getByRole("navigation", { name: "Post pages" });
+    await pager.getByText("1–20 of 23").waitFor();
+    await pager.getByRole("button", { name: "Next" }).click();
+    await pager.getByText("21–23 of 23").waitFor();
+    expect(await posts.getByRole("row").filter({ hasText: "Post 22" }).count()).toBe(1);
+    expect(await pager.getByRole("button", { name: "Next" }).isDisabled()).toBe(true);
+    await pager.getByRole("button", { name: "Previous" }).click();
+    await pager.getByText("1–20 of 23").waitFor();
   });
 });

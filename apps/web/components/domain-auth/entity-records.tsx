@@ -205,7 +205,7 @@ export function EntityRecords({ entity, caller, authorization }: EntityRecordsPr
           )}
         />
       )}
-      <Pager label={entity.name} offset={list.offset} total={list.total} onChange={list.showOffset} />
+      <Pager label={entity.name} list={list} />
     </section>
   );
 }

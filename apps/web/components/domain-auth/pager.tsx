@@ -1,28 +1,25 @@
-import { PAGE_SIZE } from "@/lib/domain-auth/paged-list";
+import type { PagedList } from "@/lib/domain-auth/paged-list";
 
-/** "Showing 1–20 of 45" with previous and next buttons; nothing when everything fits one page. */
+/** "Showing 21–40 of 45" (or "of more than 10,000") with previous and next buttons; nothing when everything fits one page. */
 export function Pager({
   label,
-  offset,
-  total,
-  onChange,
+  list,
 }: {
   label: string;
-  offset: number;
-  total: number;
-  onChange: (offset: number) => void;
+  list: Pick<PagedList<unknown>, "items" | "offset" | "total" | "hasNext" | "hasPrevious" | "next" | "previous">;
 }) {
-  if (total <= PAGE_SIZE && offset === 0) return null;
-  const last = Math.min(offset + PAGE_SIZE, total);
+  if (!list.hasNext && !list.hasPrevious) return null;
+  const first = list.items.length === 0 ? 0 : list.offset + 1;
+  const last = list.offset + list.items.length;
   return (
     <nav className="da-pager" aria-label={`${label} pages`}>
-      <button type="button" className="da-button" disabled={offset === 0} onClick={() => onChange(Math.max(0, offset - PAGE_SIZE))}>
+      <button type="button" className="da-button" disabled={!list.hasPrevious} onClick={list.previous}>
         Previous
       </button>
       <span>
-        {total === 0 ? 0 : offset + 1}–{last} of {total}
+        {first}–{last} of {list.total === null ? "more than 10,000" : list.total}
       </span>
-      <button type="button" className="da-button" disabled={last >= total} onClick={() => onChange(offset + PAGE_SIZE)}>
+      <button type="button" className="da-button" disabled={!list.hasNext} onClick={list.next}>
         Next
       </button>
     </nav>

@@ -94,7 +94,7 @@ export function UsersTable({ auth }: { readonly auth: AuthView }) {
           </tbody>
         </table>
       </div>
-      <Pager label="Users" offset={list.offset} total={list.total} onChange={list.showOffset} />
+      <Pager label="Users" list={list} />
     </section>
   );
 }

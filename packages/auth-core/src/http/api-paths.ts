@@ -18,6 +18,8 @@ export interface ListQuery {
   readonly limit?: number;
   /** The server's default (0) when absent. */
   readonly offset?: number;
+  /** A page's `nextCursor`: the page after it (CONTRACT 18; not with `offset`). */
+  readonly after?: string;
 }
 
 /**
@@ -28,6 +30,7 @@ export function collectionPath(entity: Segmented, query: ListQuery = {}): string
   const params = new URLSearchParams();
   if (query.limit !== undefined) params.set("limit", String(query.limit));
   if (query.offset !== undefined) params.set("offset", String(query.offset));
+  if (query.after !== undefined) params.set("after", query.after);
   const search = params.toString();
   return `${API_PREFIX}/${entity.segment}${search ? `?${search}` : ""}`;
 }
