@@ -15,6 +15,7 @@ import { createEventScale } from "./lib/events-scale.mjs";
 import * as http from "./lib/http.mjs";
 import { BCRYPT_COST, createOurs, createTheirs } from "./lib/in-process.mjs";
 import { hashCapacityNow, hashLimits, loginLimitNow, meFloor } from "./lib/limits.mjs";
+import { createListScale } from "./lib/list-scale.mjs";
 import { alternate, closedLoop } from "./lib/load.mjs";
 import { renderMarkdown, renderText } from "./lib/report.mjs";
 import * as startup from "./lib/startup.mjs";
@@ -187,6 +188,29 @@ try {
     )),
   };
   await scale.close();
+
+  // ---- Lists at scale ----
+  log("Lists at scale: a page of 20 among 1,000 to 1,000,000 posts, SQLite and PostgreSQL…", "lists");
+  const lists = await createListScale(dir);
+  try {
+    const listTurns = Object.entries(lists.instances).flatMap(([key, instance]) =>
+      ["first", "deep"].map((page) => ({
+        name: `${key}:${page}`,
+        measure: async () => (await closedLoop(instance[page], { concurrency: SETTINGS.callers, durationMs: 1000 })).opsPerSecond,
+      })),
+    );
+    results.lists = {
+      sizes: lists.sizes,
+      smallest: lists.sizes[0],
+      largest: lists.sizes[lists.sizes.length - 1],
+      dialects: lists.dialects,
+      missing: lists.missing,
+      rounds,
+      results: await alternate(listTurns, rounds),
+    };
+  } finally {
+    await lists.close();
+  }
 
   // ---- Over HTTP ----
   log("Over HTTP: starting the servers…", "server start");

@@ -3,9 +3,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createEventScale } from "./lib/events-scale.mjs";
 import { hitMe, hitRefresh, prepareCore, preparePosts, startCoreServer, startFloorServer } from "./lib/http.mjs";
 import { BCRYPT_COST, createOurs, createTheirs } from "./lib/in-process.mjs";
 import { hashCapacityNow, hashLimits, loginLimitNow, meFloor } from "./lib/limits.mjs";
+import { createListScale } from "./lib/list-scale.mjs";
 import { alternate, closedLoop } from "./lib/load.mjs";
 
 describe("benchmarks, briefly", () => {
@@ -33,6 +35,21 @@ describe("benchmarks, briefly", () => {
       for (const contender of contenders) expect(results[contender.name].median).toBeGreaterThan(0);
     });
   }
+
+  it("measures lists and events at scale, at a small scale", async () => {
+    const lists = await createListScale(dir, { sizes: [100, 2_000], dialects: ["sqlite"] });
+    const events = await createEventScale(dir, { few: 100, many: 5_000 });
+    try {
+      const pages = [
+        ...Object.values(lists.instances).flatMap((instance) => [instance.first, instance.deep]),
+        events.small.everyone,
+        events.large.oneUser,
+      ];
+      for (const page of pages) expect((await closedLoop(page, { concurrency: 2, durationMs: 200 })).opsPerSecond).toBeGreaterThan(0);
+    } finally {
+      await Promise.all([lists.close(), events.close()]);
+    }
+  });
 
   it("measures the limits", async () => {
     const hash = hashLimits({ cost: BCRYPT_COST, runs: 1 });

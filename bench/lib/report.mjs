@@ -222,7 +222,32 @@ export function evaluateTargets(r) {
     met: wizardRatio <= 0.5,
     why: `${formatMs(r.startup.wizardFirstPrompt.median)} against ${formatMs(r.startup.t3FirstPrompt.median)}, both in a pseudo-terminal until the first question is drawn; a Node.js process that prints one line takes ${formatMs(r.startup.nodeFloor.median)} here. The wizard ships one bundle and loads its validation code while the first question is on screen.`,
   });
+  if (r.lists) {
+    const worst = listScaleWorst(r.lists);
+    list.push({
+      measure: `A page of 20 from ${r.lists.largest.toLocaleString("en")} records vs from ${r.lists.smallest.toLocaleString("en")} (cost ratio, worst of ${r.lists.dialects.join(" and ")}, first page and a deep \`after\` page)`,
+      target: "≤ 2×",
+      value: worst.ratio,
+      met: worst.ratio <= 2,
+      why: `Keyset paging reads one range of the \`(createdAt, id)\` index however deep the page, and a list known to hold more than 10,000 records is not counted again for 10 s (its \`total\` is left out, as CONTRACT 18 allows), so neither the page nor the count grows with the table. The worst: ${worst.label}.`,
+    });
+  }
   return list;
+}
+
+/** The largest cost ratio of a page at the largest size against the smallest, over databases and kinds of page. */
+export function listScaleWorst(lists) {
+  let worst = { ratio: 0, label: "none" };
+  for (const dialect of lists.dialects) {
+    for (const page of ["first", "deep"]) {
+      const small = lists.results[`${dialect}:${lists.smallest}:${page}`]?.median;
+      const large = lists.results[`${dialect}:${lists.largest}:${page}`]?.median;
+      if (!small || !large) continue;
+      const ratio = small / large;
+      if (ratio > worst.ratio) worst = { ratio, label: `${dialect}, ${page} page` };
+    }
+  }
+  return worst;
 }
 
 /** The register flood rows of the latency phases, and what they say. */
@@ -305,6 +330,32 @@ function sections(r) {
         ".",
     ].join("\n"),
   });
+
+  if (r.lists) {
+    const l = r.lists;
+    const rows = l.dialects.flatMap((dialect) =>
+      ["first", "deep"].map((page) => [
+        `${dialect === "sqlite" ? "SQLite" : "PostgreSQL"}, ${page === "first" ? "first page" : "a deep page (`after` the 90 % mark)"}`,
+        ...l.sizes.map((size) => ops(l.results[`${dialect}:${size}:${page}`].median)),
+        formatRatio(l.results[`${dialect}:${l.smallest}:${page}`].median / l.results[`${dialect}:${l.largest}:${page}`].median),
+      ]),
+    );
+    out.push({
+      title: `Lists at scale: a page of 20 posts (in process, ${s.callers} callers)`,
+      body: [
+        table(
+          [
+            "Page",
+            ...l.sizes.map((size) => `${size.toLocaleString("en")} posts, pages/s`),
+            `Cost at ${l.largest.toLocaleString("en")} / at ${l.smallest.toLocaleString("en")}`,
+          ],
+          rows,
+        ),
+        "",
+        `Medians of ${l.rounds} turns, every size and page taking turns; \`GET /api/post?limit=20\` (and \`&after=\` a cursor 90 % in) as an anonymous reader. ${l.missing.length > 0 ? `Left out: ${l.missing.join(", ")} (not reachable).` : ""}`,
+      ].join("\n"),
+    });
+  }
 
   if (r.events) {
     const e = r.events;

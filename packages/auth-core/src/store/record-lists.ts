@@ -7,6 +7,10 @@ import { selectRows } from "./select-rows.js";
 
 /** Up to this many records a list's `total` is always counted; above, only when asked (CONTRACT 18). */
 export const EXACT_TOTAL_LIMIT = 10_000;
+/** How long a list known to hold more than {@link EXACT_TOTAL_LIMIT} records is not counted again. */
+const LARGE_FOR_MS = 10_000;
+/** The most lists (a table, or one owner's part of it) remembered as large at once. */
+const LARGE_REMEMBERED = 1_000;
 
 export interface ListOptions {
   readonly limit: number;
@@ -44,6 +48,13 @@ export interface ListSql {
  */
 export class RecordLists {
   private readonly cache = new Map<string, ListSql>();
+  /**
+   * Lists found to hold more than {@link EXACT_TOTAL_LIMIT} records, until when: their pages answer
+   * without counting (counting up to the limit costs more than the page), so a page of a million
+   * records costs what a page of a thousand does. A list that shrank below the limit shows its
+   * total again within {@link LARGE_FOR_MS}.
+   */
+  private readonly large = new Map<string, number>();
 
   constructor(private readonly database: Database) {}
 
@@ -91,23 +102,34 @@ export class RecordLists {
     const owner = owned ? [options.ownedBy] : [];
     // One more than asked for: whether a next page exists, without counting.
     const paging = after ? [after.createdAt, after.id, options.limit + 1] : [options.limit + 1, options.offset ?? 0];
-    const exact = options.total === "exact";
-    const [found, counted] = await Promise.all([
+    const [found, total] = await Promise.all([
       selectRows<Record<string, unknown>>(this.database, text.page, [...owner, ...paging]),
-      selectRows<{ total: number | string }>(
-        this.database,
-        exact ? text.exact : text.capped,
-        exact ? owner : [...owner, EXACT_TOTAL_LIMIT + 1],
-      ),
+      this.count(entity, text, owner, options.total === "exact"),
     ]);
-    const total = Number(counted[0]?.total ?? Number.NaN);
-    if (Number.isNaN(total)) throw new Error(`no count of ${entity.table}`);
     const rows = found.slice(0, options.limit).map((row) => fromRow(entity, row));
     const last = rows[rows.length - 1];
     return {
       rows,
-      total: exact || total <= EXACT_TOTAL_LIMIT ? total : null,
+      total,
       next: found.length > options.limit && last ? { createdAt: String(last.createdAt), id: String(last.id) } : null,
     };
+  }
+
+  /** How many records a list holds: every one when `exact`, else up to {@link EXACT_TOTAL_LIMIT} (`null` above). */
+  private async count(entity: EntityModel, text: ListSql, owner: readonly unknown[], exact: boolean): Promise<number | null> {
+    const key = `${entity.table}\u0000${String(owner[0] ?? "")}`;
+    const now = Date.now();
+    if (!exact && (this.large.get(key) ?? 0) > now) return null;
+    const parameters = exact ? owner : [...owner, EXACT_TOTAL_LIMIT + 1];
+    const counted = await selectRows<{ total: number | string }>(this.database, exact ? text.exact : text.capped, parameters);
+    const total = Number(counted[0]?.total ?? Number.NaN);
+    if (Number.isNaN(total)) throw new Error(`no count of ${entity.table}`);
+    if (total <= EXACT_TOTAL_LIMIT) {
+      this.large.delete(key);
+      return total;
+    }
+    if (this.large.size >= LARGE_REMEMBERED) this.large.delete(this.large.keys().next().value as string);
+    this.large.set(key, now + LARGE_FOR_MS);
+    return exact ? total : null;
   }
 }
