@@ -12,6 +12,8 @@ export interface FieldModel {
   readonly max?: number;
   /** For `ref` fields: the target entity's name. */
   readonly to?: string;
+  /** The values it may take, when they are few: the auth entity's `role` takes the declared roles. */
+  readonly values?: readonly string[];
 }
 
 /** Who may perform each operation; an absent entry means "any authenticated user". */

@@ -98,7 +98,7 @@ describe("resolveDomain", () => {
       expect(modelOf(withRoles("[Admin, Reader]", "role: string")).auth?.defaultRole).toBeNull();
     });
 
-    it("is null without a role field, which is then added to the auth entity", () => {
+    it("is null without a role field, which is then added to the auth entity, taking the declared roles", () => {
       const model = modelOf(withRoles("[Admin, Reader]"));
       expect(model.auth?.defaultRole).toBeNull();
       expect(model.auth?.entity.fields.find((field) => field.name === "role")).toEqual({
@@ -106,6 +106,7 @@ describe("resolveDomain", () => {
         type: "string",
         required: false,
         unique: false,
+        values: ["Admin", "Reader"],
       });
     });
   });

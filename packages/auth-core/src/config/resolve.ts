@@ -26,7 +26,11 @@ function guardedPermissions(declared: PermissionMap, setupRole: string): Permiss
   };
 }
 
-function entityModel(name: string, declaration: EntityDeclaration, options: { isAuthEntity: boolean; setupRole: string }): EntityModel {
+function entityModel(
+  name: string,
+  declaration: EntityDeclaration,
+  options: { isAuthEntity: boolean; setupRole: string; roles: readonly string[] },
+): EntityModel {
   const fields = Object.entries(declaration.fields).map(([fieldName, field]) => fieldModel(fieldName, field));
   const declared: PermissionMap = declaration.permissions ?? {};
   const usesOwner = OPERATIONS.some((operation) => declared[operation]?.includes("@Owner"));
@@ -34,6 +38,11 @@ function entityModel(name: string, declaration: EntityDeclaration, options: { is
 
   if (options.isAuthEntity && !fields.some((field) => field.name === "role")) {
     fields.push({ name: "role", type: "string", required: false, unique: false });
+  }
+  if (options.isAuthEntity) {
+    // A role is a declared one (or the setup role, when none are declared): CONTRACT 1.3.
+    const values = options.roles.length > 0 ? [...options.roles] : [options.setupRole];
+    for (const [index, field] of fields.entries()) if (field.name === "role") fields[index] = { ...field, values };
   }
   if (hiddenOwner) fields.push({ name: "ownerId", type: "ref", required: false, unique: false });
 
@@ -57,7 +66,7 @@ export function resolveDomain(declaration: DomainDeclaration): DomainModel {
   const authEntityName = jwt ? findAuthEntity(declaration.entities, declaration.auth).name : undefined;
 
   const entities = Object.entries(declaration.entities).map(([name, entity]) =>
-    entityModel(name, entity, { isAuthEntity: name === authEntityName, setupRole }),
+    entityModel(name, entity, { isAuthEntity: name === authEntityName, setupRole, roles }),
   );
   for (const entity of entities) {
     for (const field of entity.fields) {

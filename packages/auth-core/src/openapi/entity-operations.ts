@@ -28,7 +28,7 @@ const LIST_PARAMETERS: readonly JsonSchema[] = [
     in: "query",
     required: false,
     description: "A page's `nextCursor`: the page after it, however deep (not with `offset`).",
-    schema: { type: "string" },
+    schema: { type: "string", minLength: 1, maxLength: 400, pattern: "^[A-Za-z0-9_-]+$" },
   },
   {
     name: "total",

@@ -43,17 +43,41 @@ function typeLabel(field: FieldModel): string {
   }
 }
 
+/** Strings hold no U+0000 (PostgreSQL's text cannot): as JSON Schema states it. */
+const NO_NUL = "^[^\\u0000]*$";
+
+/**
+ * An email as JSON Schema can state what the server accepts: the server trims, NFKC-normalizes and
+ * lower-cases it first (so no `format: email`, which would refuse `" Ada@Example.COM "`), then
+ * wants one `@` (`＠` and `﹫` normalize to it) and a dot after it, at most 254 characters.
+ */
+export const EMAIL_DOCS = {
+  minLength: 3,
+  pattern: "[@\\uFF20\\uFE6B]",
+  description: `Trimmed, NFKC-normalized and lower-cased; then one @, a dot in the domain, at most ${MAX_EMAIL_LENGTH} characters, no spaces.`,
+} as const;
+
+/** A password's bounds are in UTF-8 bytes: in code points, at least 2 (4 bytes each at most) and at most 72 (1 byte each at least). */
+const PASSWORD_DOCS = {
+  format: "password",
+  minLength: Math.ceil(MIN_PASSWORD_BYTES / 4),
+  maxLength: MAX_PASSWORD_BYTES,
+  pattern: NO_NUL,
+  description: `${MIN_PASSWORD_BYTES} to ${MAX_PASSWORD_BYTES} UTF-8 bytes, no U+0000.`,
+} as const;
+
 /**
  * What JSON Schema says of a field's value (`z.toJSONSchema`, for the OpenAPI document) where a
  * refinement checks it: zod cannot describe a refinement, so the same bound is stated beside it.
  */
 function valueDocs(field: FieldModel, entity: EntityModel): Record<string, unknown> {
-  if (entity.isAuthEntity && field.name === "email")
-    return { format: "email", maxLength: MAX_EMAIL_LENGTH, description: "Trimmed, NFKC-normalized and lower-cased." };
-  if (entity.isAuthEntity && field.name === "password")
-    return { format: "password", description: `${MIN_PASSWORD_BYTES} to ${MAX_PASSWORD_BYTES} UTF-8 bytes, no U+0000.` };
+  if (entity.isAuthEntity && field.name === "email") return EMAIL_DOCS;
+  if (entity.isAuthEntity && field.name === "password") return PASSWORD_DOCS;
   if (field.type === "ref") return { description: `The id of a ${field.to} record.` };
+  if (field.values) return { enum: [...field.values] };
+  const text = field.type === "string" || field.type === "text";
   return {
+    ...(text ? { pattern: NO_NUL } : {}),
     ...(field.maxLength !== undefined ? { maxLength: field.maxLength } : {}),
     ...(field.min !== undefined ? { minimum: field.min } : {}),
     ...(field.max !== undefined ? { maximum: field.max } : {}),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { transportSchema } from "../accounts/auth-body-schemas.js";
 import { passwordProblem } from "../password/rules.js";
+import { EMAIL_DOCS } from "../records/body-schema.js";
 import { emailProblem, normalizeEmail } from "../records/email.js";
 
 const required = (what: string) => (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : `must be ${what}`);
@@ -14,7 +15,8 @@ const emailSchema = z
     const problem = email.includes("\u0000") ? "must not contain U+0000" : emailProblem(email);
     if (problem) context.addIssue({ code: "custom", message: problem });
     return email;
-  });
+  })
+  .meta(EMAIL_DOCS);
 
 /** A token from a link: a non-empty string (an unknown one is answered by the route, not here). */
 const tokenSchema = z

@@ -1,0 +1,123 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { BACKENDS } from "../../../../test/support/databases.js";
+import type { MailMessage, OpenApiDocument } from "../../src/index.js";
+import { apiClient } from "../support/client.js";
+import { Conformance } from "../support/conformance.js";
+import { BLOG_YAML } from "../support/domains.js";
+import { useInstance } from "../support/instance.js";
+
+/**
+ * The served document matches the server (CONTRACT 12): a recorded flow — setup, sign-in, each auth
+ * endpoint, CRUD on every entity with valid and invalid bodies — goes through a checker that
+ * validates every request and answer against `/api/openapi.json` as a validating gateway would,
+ * and finds nothing the two disagree on.
+ */
+
+const PASSWORD = "correct horse battery";
+const ADMIN = { email: "admin@example.com", password: PASSWORD, name: "Ada" };
+
+describe.each(BACKENDS)("the served document against a recorded flow on $name", (backend) => {
+  const sent: MailMessage[] = [];
+  const instance = useInstance(
+    backend.create,
+    BLOG_YAML.replace(
+      "endpoints: { login: true, register: true, me: true, setup: true }",
+      "endpoints: { login: true, register: true, me: true, setup: true, passwordReset: true }",
+    ),
+    {
+      mail: { mailer: { send: async (message: MailMessage) => void sent.push(message) }, appUrl: "http://localhost" },
+    },
+  );
+  let conformance: Conformance;
+  let api: ReturnType<Conformance["over"]>;
+
+  beforeAll(async () => {
+    const served = await apiClient(instance.auth).get("/api/openapi.json");
+    conformance = new Conformance(served.body as OpenApiDocument);
+    api = conformance.over(apiClient(instance.auth));
+  });
+
+  /** The accounts flow: every auth endpoint with good and bad input. */
+  async function accounts(): Promise<{ admin: string; reader: string; readerId: string; refreshToken: string }> {
+    await api.get("/api/user/setup");
+    await api.post("/api/user/setup", { email: "not an email", password: "x" });
+    await api.post("/api/user/setup", { email: "no-at-sign", password: PASSWORD });
+    const setup = await api.post("/api/user/setup", ADMIN);
+    await api.post("/api/user/setup", ADMIN);
+    await api.post("/api/user/login", { email: ADMIN.email, password: "wrong password" });
+    await api.post("/api/user/login", { email: ADMIN.email });
+    await api.post(
+      "/api/user/login",
+      { email: ADMIN.email, password: PASSWORD, transport: "cookie" },
+      { headers: { origin: "http://localhost" } },
+    );
+    const registered = await api.post("/api/user/register", { email: "reader@example.com", password: PASSWORD, name: "Rae" });
+    await api.post("/api/user/register", { email: "reader@example.com", password: PASSWORD });
+    await api.post("/api/user/register", { email: "  Other.Person@Example.COM ", password: PASSWORD, role: "Admin" });
+    await api.post("/api/user/register", { email: "short@example.com", password: "x" });
+    const reader = await api.post("/api/user/login", { email: "reader@example.com", password: PASSWORD });
+    await api.get("/api/user/me", { token: reader.body.token });
+    await api.get("/api/user/me");
+    await api.get("/api/user/me", { token: "not.a.token" });
+    const refreshed = await api.post("/api/user/refresh", { refreshToken: reader.body.refreshToken });
+    await api.post("/api/user/refresh", { refreshToken: "nope" });
+    const sessions = await api.get("/api/user/sessions", { token: refreshed.body.token });
+    await api.delete("/api/user/sessions/unknown", { token: refreshed.body.token });
+    await api.delete(`/api/user/sessions?userId=${registered.body.user?.id ?? "x"}`, { token: setup.body.token });
+    await api.post("/api/user/forgot-password", { email: "reader@example.com" });
+    await api.post("/api/user/forgot-password", { email: "nobody" });
+    await api.post("/api/user/forgot-password", { email: "  Reader@Example.COM " });
+    await api.post("/api/user/reset-password", { token: "bad", password: PASSWORD });
+    await api.post("/api/user/mfa/totp", undefined, { token: refreshed.body.token });
+    await api.post("/api/user/mfa/totp/confirm", { code: "000000" }, { token: refreshed.body.token });
+    await api.post("/api/user/mfa/recovery-codes", { currentPassword: PASSWORD }, { token: refreshed.body.token });
+    await api.get("/api/user/passkeys", { token: refreshed.body.token });
+    await api.post("/api/user/passkeys/options", undefined, { token: refreshed.body.token, headers: { host: "localhost" } });
+    await api.post("/api/user/login/passkey/options", {}, { headers: { host: "localhost" } });
+    await api.post("/api/user/login/mfa", { mfaToken: "mfa_nothing", code: "123456" });
+    await api.get("/api/user/events?limit=5", { token: setup.body.token });
+    await api.get("/api/user/events?type=nothing", { token: setup.body.token });
+    await api.get("/api/user/events", { token: refreshed.body.token });
+    expect(sessions.status).toBe(200);
+    return {
+      admin: setup.body.token,
+      reader: refreshed.body.token,
+      readerId: registered.body.user.id,
+      refreshToken: refreshed.body.refreshToken,
+    };
+  }
+
+  /** CRUD on every entity, with valid and invalid bodies and queries. */
+  async function records(tokens: { admin: string; reader: string; readerId: string }): Promise<void> {
+    const post = await api.post("/api/post", { title: "Hello", body: "text", published: true }, { token: tokens.admin });
+    await api.post("/api/post", { title: "x".repeat(201) }, { token: tokens.admin });
+    await api.post("/api/post", { title: "Hi" }, { token: tokens.reader });
+    await api.post("/api/post", { body: "no title" }, { token: tokens.admin });
+    await api.get("/api/post");
+    await api.get("/api/post?limit=1");
+    const page = await api.get("/api/post?limit=1&total=exact");
+    await api.get(`/api/post?limit=1&after=${page.body.nextCursor ?? ""}`);
+    await api.get("/api/post?limit=0");
+    await api.get(`/api/post/${post.body.item.id}`);
+    await api.get("/api/post/missing");
+    await api.patch(`/api/post/${post.body.item.id}`, { title: "Changed" }, { token: tokens.admin });
+    await api.patch(`/api/post/${post.body.item.id}`, { title: 5 }, { token: tokens.admin });
+    await api.patch(`/api/post/${post.body.item.id}`, { title: "Mine" }, { token: tokens.reader });
+    await api.delete(`/api/post/${post.body.item.id}`, { token: tokens.reader });
+    await api.delete(`/api/post/${post.body.item.id}`, { token: tokens.admin });
+    await api.get("/api/user", { token: tokens.admin });
+    await api.get(`/api/user/${tokens.readerId}`, { token: tokens.reader });
+    await api.patch(`/api/user/${tokens.readerId}`, { name: "Rae R." }, { token: tokens.reader });
+    await api.patch(`/api/user/${tokens.readerId}`, { role: "Editor" }, { token: tokens.admin });
+    await api.patch(`/api/user/${tokens.readerId}`, { role: "Nobody" }, { token: tokens.admin });
+    await api.post("/api/user", { email: "made@example.com", password: PASSWORD, role: "Editor" }, { token: tokens.admin });
+    await api.delete(`/api/user/${tokens.readerId}`, { token: tokens.admin });
+  }
+
+  it("finds no request or answer on which the server and its document disagree", async () => {
+    const tokens = await accounts();
+    await records(tokens);
+    await api.post("/api/user/logout", undefined, { token: tokens.admin });
+    expect(conformance.disagreements).toEqual([]);
+  });
+});
