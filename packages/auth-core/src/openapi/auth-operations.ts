@@ -53,7 +53,7 @@ function parametersOf(operation: EndpointOperation): JsonSchema[] {
 }
 
 function bodyOf(body: EndpointBody, auth: AuthModel): JsonSchema {
-  const json = inputSchemaOf(body.schema(auth), { omit: body.ignoredKeys ?? [] });
+  const json = inputSchemaOf(body.schema(auth), { ignored: body.ignoredKeys ?? [] });
   if (body.alsoReads) Object.assign(json.properties as Record<string, JsonSchema>, body.alsoReads);
   return json;
 }

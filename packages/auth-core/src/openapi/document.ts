@@ -49,7 +49,10 @@ export function openApiDocument(
   // The endpoints the server really serves: without e-mail, the e-mail endpoints do not exist.
   const auth = model.auth;
   const flags = auth && (options.endpoints ?? endpointFlagsOf(auth));
-  const specs = [...(auth && flags ? authOperationSpecs(auth, flags) : []), ...entityOperationSpecs(model)];
+  const specs = [
+    ...(auth && flags ? authOperationSpecs(auth, flags) : []),
+    ...entityOperationSpecs(model, { invitations: flags?.passwordReset === true }),
+  ];
   const security = auth
     ? `Send the token of \`${auth.entity.segment}/login\` as \`Authorization: Bearer <token>\`, or sign in with \`"transport": "cookie"\` and let the browser send its HttpOnly access cookie (requests that change something must then come from the app's own origin).`
     : "Every operation is open: `auth.type` is `none`.";

@@ -122,7 +122,29 @@ const ENTITY_OPERATIONS: readonly EntityOperation[] = [
 ];
 
 /** The operations on a domain's records, entity by entity. */
-export function entityOperationSpecs(model: DomainModel): OperationSpec[] {
+/**
+ * An operation's body; a user created by the setup role where the server sends e-mail may come
+ * without a password: they are invited to choose one (CONTRACT 11).
+ */
+function bodyOf(row: EntityOperation, entity: EntityModel, invitations: boolean): JsonSchema {
+  const schema = (row.body as (entity: EntityModel) => JsonSchema)(entity);
+  if (!(invitations && entity.isAuthEntity && row.operation === "create")) return schema;
+  const properties = schema.properties as Record<string, JsonSchema>;
+  return {
+    ...schema,
+    required: (schema.required as string[]).filter((name) => name !== "password"),
+    properties: {
+      ...properties,
+      password: {
+        ...properties.password,
+        description:
+          `${String(properties.password?.description ?? "")} The setup role may leave it out: the new user is e-mailed an invitation to choose one.`.trim(),
+      },
+    },
+  };
+}
+
+export function entityOperationSpecs(model: DomainModel, options: { readonly invitations?: boolean } = {}): OperationSpec[] {
   const open = !model.hasAuth;
   return model.entities.flatMap((entity) =>
     ENTITY_OPERATIONS.map((row): OperationSpec => {
@@ -141,7 +163,7 @@ export function entityOperationSpecs(model: DomainModel): OperationSpec[] {
             : []),
           ...(row.parameters ?? []),
         ],
-        ...(row.body ? { body: row.body(entity) } : {}),
+        ...(row.body ? { body: bodyOf(row, entity, options.invitations === true) } : {}),
         success: {
           status: row.success.status,
           description: row.success.description,

@@ -12,7 +12,7 @@ export function recordSchemaNames(entity: EntityModel): { record: string; page: 
 /** The create or update body of an entity: the very zod schema that validates it (`bodySchema`). */
 export function recordBodySchema(entity: EntityModel, mode: "create" | "update"): JsonSchema {
   const extraKeys = mode === "update" && entity.isAuthEntity ? ["currentPassword"] : [];
-  const json = inputSchemaOf(bodySchema(entity, mode, { extraKeys }), { omit: IGNORED_KEYS });
+  const json = inputSchemaOf(bodySchema(entity, mode, { extraKeys }), { ignored: IGNORED_KEYS });
   const properties = json.properties as Record<string, JsonSchema>;
   if (properties.currentPassword)
     properties.currentPassword.description = "Your current password: needed to change your own password or email.";

@@ -5,14 +5,16 @@ export type JsonSchema = Record<string, unknown>;
 
 /**
  * The JSON Schema of what a zod schema accepts (`z.toJSONSchema` on its input side), so the document
- * describes exactly the schema that validates requests. `omit` drops properties the schema tolerates
- * but the server ignores (`id`, `createdAt`, `updatedAt` of a record body).
+ * describes exactly the schema that validates requests. `ignored` names properties the schema
+ * tolerates but the server ignores (`id`, `createdAt`, `updatedAt` of a record body): described as
+ * `readOnly` and never required, so a validating client sends them through as the server takes them.
  */
-export function inputSchemaOf(schema: z.ZodType, options: { readonly omit?: Iterable<string> } = {}): JsonSchema {
+export function inputSchemaOf(schema: z.ZodType, options: { readonly ignored?: Iterable<string> } = {}): JsonSchema {
   const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
   const properties = json.properties as Record<string, JsonSchema> | undefined;
-  for (const key of options.omit ?? []) {
-    if (properties) delete properties[key];
+  for (const key of options.ignored ?? []) {
+    // Sent, they are neither refused nor written (CONTRACT 3.2): a validating client must let them through.
+    if (properties) properties[key] = { readOnly: true, description: "Set by the server: accepted in a body, and ignored." };
     if (Array.isArray(json.required)) json.required = json.required.filter((name) => name !== key);
   }
   return json;

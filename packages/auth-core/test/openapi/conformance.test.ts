@@ -93,6 +93,7 @@ describe.each(BACKENDS)("the served document against a recorded flow on $name", 
     await api.post("/api/post", { title: "x".repeat(201) }, { token: tokens.admin });
     await api.post("/api/post", { title: "Hi" }, { token: tokens.reader });
     await api.post("/api/post", { body: "no title" }, { token: tokens.admin });
+    await api.post("/api/post", { title: "Mine", id: "mine", createdAt: "2020-01-01T00:00:00Z" }, { token: tokens.admin });
     await api.get("/api/post");
     await api.get("/api/post?limit=1");
     const page = await api.get("/api/post?limit=1&total=exact");
@@ -111,6 +112,7 @@ describe.each(BACKENDS)("the served document against a recorded flow on $name", 
     await api.patch(`/api/user/${tokens.readerId}`, { role: "Editor" }, { token: tokens.admin });
     await api.patch(`/api/user/${tokens.readerId}`, { role: "Nobody" }, { token: tokens.admin });
     await api.post("/api/user", { email: "made@example.com", password: PASSWORD, role: "Editor" }, { token: tokens.admin });
+    await api.post("/api/user", { email: "invited@example.com", name: "Ivy" }, { token: tokens.admin });
     await api.delete(`/api/user/${tokens.readerId}`, { token: tokens.admin });
   }
 

@@ -206,7 +206,9 @@ describe("what the blog's document says", () => {
     expect(create.properties.author).toMatchObject({
       anyOf: [{ type: "string", description: "The id of a User record." }, { type: "null" }],
     });
-    expect(Object.keys(create.properties)).not.toContain("id");
+    // Server-owned keys may be sent and are ignored (CONTRACT 3.2): described as such, never required.
+    expect(create.properties.id).toMatchObject({ readOnly: true });
+    expect(create.properties.createdAt).toMatchObject({ readOnly: true });
     expect(create).toMatchObject({ additionalProperties: false });
     const update = bodyOf(document, "/api/user/{id}", "patch") as { properties: Record<string, unknown>; required?: string[] };
     expect(update.required ?? []).toEqual([]);
