@@ -93,6 +93,10 @@ export async function createRecord(context: RouteContext, request: ApiRequest, e
   const ownerField = entity.ownerField;
   const owner = ownerField && !Object.hasOwn(values, ownerField) ? { [ownerField]: caller?.id ?? null } : {};
   const record = { ...defaultsFor(entity, values), ...values, ...owner };
+  // A required owner field an anonymous caller cannot fill in.
+  if (ownerField && record[ownerField] === null && entity.fields.some((field) => field.name === ownerField && field.required)) {
+    throw new ApiError("INVALID_BODY", { issues: [{ path: [ownerField], message: "is required: sign in, and it is you" }] });
+  }
   try {
     const inserted = await context.store.insert(entity, record, { refs: refTargetsOf(context.model, entity, record) });
     return json(201, { item: serializeRecord(entity, inserted) });

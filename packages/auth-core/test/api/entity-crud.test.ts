@@ -573,3 +573,42 @@ describe.each(BACKENDS)("entity CRUD under auth.type none on $name", (backend) =
     }
   });
 });
+
+describe.each(BACKENDS)("a required owner field on $name", (backend) => {
+  const instance = useInstance(
+    backend.create,
+    `name: market
+entities:
+  User:
+    fields:
+      email: { type: string, required: true, unique: true }
+      password: { type: string, required: true }
+      role: { type: string, default: Seller }
+  Listing:
+    owner: manager
+    fields:
+      title: { type: string, required: true }
+      manager: { type: ref, to: User, required: true }
+    permissions:
+      create: [Seller, Admin]
+      read: ["*"]
+auth:
+  type: jwt
+  roles: [Admin, Seller]
+`,
+  );
+
+  it("is filled in from the caller, so a role that may not set it can still create; anonymous callers cannot", async () => {
+    const admin = await setUpAdmin(instance.api);
+    const seller = await addUser(instance.api, admin, { email: "seller@example.com", role: "Seller" });
+    const created = await instance.api.post("/api/listing", { title: "Lamp" }, { token: seller.token });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.item.manager).toBe(seller.id);
+    const named = await instance.api.post("/api/listing", { title: "Desk", manager: admin.id }, { token: seller.token });
+    expect(named.status).toBe(403);
+    const forAdmin = await instance.api.post("/api/listing", { title: "Chair", manager: seller.id }, { token: admin.token });
+    expect(forAdmin.body.item.manager).toBe(seller.id);
+    const document = (await instance.api.get("/api/openapi.json")).body;
+    expect(document.paths["/api/listing"].post.requestBody.content["application/json"].schema.required).toEqual(["title"]);
+  });
+});
