@@ -17,6 +17,7 @@ import { MAX_EVENT_USER_AGENT_LENGTH, SECURITY_EVENT_TYPES } from "../events/eve
 import { API_PREFIX } from "../http/api-paths.js";
 import { MFA_TOKEN_TTL_SECONDS } from "../mfa/second-factors.js";
 import type { PermissionSummary } from "../policy/permission-summary.js";
+import { mustEnrolSecondFactor } from "../policy/second-factor.js";
 import type { OperationSpec } from "./operation.js";
 import { recordSchemaNames } from "./records.js";
 import { inputSchemaOf, type JsonSchema, objectOf, ref } from "./schema.js";
@@ -100,7 +101,17 @@ const MFA_TOKEN: JsonSchema = { type: "string", description: `Single use, for ${
 /** The answers of second factors (CONTRACT 15): a second step to take, an enrolment to make, TOTP turned on. */
 function secondFactorSchemas(auth: AuthModel): Record<string, JsonSchema> {
   const signedIn = { ...TOKEN_PROPERTIES, user: ref(recordSchemaNames(auth.entity).record) };
+  const enrols = [...auth.roles, auth.setupRole].some((role) => mustEnrolSecondFactor(auth, role));
   return {
+    ...(enrols
+      ? {
+          [MFA_ENROLLMENT_SCHEMA]: {
+            ...objectOf({ mfaEnrollmentRequired: { type: "boolean", const: true }, mfaToken: MFA_TOKEN }),
+            description:
+              "No session yet: your role requires a second factor. Send the `mfaToken` as the bearer token to `mfa/totp`, then `mfa/totp/confirm`, or to `passkeys/options`, then `passkeys`: the confirming answer signs you in.",
+          },
+        }
+      : {}),
     [MFA_CHALLENGE_SCHEMA]: {
       ...objectOf({
         mfaRequired: { type: "boolean", const: true },
@@ -110,11 +121,6 @@ function secondFactorSchemas(auth: AuthModel): Record<string, JsonSchema> {
       }),
       description:
         "No session yet: send the `mfaToken` with a code, a recovery code or a passkey's answer (`passkey` in `methods`) to `login/mfa`.",
-    },
-    [MFA_ENROLLMENT_SCHEMA]: {
-      ...objectOf({ mfaEnrollmentRequired: { type: "boolean", const: true }, mfaToken: MFA_TOKEN }),
-      description:
-        "No session yet: your role requires a second factor. Send the `mfaToken` as the bearer token to `mfa/totp`, then `mfa/totp/confirm`, or to `passkeys/options`, then `passkeys`: the confirming answer signs you in.",
     },
     [PASSKEY_SCHEMA]: {
       ...objectOf({

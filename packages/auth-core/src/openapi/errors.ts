@@ -1,8 +1,6 @@
 import { ERROR_CODES, type ErrorCode } from "../http/errors.js";
 import { type JsonSchema, ref } from "./schema.js";
 
-/** The name of the error body's schema in the document's components. */
-export const ERROR_SCHEMA = "error";
 /** The name of an issue's schema (one problem of a body or query). */
 export const ISSUE_SCHEMA = "issue";
 
