@@ -40,6 +40,8 @@ export interface EndpointBody {
 /** What an operation reads and answers, as schemas: for the OpenAPI document. */
 export interface OperationSchemas {
   readonly body?: EndpointBody;
+  /** A body it accepts and never reads (documented as optional). */
+  readonly ignoresBody?: true;
   /** The success answer's JSON Schema; none for an answer without a body (204). */
   readonly answer?: (auth: AuthModel) => JsonSchema;
 }
@@ -105,7 +107,7 @@ export const OPERATION_SCHEMAS: Readonly<Record<AuthOperationId, OperationSchema
     },
     answer: signInAnswer({ challenge: false, rolesOf: (auth) => [auth.setupRole] }),
   },
-  logout: {},
+  logout: { ignoresBody: true },
   refresh: { body: { schema: () => refreshBodySchema }, answer: signedIn },
   listSessions: { answer: () => objectOf({ items: { type: "array", items: ref(SESSION_SCHEMA) } }) },
   revokeSessions: {},

@@ -60,7 +60,7 @@ function bodyOf(body: EndpointBody, auth: AuthModel): JsonSchema {
 }
 
 function specOf({ entry, method, operation }: CatalogOperation, auth: AuthModel): OperationSpec {
-  const { body, answer } = OPERATION_SCHEMAS[operation.operationId];
+  const { body, answer, ignoresBody } = OPERATION_SCHEMAS[operation.operationId];
   const parameters = parametersOf(operation);
   return {
     method: method.toLowerCase() as OperationSpec["method"],
@@ -72,6 +72,7 @@ function specOf({ entry, method, operation }: CatalogOperation, auth: AuthModel)
     access: accessOf(operation, auth),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(body ? { body: bodyOf(body, auth) } : {}),
+    ...(ignoresBody ? { ignoresBody } : {}),
     success: { ...operation.success, ...(answer ? { schema: answer(auth) } : {}) },
     errors: operation.errors,
   };

@@ -27,10 +27,19 @@ export interface OperationSpec {
   readonly parameters?: readonly JsonSchema[];
   /** The JSON body's schema; a body adds 415, 413 and 400 `INVALID_BODY` to the errors. */
   readonly body?: JsonSchema;
+  /** A body the operation accepts and never reads (`logout`): documented as optional, with no error of its own. */
+  readonly ignoresBody?: true;
   readonly success: { readonly status: number; readonly description: string; readonly schema?: JsonSchema };
   /** The codes of the error table this operation may answer with, besides those every request may get. */
   readonly errors: readonly ErrorCode[];
 }
+
+/** The request body of an operation that reads none: anything may be sent, and nothing is read. */
+const IGNORED_BODY = {
+  required: false,
+  description: "Not read: any body, or none.",
+  content: { "application/json": { schema: {} } },
+};
 
 /** What every operation of a domain has in common. */
 export interface OperationDefaults {
@@ -62,6 +71,7 @@ export function operationObject(spec: OperationSpec, defaults: OperationDefaults
     ...(defaults.hasAuth ? { security: open ? [{}, ...SIGNED_IN] : SIGNED_IN } : {}),
     ...(spec.parameters?.length ? { parameters: [...spec.parameters] } : {}),
     ...(spec.body ? { requestBody: { required: true, content: { "application/json": { schema: spec.body } } } } : {}),
+    ...(spec.ignoresBody ? { requestBody: IGNORED_BODY } : {}),
     responses: { [String(spec.success.status)]: success, ...errorResponses(errors) },
   };
 }

@@ -119,7 +119,7 @@ describe.each(BACKENDS)("the served document against a recorded flow on $name", 
   it("finds no request or answer on which the server and its document disagree", async () => {
     const tokens = await accounts();
     await records(tokens);
-    await api.post("/api/user/logout", undefined, { token: tokens.admin });
+    await api.post("/api/user/logout", { everywhere: false }, { token: tokens.admin });
     expect(conformance.disagreements).toEqual([]);
   });
 });
