@@ -40,16 +40,12 @@ function candidatePaths(model: DomainModel): string[] {
   return [...auth, ...entities];
 }
 
-/** `METHOD path` for each operation the router answers (HEAD aside: it is GET's). */
+/** `METHOD path` for each operation the router answers (HEAD included: it is answered wherever GET is). */
 function routerOperations(model: DomainModel, endpoints: Record<EndpointFlag, boolean> | null): string[] {
   const match = matcherOf(model, endpoints);
   return candidatePaths(model).flatMap((path) => {
     const handlers = match(path.replace(/\{[^}]+\}/g, "a-record-id"));
-    return handlers
-      ? allowedMethods(handlers)
-          .filter((method) => method !== "HEAD")
-          .map((method) => `${method} ${path}`)
-      : [];
+    return handlers ? allowedMethods(handlers).map((method) => `${method} ${path}`) : [];
   });
 }
 

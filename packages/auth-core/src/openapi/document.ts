@@ -28,9 +28,25 @@ function pathsOf(specs: readonly OperationSpec[], hasAuth: boolean): OpenApiDocu
   const paths: OpenApiDocument["paths"] = {};
   for (const spec of specs) {
     paths[spec.path] ??= {};
-    (paths[spec.path] as Record<string, JsonSchema>)[spec.method] = operationObject(spec, { hasAuth });
+    const operations = paths[spec.path] as Record<string, JsonSchema>;
+    operations[spec.method] = operationObject(spec, { hasAuth });
+    if (spec.method === "get") operations.head = headOf(operations.get as JsonSchema);
   }
   return paths;
+}
+
+/** HEAD is answered wherever GET is, with GET's status and headers and no body. */
+function headOf(get: JsonSchema): JsonSchema {
+  const responses = Object.fromEntries(
+    Object.entries(get.responses as Record<string, JsonSchema>).map(([status, { content: _content, ...response }]) => [status, response]),
+  );
+  return {
+    ...get,
+    operationId: `${String(get.operationId)}Head`,
+    summary: `${String(get.summary)} (headers only)`,
+    description: "As GET, without the body.",
+    responses,
+  };
 }
 
 /**

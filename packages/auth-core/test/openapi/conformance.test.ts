@@ -95,6 +95,8 @@ describe.each(BACKENDS)("the served document against a recorded flow on $name", 
     await api.post("/api/post", { body: "no title" }, { token: tokens.admin });
     await api.post("/api/post", { title: "Mine", id: "mine", createdAt: "2020-01-01T00:00:00Z" }, { token: tokens.admin });
     await api.get("/api/post");
+    await api.call("HEAD", "/api/post");
+    await api.call("HEAD", "/api/user/me", undefined, { token: tokens.reader });
     await api.get("/api/post?limit=1");
     const page = await api.get("/api/post?limit=1&total=exact");
     await api.get(`/api/post?limit=1&after=${page.body.nextCursor ?? ""}`);
