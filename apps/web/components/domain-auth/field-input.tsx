@@ -43,10 +43,41 @@ function TextAreaField({ field, record, error }: FieldInputProps) {
   );
 }
 
+/** A choice among an `enum` field's values; an optional field may be left empty. */
+function SelectField({ field, record, error }: FieldInputProps) {
+  const id = useId();
+  return (
+    <div className="da-field">
+      <label htmlFor={id}>{fieldLabel(field.name)}</label>
+      <select
+        id={id}
+        name={field.name}
+        required={field.required}
+        defaultValue={String(initialInputValue(field, record))}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+      >
+        {field.required && field.default !== undefined ? null : <option value="">—</option>}
+        {(field.values ?? []).map((value) => (
+          <option key={value} value={value}>
+            {value}
+          </option>
+        ))}
+      </select>
+      {error ? (
+        <p id={`${id}-error`} className="da-field-error">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 /** The input for one declared field, chosen by its type, with the field's limits as attributes. */
 export function FieldInput(props: FieldInputProps) {
   const { field, record, error } = props;
   if (field.type === "text") return <TextAreaField {...props} />;
+  if (field.type === "enum") return <SelectField {...props} />;
   const initial = initialInputValue(field, record);
   const type = INPUT_TYPES[field.type] ?? "text";
   return (

@@ -11,6 +11,8 @@ export interface FieldView {
   readonly min?: number;
   readonly max?: number;
   readonly to?: string;
+  /** An `enum` field's values (and the auth entity's `role`: the declared roles). */
+  readonly values?: readonly string[];
 }
 
 /**
@@ -59,7 +61,7 @@ export interface DomainView {
 const CREDENTIAL_FIELDS = new Set(["email", "password", "role"]);
 
 function toFieldView(field: FieldModel): FieldView {
-  const { name, type, required, default: defaultValue, maxLength, min, max, to } = field;
+  const { name, type, required, default: defaultValue, maxLength, min, max, to, values } = field;
   return {
     name,
     type,
@@ -69,6 +71,7 @@ function toFieldView(field: FieldModel): FieldView {
     ...(min === undefined ? {} : { min }),
     ...(max === undefined ? {} : { max }),
     ...(to === undefined ? {} : { to }),
+    ...(values === undefined ? {} : { values }),
   };
 }
 

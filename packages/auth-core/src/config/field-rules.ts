@@ -25,6 +25,10 @@ function defaultProblem(field: Loose): string | undefined {
       return typeof value === "string" && !Number.isNaN(Date.parse(value)) ? undefined : "must be an ISO 8601 date and time";
     case "ref":
       return "is not allowed on a ref field";
+    case "enum":
+      return Array.isArray(field.values) && field.values.includes(value as string)
+        ? undefined
+        : `must be one of its values (${Array.isArray(field.values) ? field.values.join(", ") : "none"})`;
     default:
       return undefined;
   }
@@ -50,6 +54,8 @@ export function checkFieldOptions(field: Loose, path: readonly (string | number)
     misplaced("max", "integer and number");
   }
   if (type !== "ref") misplaced("to", "ref");
+  if (type !== "enum") misplaced("values", "enum");
+  if (type === "enum") findings.push(...enumValuesFindings(field.values, path));
   if (type === "ref" && field.to === undefined) {
     findings.push({ severity: "error", path: [...path, "to"], anchor: "parent", message: "a ref field needs 'to: <Entity>'" });
   }
@@ -59,6 +65,32 @@ export function checkFieldOptions(field: Loose, path: readonly (string | number)
   if (field.default !== undefined) {
     const problem = defaultProblem(field);
     if (problem) findings.push({ severity: "error", path: [...path, "default"], message: `default ${problem}` });
+  }
+  return findings;
+}
+
+/** The most values an enum field may list. */
+const MAX_ENUM_VALUES = 100;
+
+/** An enum field's `values`: a list of 1 to 100 distinct, non-empty strings of at most 100 characters. */
+function enumValuesFindings(values: unknown, path: readonly (string | number)[]): Finding[] {
+  if (values === undefined) {
+    return [{ severity: "error", path: [...path, "values"], anchor: "parent", message: "an enum field needs 'values: [a, b, …]'" }];
+  }
+  if (!Array.isArray(values) || values.length === 0 || values.length > MAX_ENUM_VALUES) {
+    return [{ severity: "error", path: [...path, "values"], message: `values must list 1 to ${MAX_ENUM_VALUES} strings` }];
+  }
+  const findings: Finding[] = [];
+  const seen = new Set<string>();
+  for (const [index, value] of values.entries()) {
+    const problem =
+      typeof value !== "string" || value.length === 0 || value.length > 100 || value.includes("\u0000")
+        ? "must be a non-empty string of at most 100 characters"
+        : seen.has(value)
+          ? `repeats '${value}'`
+          : undefined;
+    if (problem) findings.push({ severity: "error", path: [...path, "values", index], message: `value ${problem}` });
+    if (typeof value === "string") seen.add(value);
   }
   return findings;
 }

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ENTITY_NAME, IDENTIFIER } from "./naming.js";
 import { AUTH_TYPES, ENDPOINTS, FIELD_TYPES, OPERATIONS } from "./vocabulary.js";
 
-const fieldTypeSchema = z.enum(FIELD_TYPES).describe("The field's type; `ref` needs `to`.");
+const fieldTypeSchema = z.enum(FIELD_TYPES).describe("The field's type; `ref` needs `to`, `enum` needs `values`.");
 
 const fieldOptionsSchema = z
   .strictObject({
@@ -14,6 +14,7 @@ const fieldOptionsSchema = z
     min: z.number().optional().describe("integer/number: the smallest value."),
     max: z.number().optional().describe("integer/number: the largest value."),
     to: z.string().regex(ENTITY_NAME).optional().describe("ref: the entity referred to."),
+    values: z.array(z.string()).optional().describe("enum: the values it may take, such as [draft, published]."),
   })
   .describe("A field declaration.");
 

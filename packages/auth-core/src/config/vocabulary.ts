@@ -6,7 +6,7 @@ import { didYouMean, IDENTIFIER } from "./naming.js";
 
 export { closestMatch, ENTITY_NAME, IDENTIFIER, toSegment, toTableName } from "./naming.js";
 
-export const FIELD_TYPES = ["string", "text", "integer", "number", "boolean", "datetime", "ref"] as const;
+export const FIELD_TYPES = ["string", "text", "integer", "number", "boolean", "datetime", "ref", "enum"] as const;
 export const OPERATIONS = ["create", "read", "update", "delete"] as const;
 export const ENDPOINTS = ["login", "register", "me", "setup", "logout", "refresh", "sessions", "passwordReset", "verifyEmail"] as const;
 export const AUTH_TYPES = ["jwt", "none"] as const;

@@ -38,6 +38,8 @@ function typeLabel(field: FieldModel): string {
       return "an ISO 8601 date-time string";
     case "ref":
       return "an id (string)";
+    case "enum":
+      return `one of ${(field.values ?? []).join(", ")}`;
     default:
       return "a string";
   }
@@ -127,6 +129,10 @@ function checkedValueSchema(field: FieldModel, entity: EntityModel): z.ZodType {
       return z.iso.datetime({ offset: true, error }).transform((value) => new Date(value).toISOString());
     case "ref":
       return storableString(error).min(1, "must not be empty").max(128, "is not a valid id");
+    case "enum": {
+      const values = field.values ?? [];
+      return z.string({ error }).refine((value) => values.includes(value), `must be one of ${values.join(", ")}`);
+    }
   }
 }
 
