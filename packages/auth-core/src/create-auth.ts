@@ -39,6 +39,7 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
     hasher: services?.hasher ?? null,
     sessions: services?.sessions ?? null,
     mfa: services?.mfa ?? null,
+    apiKeys: services?.apiKeys ?? null,
     events: services?.events ?? null,
     endpoints: services?.endpoints ?? null,
     setupTokenRequired: services?.setupToken != null,
