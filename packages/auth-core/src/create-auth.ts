@@ -51,6 +51,7 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
     async close() {
       await services?.mail?.close();
       await services?.events.settle();
+      await services?.apiKeys.settle();
       await services?.hasher.close();
       if (typeof options.database === "string") await database.close();
     },

@@ -17,6 +17,9 @@ export interface NewApiKey {
 
 /** API keys (CONTRACT 17): issued once in plain form, checked by their SHA-256 in one read, their uses noted at most once a minute. */
 export class ApiKeys {
+  /** The writes of uses under way, so that closing waits for them. */
+  private readonly pending = new Set<Promise<void>>();
+
   constructor(
     readonly store: ApiKeyStore,
     private readonly now: () => number,
@@ -35,12 +38,22 @@ export class ApiKeys {
     const now = this.now();
     if (found.key.expiresAt !== null && found.key.expiresAt <= now) return undefined;
     const since = now - API_KEY_USE_INTERVAL_MS;
-    if (found.key.lastUsedAt === null || found.key.lastUsedAt <= since) {
-      setImmediate(() => {
-        this.store.recordUse(found.key.id, now, since).catch(this.onError);
-      });
-    }
+    if (found.key.lastUsedAt === null || found.key.lastUsedAt <= since) this.noteUse(found.key.id, now, since);
     return found;
+  }
+
+  /** Writes a use after the answer (a later turn of the event loop); a failure goes to `onError`. */
+  private noteUse(id: string, now: number, since: number): void {
+    const write: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.store.recordUse(id, now, since))
+      .catch(this.onError)
+      .finally(() => this.pending.delete(write));
+    this.pending.add(write);
+  }
+
+  /** Waits for the uses being written. */
+  async settle(): Promise<void> {
+    await Promise.allSettled([...this.pending]);
   }
 
   /** Issues a key for `userId`, stored in `trx` (with the event that records it); the key in plain form is in the answer only. */

@@ -129,6 +129,6 @@ export interface Auth extends PageSessions {
    * for the TOTP endpoints (`auth.mfa.totp`). Pages ask this, not the model.
    */
   readonly endpoints: Readonly<Record<EndpointFlag, boolean>> | null;
-  /** Waits for the e-mails and the events under way (at most 5 seconds each), then closes the database. */
+  /** Waits for the e-mails, the events and the API key uses under way (at most 5 seconds each), then closes the database. */
   close(): Promise<void>;
 }
