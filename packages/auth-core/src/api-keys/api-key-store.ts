@@ -74,6 +74,11 @@ export class ApiKeyStore {
     return row ? read.toResult(row) : undefined;
   }
 
+  /** The SQL of the key check for this user table, its one parameter the key's hash (built once; tests read its plan). */
+  checkSqlOf(entity: EntityModel): string {
+    return this.checkReadOf(entity).sql;
+  }
+
   private checkReadOf(entity: EntityModel): KeyCheckRead {
     const known = this.checkReads.get(entity.table);
     if (known) return known;

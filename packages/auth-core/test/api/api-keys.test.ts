@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { CompiledQuery, sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
 import { addUser, type SignedIn, setUpAdmin, signUp } from "../../../../test/support/accounts.js";
 import { BACKENDS } from "../../../../test/support/databases.js";
@@ -239,6 +240,29 @@ describe.each(BACKENDS)("API keys on $name", (backend) => {
         .where("userId", "=", leaving.id)
         .execute();
       expect(rows).toEqual([]);
+    });
+
+    it("is checked by one read that finds the key by the unique index of its hash, joined with its user", async () => {
+      const auth = pair.first.auth;
+      const store = auth.apiKeys?.store;
+      const entity = auth.model.auth?.entity;
+      if (!store || !entity) throw new Error("the blog has auth");
+      const text = store.checkSqlOf(entity);
+      expect(text).toMatch(/join/i);
+      expect(text).not.toMatch(/passwordHash/);
+      const db = keyTable(auth);
+      // Asked to avoid full scans, the planner must have an index for the hash (PostgreSQL plans a tiny table as a scan otherwise).
+      const plan = await db.connection().execute(async (connection) => {
+        if (store.database.dialect === "postgres") await sql`set enable_seqscan = off`.execute(connection);
+        const explain = store.database.dialect === "sqlite" ? "explain query plan " : "explain ";
+        const { rows } = await connection.executeQuery<Record<string, unknown>>(CompiledQuery.raw(`${explain}${text}`, ["some-hash"]));
+        if (store.database.dialect === "postgres") await sql`reset enable_seqscan`.execute(connection);
+        return rows.map((row) => String(row.detail ?? row["QUERY PLAN"])).join("\n");
+      });
+      expect(plan, plan).toMatch(
+        /USING INDEX sqlite_autoindex_domain_auth_api_keys_\d+ \(keyHash=\?\)|Index Scan using "domain_auth_api_keys_keyHash_key"/,
+      );
+      expect(plan, plan).not.toMatch(/SCAN k\b(?! USING)|Seq Scan on domain_auth_api_keys/);
     });
 
     it("counts wrong keys toward the address's failed logins; a valid key from a locked address still works", async () => {
