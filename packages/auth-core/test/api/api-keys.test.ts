@@ -168,6 +168,12 @@ describe.each(BACKENDS)("API keys on $name", (backend) => {
       expect((await api().get("/api/user/me", { token: admin.token })).body.user.role).toBe("Admin");
     });
 
+    it("is no one to the pages and the project's own server code (currentUser)", async () => {
+      const { key } = await createKey(api(), editor);
+      expect(await pair.first.auth.currentUser(new Headers({ authorization: `Bearer ${key}` }))).toBeNull();
+      expect(await pair.first.auth.currentUser(new Headers({ authorization: `Bearer ${editor.token}` }))).toMatchObject({ id: editor.id });
+    });
+
     it("is never read from the access cookie", async () => {
       const { key } = await createKey(api(), editor);
       const answer = await api().get("/api/user/me", { headers: { cookie: `domain-auth-access=${key}` } });
