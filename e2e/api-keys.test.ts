@@ -38,6 +38,7 @@ async function createKeyOnProfile(page: Page, name: string, scopes: readonly str
   if (scopes.length > 0) {
     await section.getByLabel("Only the operations ticked below").check();
     for (const scope of scopes) await section.getByRole("checkbox", { name: scope, exact: true }).check();
+    await saveScreenshot(page, "api-keys-form");
   }
   await section.getByRole("button", { name: "Create key" }).click();
   const shown = section.getByTestId("new-api-key");

@@ -95,7 +95,7 @@ export function CreateApiKeyForm({ auth, onCreated, onCancel }: CreateApiKeyForm
   }
 
   return (
-    <form onSubmit={submit} aria-busy={busy}>
+    <form className="da-form" onSubmit={submit} aria-busy={busy}>
       <FormError error={failure?.message ?? null} />
       <TextField
         label="Key name"
@@ -118,7 +118,7 @@ export function CreateApiKeyForm({ auth, onCreated, onCancel }: CreateApiKeyForm
           ))}
         </select>
       </div>
-      <fieldset className="da-field">
+      <fieldset className="da-field da-scopes-choice">
         <legend>May do</legend>
         <TextField
           label="Everything your role allows"
