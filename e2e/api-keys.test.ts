@@ -79,7 +79,7 @@ describe("API keys in the browser", () => {
     expect(me.body?.user).toMatchObject({ email: EDITOR.email, role: "Editor" });
     const created = await withKey(app, key, "/post", { method: "POST", body: { title: "Posted by a program" } });
     expect(created.status).toBe(201);
-    const id = (created.body?.item as { id: string }).id;
+    const id = String((created.body?.item as { id?: string } | undefined)?.id);
     expect((await withKey(app, key, `/post/${id}`, { method: "PATCH", body: { title: "Changed" } })).status).toBe(403);
     expect((await withKey(app, key, "/user/sessions")).status).toBe(403);
 

@@ -1,7 +1,7 @@
 "use client";
 
-import { useEffect, useId, useState } from "react";
-import { type ApiKey, type CreatedApiKey, listApiKeys, revokeApiKey } from "@/lib/domain-auth/api-keys";
+import { useId, useState } from "react";
+import { type ApiKey, type CreatedApiKey, revokeApiKey, useApiKeys } from "@/lib/domain-auth/api-keys";
 import type { AuthView } from "@/lib/domain-auth/domain-view";
 import { ApiKeyList } from "./api-key-list";
 import { CreateApiKeyForm } from "./create-api-key-form";
@@ -20,40 +20,24 @@ export interface ApiKeysSectionProps {
  */
 export function ApiKeysSection({ auth }: ApiKeysSectionProps) {
   const headingId = useId();
-  const [items, setItems] = useState<readonly ApiKey[] | null>(null);
+  const keys = useApiKeys(auth);
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [status, setStatus] = useState("");
   const [failure, setFailure] = useState<string | null>(null);
 
-  // Bumped after a change: the list is read again.
-  const [version, setVersion] = useState(0);
-  const reload = () => setVersion((count) => count + 1);
-
-  useEffect(() => {
-    let current = true;
-    listApiKeys(auth).then((result) => {
-      if (!current) return;
-      if (result.ok) setItems(result.data);
-      else setFailure(result.error.message);
-    });
-    return () => {
-      current = false;
-    };
-  }, [auth, version]);
-
   async function revoke(key: ApiKey) {
     const result = await revokeApiKey(auth, key.id);
     setFailure(result.ok ? null : result.error.message);
     if (result.ok) setStatus(`The API key “${key.name}” was revoked: it no longer works.`);
-    reload();
+    keys.reload();
   }
 
   function done(key: CreatedApiKey) {
     setCreating(false);
     setCreated(key);
     setStatus("");
-    reload();
+    keys.reload();
   }
 
   return (
@@ -66,9 +50,9 @@ export function ApiKeysSection({ auth }: ApiKeysSectionProps) {
       <p className="da-status" role="status">
         {status}
       </p>
-      <FormError error={failure} />
+      <FormError error={failure ?? keys.error?.message ?? null} />
       {created ? <NewApiKey created={created} onDone={() => setCreated(null)} /> : null}
-      <ApiKeyList items={items} label="Your API keys" onRevoke={revoke} />
+      <ApiKeyList items={keys.items} label="Your API keys" onRevoke={revoke} />
       {creating ? (
         <CreateApiKeyForm auth={auth} onCreated={done} onCancel={() => setCreating(false)} />
       ) : (

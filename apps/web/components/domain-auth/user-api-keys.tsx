@@ -3,7 +3,7 @@
 import { collectionPath } from "@domain-auth/core/policy";
 import { useEffect, useId, useState } from "react";
 import { callApi } from "@/lib/domain-auth/api";
-import { type ApiKey, listApiKeys, revokeApiKey } from "@/lib/domain-auth/api-keys";
+import { type ApiKey, revokeApiKey, useApiKeys } from "@/lib/domain-auth/api-keys";
 import type { UserProfile } from "@/lib/domain-auth/current-user";
 import type { AuthView } from "@/lib/domain-auth/domain-view";
 import { ApiKeyList } from "./api-key-list";
@@ -30,32 +30,16 @@ export function UserApiKeys({ auth }: { readonly auth: Pick<AuthView, "segment">
   const userFieldId = useId();
   const users = useUsers(auth);
   const [userId, setUserId] = useState("");
-  const [items, setItems] = useState<readonly ApiKey[] | null>(null);
+  const keys = useApiKeys(auth, { userId });
   const [status, setStatus] = useState("");
   const [failure, setFailure] = useState<string | null>(null);
   const email = users.find((user) => user.id === userId)?.email ?? "";
-
-  // Bumped after a revocation: the list is read again.
-  const [version, setVersion] = useState(0);
-
-  useEffect(() => {
-    if (userId === "") return;
-    let current = true;
-    listApiKeys(auth, { userId }).then((result) => {
-      if (!current) return;
-      setItems(result.ok ? result.data : []);
-      setFailure(result.ok ? null : result.error.message);
-    });
-    return () => {
-      current = false;
-    };
-  }, [auth, userId, version]);
 
   async function revoke(key: ApiKey) {
     const result = await revokeApiKey(auth, key.id);
     setFailure(result.ok ? null : result.error.message);
     if (result.ok) setStatus(`The API key “${key.name}” of ${email} was revoked.`);
-    setVersion((count) => count + 1);
+    keys.reload();
   }
 
   return (
@@ -67,8 +51,8 @@ export function UserApiKeys({ auth }: { readonly auth: Pick<AuthView, "segment">
           id={userFieldId}
           value={userId}
           onChange={(event) => {
-            setItems(null);
             setStatus("");
+            setFailure(null);
             setUserId(event.target.value);
           }}
         >
@@ -83,8 +67,8 @@ export function UserApiKeys({ auth }: { readonly auth: Pick<AuthView, "segment">
       <p className="da-status" role="status">
         {status}
       </p>
-      <FormError error={failure} />
-      {userId === "" ? null : <ApiKeyList items={items} label={`API keys of ${email}`} onRevoke={revoke} />}
+      <FormError error={failure ?? keys.error?.message ?? null} />
+      {userId === "" ? null : <ApiKeyList items={keys.items} label={`API keys of ${email}`} onRevoke={revoke} />}
     </section>
   );
 }

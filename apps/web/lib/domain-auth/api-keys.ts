@@ -1,4 +1,5 @@
-import { API_KEY_OPERATIONS, apiKeyPath, apiPaths, userApiKeysPath } from "@domain-auth/core/policy";
+import { API_KEY_OPERATIONS, apiKeyPath, apiPaths, type ErrorBody, userApiKeysPath } from "@domain-auth/core/policy";
+import { useCallback, useEffect, useState } from "react";
 import { type ApiResult, callApi } from "./api";
 import type { AuthView } from "./domain-view";
 
@@ -34,6 +35,42 @@ export async function listApiKeys(auth: KeysAuth, options: { readonly userId?: s
   const path = options.userId === undefined ? apiPaths(auth).apiKeys : userApiKeysPath(auth, options.userId);
   const result = await callApi<{ items: ApiKey[] }>(path);
   return result.ok ? { ...result, data: result.data.items } : result;
+}
+
+/** The keys a page shows, as loaded: `items` is `null` until the first answer. */
+export interface LoadedApiKeys {
+  readonly items: readonly ApiKey[] | null;
+  readonly error: ErrorBody | null;
+  /** Reads the list again (after a key was made or revoked). */
+  readonly reload: () => void;
+}
+
+/**
+ * Loads the signed-in user's keys, or (the setup role) `userId`'s; nothing while `userId` is `""`
+ * (no user chosen yet).
+ */
+export function useApiKeys(auth: KeysAuth, options: { readonly userId?: string } = {}): LoadedApiKeys {
+  const [version, setVersion] = useState(0);
+  const [loaded, setLoaded] = useState<{ request: string; items: readonly ApiKey[]; error: ErrorBody | null } | null>(null);
+  const { userId } = options;
+  const request = JSON.stringify([auth.segment, userId ?? null, version]);
+
+  useEffect(() => {
+    if (userId === "") return;
+    let current = true;
+    listApiKeys(auth, userId === undefined ? {} : { userId }).then((result) => {
+      if (!current) return;
+      setLoaded(result.ok ? { request, items: result.data, error: null } : { request, items: [], error: result.error });
+    });
+    return () => {
+      current = false;
+    };
+  }, [auth, userId, request]);
+
+  const reload = useCallback(() => setVersion((value) => value + 1), []);
+  // The previous list stays while the same list is read again; another user's shows "Loading…".
+  const same = loaded !== null && JSON.parse(loaded.request)[1] === (userId ?? null);
+  return { items: same ? loaded.items : null, error: loaded?.error ?? null, reload };
 }
 
 /** `POST api-keys`: a new key of the signed-in user; its `key` is in this answer only. */
