@@ -19,6 +19,7 @@ export function createApiKeyBodySchema(scopes?: readonly string[]) {
       .trim()
       .min(1, "is required")
       .max(API_KEY_LIMITS.maxNameLength, `must be at most ${API_KEY_LIMITS.maxNameLength} characters`)
+      .refine((name) => !/\p{Cc}/u.test(name), "must not hold control characters")
       .describe("What the key is for, as lists show it."),
     expiresAt: z.iso
       .datetime({ offset: true, error: "must be a date and time (ISO 8601)" })

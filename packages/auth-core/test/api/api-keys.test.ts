@@ -69,6 +69,7 @@ describe.each(BACKENDS)("API keys on $name", (backend) => {
         { name: "x", expiresAt: new Date(Date.now() - 60_000).toISOString() },
         { name: "x", expiresAt: "tomorrow" },
         { name: "   " },
+        { name: "line\nbreak" },
         { name: "x", transport: "cookie" },
       ];
       for (const body of refused) {
