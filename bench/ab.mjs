@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Compares two builds of the core on bare node:http in one run, the two servers taking turns:
-// req/s and the server's CPU time per request for `me`, `refresh`, the entity list and `login`.
-//   node bench/ab.mjs --a PATH/dist/index.js [--b PATH/dist/index.js] [--rounds N] [--seconds S] [--only me,refresh,list,login] [--floor]
+// req/s and the server's CPU time per request for `me`, `me` with an API key (`meApiKey`), `refresh`,
+// the entity list and `login`.
+//   node bench/ab.mjs --a PATH/dist/index.js [--b PATH/dist/index.js] [--rounds N] [--seconds S] [--only me,meApiKey,refresh,list,login] [--floor]
 // --floor also runs the floor of `me` (bench/servers/floor-http.mjs) in the same turns.
 // --b defaults to this checkout's build (@domain-auth/core). Build a baseline with, for example,
 //   git archive main packages/auth-core tsconfig.base.json | tar -x -C /tmp/base && ln -s "$PWD/node_modules" /tmp/base/
@@ -53,6 +54,7 @@ try {
   if (floor) servers.push(floor);
   const run = {
     me: (server) => http.hitMe(server, { connections, seconds }),
+    meApiKey: (server) => http.hitMe(server, { connections, seconds, target: "meApiKey" }),
     list: (server) => http.hitMe(server, { connections, seconds, target: "list" }),
     refresh: (server) => http.hitRefresh(server, { connections, seconds }),
     login: (server) => http.hitLogin(server, { connections, seconds }),

@@ -253,6 +253,7 @@ try {
       : []),
     { name: "bare", server: bare },
     { name: "bareCookie", server: bare, target: "meCookie" },
+    { name: "bareApiKey", server: bare, target: "meApiKey" },
     { name: "floor", server: floor },
     ...(baseline ? [{ name: "baseline", server: baseline }] : []),
     { name: "betterAuth", server: betterAuth },

@@ -156,6 +156,16 @@ async function post(url, body) {
   return response;
 }
 
+/** An API key of the token's user, or `null` where the server has no API keys. */
+async function createApiKey(api, authorization) {
+  const response = await fetch(`${api}/api-keys`, {
+    method: "POST",
+    headers: { ...jsonHeaders, authorization },
+    body: JSON.stringify({ name: "bench" }),
+  });
+  return response.status === 201 ? (await response.json()).key : null;
+}
+
 /**
  * Prepares a domain-auth server (bare or through Next.js): the first user through setup, whose
  * token `me` uses, and `users` more through register for login storms.
@@ -170,9 +180,12 @@ export async function prepareCore(server, users) {
   for (let index = 0; index < emails.length; index += 4)
     await Promise.all(emails.slice(index, index + 4).map((email) => post(`${api}/register`, { email, password: PASSWORD })));
   const authorization = `Bearer ${token}`;
+  const apiKey = await createApiKey(api, authorization);
   return {
     ...server,
     me: { path: "/api/user/me", headers: { authorization } },
+    // The same user's API key (CONTRACT §17); absent on a build without API keys (an older `--baseline`).
+    ...(apiKey ? { meApiKey: { path: "/api/user/me", headers: { authorization: `Bearer ${apiKey}` } } } : {}),
     // The same token as the access cookie of a cookie session (CONTRACT §14), beside a cookie of the page's own.
     meCookie: { path: "/api/user/me", headers: { cookie: `theme=dark; domain-auth.token=${token}` } },
     list: { path: "/api/post?limit=20", headers: { authorization } },

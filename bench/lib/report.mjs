@@ -122,6 +122,16 @@ export function evaluateTargets(r) {
       why: `${ops(r.http.bareCookie.median)} \`me\`/s with \`Cookie: theme=dark; domain-auth.token=…\` against ${ops(bare.median)} with \`Authorization: Bearer …\` (${cpuMs(r.http.bareCookie.cpuMsPerRequest)} against ${cpuMs(bare.cpuMsPerRequest)} of CPU per request): the cookie header is parsed once per request by the \`cookie\` library.`,
     });
   }
+  if (r.http.bareApiKey) {
+    const ratio = bare.median / r.http.bareApiKey.median;
+    list.push({
+      measure: "`me` with an API key vs with a token, bare node:http (cost of the key: ≤ 1.25×)",
+      target: "≤ 1.25×",
+      value: ratio,
+      met: ratio <= 1.25,
+      why: `${ops(r.http.bareApiKey.median)} \`me\`/s with \`Authorization: Bearer da_…\` against ${ops(bare.median)} with the token (${cpuMs(r.http.bareApiKey.cpuMsPerRequest)} against ${cpuMs(bare.cpuMsPerRequest)} of CPU per request): a SHA-256 of the key and one read by its hash of the key with its user, instead of an HS256 verify and one read by the session id.`,
+    });
+  }
   if (r.http.baseline) {
     const ratio = bare.median / r.http.baseline.median;
     list.push({
@@ -385,6 +395,7 @@ function sections(r) {
       ["A trivial Next.js route handler (a constant JSON) on the same server", "nextTrivial"],
       ["`me`, the same handler on bare node:http", "bare"],
       ["`me` with the access cookie instead of the bearer header, bare node:http", "bareCookie"],
+      ["`me` with an API key instead of a token, bare node:http", "bareApiKey"],
       ["`me` on bare node:http, the core before this round's changes (`--baseline`)", "baseline"],
       ["`me` floor: hand-written node:http, HS256 with node:crypto, one prepared read (`bench/servers/floor-http.mjs`)", "floor"],
       ["Better Auth get-session on bare node:http (`toNodeHandler`)", "betterAuth"],

@@ -23,6 +23,7 @@ export {
 } from "./events/event-types.js";
 export {
   type ApiPaths,
+  apiKeyPath,
   apiPaths,
   collectionPath,
   type EventsQuery,
@@ -33,11 +34,21 @@ export {
   passkeyPath,
   type Segmented,
   sessionPath,
+  userApiKeysPath,
   userSessionsPath,
 } from "./http/api-paths.js";
 export { ERROR_CODES, type ErrorBody, type ErrorCode, type Issue } from "./http/errors.js";
 export { ACCOUNT_TOKEN_LIFETIMES, type AccountTokenKind } from "./mail/lifetimes.js";
 export { MAX_PASSWORD_BYTES, MIN_PASSWORD_BYTES } from "./password/rules.js";
+export {
+  API_KEY_LIMITS,
+  API_KEY_OPERATIONS,
+  API_KEY_PREFIX,
+  apiKeyScopes,
+  checkKeyScope,
+  isApiKey,
+  scopeOf,
+} from "./policy/api-keys.js";
 export { type AuthorizeOptions, authorize, type Decision, type MayPerformOptions, mayPerform } from "./policy/authorize.js";
 export {
   type CredentialChanges,

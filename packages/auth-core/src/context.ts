@@ -1,3 +1,4 @@
+import type { ApiKeys } from "./api-keys/api-keys.js";
 import type { AuthModel, DomainModel, EndpointFlag } from "./config/index.js";
 import type { CookieTransport } from "./cookies/cookie-transport.js";
 import type { EventLog } from "./events/event-log.js";
@@ -44,6 +45,8 @@ export interface AuthServices {
   readonly resendVerificationThrottle: MailThrottle;
   /** The security event log (CONTRACT 16). */
   readonly events: EventLog;
+  /** API keys: issuing, checking and noting their uses (CONTRACT 17). */
+  readonly apiKeys: ApiKeys;
 }
 
 /** Everything a route handler works with. */

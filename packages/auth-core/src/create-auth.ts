@@ -39,6 +39,7 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
     hasher: services?.hasher ?? null,
     sessions: services?.sessions ?? null,
     mfa: services?.mfa ?? null,
+    apiKeys: services?.apiKeys ?? null,
     events: services?.events ?? null,
     endpoints: services?.endpoints ?? null,
     setupTokenRequired: services?.setupToken != null,
@@ -50,6 +51,7 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
     async close() {
       await services?.mail?.close();
       await services?.events.settle();
+      await services?.apiKeys.settle();
       await services?.hasher.close();
       if (typeof options.database === "string") await database.close();
     },

@@ -8,9 +8,10 @@ import { ActivityLog } from "./activity-log";
 import { EntityRecords } from "./entity-records";
 import { InviteUserForm } from "./invite-user-form";
 import { SignedOutNotice } from "./signed-out-notice";
+import { UserApiKeys } from "./user-api-keys";
 import { UsersTable } from "./users-table";
 
-/** The admin page under `auth.type: jwt`: users, records and the activity log for the setup role, "not allowed" for anyone else. */
+/** The admin page under `auth.type: jwt`: users, records, API keys and the activity log for the setup role, "not allowed" for anyone else. */
 export function AdminPanel({ auth, entities }: { readonly auth: AuthView; readonly entities: readonly EntityView[] }) {
   const current = useCurrentUser(auth);
   // Bumped by an invitation: the users table reloads with the new user.
@@ -36,6 +37,7 @@ export function AdminPanel({ auth, entities }: { readonly auth: AuthView; readon
       {entities.map((entity) => (
         <EntityRecords key={`${user.id}:${entity.segment}`} entity={entity} caller={{ id: user.id, role: user.role }} />
       ))}
+      <UserApiKeys key={`api-keys-${user.id}`} auth={auth} />
       <ActivityLog key={`activity-${user.id}`} auth={auth} />
     </>
   );

@@ -11,7 +11,7 @@ import "swagger-ui-dist/swagger-ui.css";
 /**
  * Sends a request tried from the page with the session cookies of this origin (never elsewhere), so
  * it acts as the signed-in user, unless the user authorized a token of their own in Swagger UI's
- * dialog (the `Authorization` header then wins). The page itself holds no token to add.
+ * dialog, a token or an API key (the `Authorization` header then wins). The page itself holds no token to add.
  */
 function withSessionCookies(request: SwaggerRequest): SwaggerRequest {
   request.credentials = "same-origin";
@@ -56,7 +56,7 @@ export function ApiReference({ auth }: { readonly auth: AuthView | null }) {
         ) : (
           <>
             {auth.endpoints.login ? <Link href="/login?next=%2Fdocs">Sign in</Link> : "Sign in"} to try operations that need a token, or use
-            Authorize with a token of your own.
+            Authorize with a token of your own or an API key (<code>da_…</code>, from your profile).
           </>
         )}
       </p>

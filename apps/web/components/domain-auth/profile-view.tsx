@@ -5,6 +5,7 @@ import { useCurrentUser } from "@/lib/domain-auth/current-user";
 import type { AuthView } from "@/lib/domain-auth/domain-view";
 import { fieldLabel, formatValue } from "@/lib/domain-auth/format";
 import type { TwoStepStatus } from "@/lib/domain-auth/second-factor";
+import { ApiKeysSection } from "./api-keys-section";
 import { PasskeysSection } from "./passkeys-section";
 import { RecentSignIns } from "./recent-sign-ins";
 import { ResendVerification } from "./resend-verification";
@@ -21,8 +22,8 @@ export interface ProfileViewProps {
 
 /**
  * The signed-in user's profile (as `me` answers it, or what the token carries when `me` is disabled),
- * their two-step verification where the domain serves TOTP, their passkeys where it serves them, and the signed-in devices where it has
- * `sessions`. Rendered on the server with the user, so the page's HTML shows it. Signing out is the
+ * their two-step verification where the domain serves TOTP, their passkeys where it serves them, the signed-in devices where it has
+ * `sessions`, and their API keys. Rendered on the server with the user, so the page's HTML shows it. Signing out is the
  * header's (one "Sign out" per page).
  */
 export function ProfileView({ auth, twoStep = null }: ProfileViewProps) {
@@ -77,6 +78,7 @@ export function ProfileView({ auth, twoStep = null }: ProfileViewProps) {
         />
       ) : null}
       {auth.endpoints.sessions ? <SessionsList key={user.id} auth={auth} version={sessionsVersion} /> : null}
+      <ApiKeysSection key={`api-keys-${user.id}`} auth={auth} />
       <RecentSignIns key={`sign-ins-${user.id}`} auth={auth} userId={user.id} />
     </>
   );

@@ -16,7 +16,7 @@ export function TextField({ label, error, hint, ...input }: TextFieldProps) {
   const errorId = `${id}-error`;
   const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(" ") || undefined;
   return (
-    <div className={input.type === "checkbox" ? "da-field da-field-checkbox" : "da-field"}>
+    <div className={input.type === "checkbox" || input.type === "radio" ? "da-field da-field-checkbox" : "da-field"}>
       <label htmlFor={id}>{label}</label>
       <input id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
       {hint ? (

@@ -1,5 +1,5 @@
 import type { DomainModel, EndpointFlag, EntityModel, FieldModel, PermissionMap } from "@domain-auth/core/config";
-import { endpointFlagsOf } from "@domain-auth/core/policy";
+import { apiKeyScopes, endpointFlagsOf } from "@domain-auth/core/policy";
 
 /** A field as the browser needs it to render an input and a table cell. */
 export interface FieldView {
@@ -47,6 +47,8 @@ export interface AuthView {
   readonly endpoints: Readonly<Record<EndpointFlag, boolean>>;
   /** Fields of the auth entity besides `email`, `password` and `role` (asked at setup and register). */
   readonly profileFields: readonly FieldView[];
+  /** Every scope an API key may carry: each entity's segment with each operation (CONTRACT §17). */
+  readonly apiKeyScopes: readonly string[];
 }
 
 /** The serializable part of the domain model that client components receive as props. */
@@ -102,6 +104,7 @@ export function toDomainView(model: DomainModel, endpoints?: Readonly<Record<End
       defaultRole: auth.defaultRole,
       endpoints: endpoints ?? endpointFlagsOf(auth),
       profileFields: auth.entity.fields.filter((field) => !CREDENTIAL_FIELDS.has(field.name)).map(toFieldView),
+      apiKeyScopes: apiKeyScopes(model.entities),
     },
     entities: model.entities.filter((entity) => !entity.isAuthEntity).map(toEntityView),
   };

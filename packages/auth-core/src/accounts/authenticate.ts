@@ -1,7 +1,9 @@
+import type { CheckedKey } from "../api-keys/api-key-store.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import { isSafeMethod } from "../cookies/cookie-transport.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { ApiError } from "../http/errors.js";
+import { API_KEY_REFUSAL, isApiKey } from "../policy/api-keys.js";
 import type { Caller } from "../policy/subjects.js";
 import type { LiveSessionRow } from "../sessions/session-store.js";
 import type { SignedInUser } from "../store/rows.js";
@@ -17,6 +19,15 @@ export interface Authenticated {
   readonly credential: Credential;
 }
 
+/** A caller who sent an API key (CONTRACT 17): its user, as they are now, and the key; no session. */
+export interface KeyAuthenticated {
+  readonly caller: NonNullable<Caller>;
+  readonly user: SignedInUser;
+  readonly session: null;
+  readonly credential: "api-key";
+  readonly apiKey: CheckedKey;
+}
+
 /** Options of {@link authenticate}. */
 export interface AuthenticateOptions {
   /**
@@ -28,7 +39,17 @@ export interface AuthenticateOptions {
    * @default true
    */
   readonly cookie?: boolean;
+  /**
+   * `true` where an API key is accepted as the bearer token: `me` and the entity endpoints. Elsewhere
+   * a key is 403 `FORBIDDEN` before it is even looked up: credentials, sessions, factors and keys
+   * are never managed with one.
+   * @default false
+   */
+  readonly apiKeys?: boolean;
 }
+
+/** Options of {@link authenticate} where API keys are accepted. */
+type WithApiKeys = AuthenticateOptions & { readonly apiKeys: true };
 
 /** The 401 for a token that fails verification, or whose session ended or whose user is gone or changed since. */
 export function invalidTokenError(): ApiError {
@@ -74,20 +95,50 @@ export async function verifiedSession(
 }
 
 /**
+ * The user of an API key, or a 401 for a key that is unknown, expired or revoked, or whose user is
+ * gone; such a failure counts toward the client address's failed logins (CONTRACT 3.1), a valid
+ * key never waits for the throttle.
+ */
+async function keyCaller(context: RouteContext, services: AuthServices, request: ApiRequest, token: string): Promise<KeyAuthenticated> {
+  const found = await services.apiKeys.check(services.auth.entity, token);
+  if (!found) {
+    await services.throttle.countAddressFailure(context.clientAddress(request));
+    throw invalidTokenError();
+  }
+  const { user, key } = found;
+  return { caller: { id: user.id, role: user.role }, user, session: null, credential: "api-key", apiKey: key };
+}
+
+/**
  * The caller of a request: `null` without a bearer token or access cookie. A token that fails
  * verification, whose session ended or whose user changed since ({@link verifiedSession}) is a
  * 401, never anonymous. A cookie authenticates a method that changes something only from the
- * app's own origin (403 `FORBIDDEN_ORIGIN`, CONTRACT §14).
+ * app's own origin (403 `FORBIDDEN_ORIGIN`, CONTRACT §14). An API key is 403 unless
+ * `options.apiKeys`.
  */
 export async function authenticate(
   context: RouteContext,
   request: ApiRequest,
+  options: WithApiKeys,
+): Promise<Authenticated | KeyAuthenticated | null>;
+export async function authenticate(
+  context: RouteContext,
+  request: ApiRequest,
+  options?: AuthenticateOptions,
+): Promise<Authenticated | null>;
+export async function authenticate(
+  context: RouteContext,
+  request: ApiRequest,
   options: AuthenticateOptions = {},
-): Promise<Authenticated | null> {
+): Promise<Authenticated | KeyAuthenticated | null> {
   const services: AuthServices | null = context.services;
   if (!services) return null;
   const presented = presentedToken(services, request, options.cookie ?? true);
   if (presented === null) return null;
+  if (presented.credential === "bearer" && isApiKey(presented.token)) {
+    if (!options.apiKeys) throw new ApiError("FORBIDDEN", { message: API_KEY_REFUSAL });
+    return keyCaller(context, services, request, presented.token);
+  }
   if (presented.credential === "cookie" && !isSafeMethod(request.method)) services.cookies.checkOrigin(request);
   const found = await verifiedSession(services, presented.token);
   if (!found) throw invalidTokenError();
@@ -96,8 +147,18 @@ export async function authenticate(
 }
 
 /** Like {@link authenticate}, but a request without a token is a 401 too. */
-export async function requireUser(context: RouteContext, request: ApiRequest): Promise<Authenticated> {
-  const authenticated = await authenticate(context, request);
+export async function requireUser(
+  context: RouteContext,
+  request: ApiRequest,
+  options: WithApiKeys,
+): Promise<Authenticated | KeyAuthenticated>;
+export async function requireUser(context: RouteContext, request: ApiRequest): Promise<Authenticated>;
+export async function requireUser(
+  context: RouteContext,
+  request: ApiRequest,
+  options: AuthenticateOptions = {},
+): Promise<Authenticated | KeyAuthenticated> {
+  const authenticated = await authenticate(context, request, options);
   if (!authenticated) throw new ApiError("UNAUTHENTICATED", { headers: { "www-authenticate": "Bearer" } });
   return authenticated;
 }

@@ -5,6 +5,7 @@ import type { Operation } from "../config/index.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { ApiError } from "../http/errors.js";
+import { isApiKey } from "../policy/api-keys.js";
 import { mayPerform } from "../policy/authorize.js";
 import { serializeRecord } from "../records/serialize.js";
 import { REUSE_GRACE_MS } from "../sessions/lifetimes.js";
@@ -76,6 +77,9 @@ export function createPageSessions(context: RouteContext): PageSessions {
       // request but GET and HEAD, and with no navigation, so a forged form or fetch of a same-site page
       // (a sibling subdomain) reaches a project's own route handler signed out, and links still work.
       if (bearerToken(request) === null && headers.has("origin") && !services.cookies.isSameOrigin(request)) return null;
+      // An API key is for programs calling the API; a page or the project's own code sees no one.
+      const bearer = bearerToken(request);
+      if (bearer !== null && isApiKey(bearer)) return null;
       try {
         const authenticated = await authenticate(context, request);
         return authenticated ? (serializeRecord(services.auth.entity, authenticated.user) as Profile) : null;

@@ -1,6 +1,7 @@
 import type { Endpoint, EndpointFlag } from "../config/vocabulary.js";
 import { EVENT_PAGE_LIMITS, SECURITY_EVENT_TYPES } from "../events/event-types.js";
 import type { ErrorCode } from "../http/errors.js";
+import { API_KEY_LIMITS } from "../policy/api-keys.js";
 import { REUSE_GRACE_MS } from "../sessions/lifetimes.js";
 
 /**
@@ -43,6 +44,8 @@ export interface EndpointOperation {
    * enrolment (CONTRACT 15): the only operations that token opens.
    */
   readonly enrolment?: true;
+  /** An API key is accepted as the bearer token (CONTRACT 17): only `me`; elsewhere a key is 403 `FORBIDDEN`. */
+  readonly apiKey?: true;
   /** The query parameter with which only the setup role may call it (`DELETE sessions?userId=`). */
   readonly setupRoleWith?: string;
   readonly parameters?: readonly EndpointParameter[];
@@ -155,7 +158,9 @@ export const AUTH_ENDPOINTS = {
       GET: {
         operationId: "me",
         summary: "Your profile",
+        description: "Also with an API key, whatever its scopes: the key's user.",
         caller: "bearer",
+        apiKey: true,
         success: { status: 200, description: "The caller's profile" },
         errors: [],
       },
@@ -439,6 +444,43 @@ export const AUTH_ENDPOINTS = {
         ],
         success: { status: 200, description: "A page of events, newest first" },
         errors: ["INVALID_QUERY", "FORBIDDEN"],
+      },
+    },
+  },
+  apiKeys: {
+    path: "api-keys",
+    operations: {
+      GET: {
+        operationId: "listApiKeys",
+        summary: "Your API keys",
+        description: "Oldest first; never a key itself. The setup role may list another user's with `userId`.",
+        caller: "bearer",
+        setupRoleWith: "userId",
+        parameters: [{ name: "userId", in: "query", description: "List this user's keys (setup role only)." }],
+        success: { status: 200, description: "The keys" },
+        errors: ["FORBIDDEN", "NOT_FOUND"],
+      },
+      POST: {
+        operationId: "createApiKey",
+        summary: "Create an API key",
+        description: `A key for programs that call the API as you (\`Authorization: Bearer da_…\`): \`me\` and the entity operations, with your role as it is when the key is used, narrowed to \`scopes\` when given. The key is shown only in this answer. Needs a signed-in session: an API key cannot make keys (403). At most ${API_KEY_LIMITS.maxKeysPerUser} keys per user (409).`,
+        caller: "bearer",
+        success: { status: 201, description: "The key, shown only here" },
+        errors: ["FORBIDDEN", "CONFLICT"],
+      },
+    },
+  },
+  apiKey: {
+    path: "api-keys/{id}",
+    operations: {
+      DELETE: {
+        operationId: "revokeApiKey",
+        summary: "Revoke an API key",
+        description: "It stops working at once. The setup role may revoke anyone's.",
+        caller: "bearer",
+        parameters: [{ name: "id", in: "path", description: "A key's id." }],
+        success: { status: 204, description: "Revoked" },
+        errors: ["FORBIDDEN", "NOT_FOUND"],
       },
     },
   },

@@ -1,6 +1,7 @@
 import type { AuthServices, RouteContext } from "../context.js";
 import type { ApiRequest } from "../http/api-request.js";
 import type { Reply } from "../http/responses.js";
+import { createApiKey, listApiKeys, revokeApiKey } from "../routes/api-keys.js";
 import { listEvents } from "../routes/events.js";
 import { forgotPassword } from "../routes/forgot-password.js";
 import { login } from "../routes/login.js";
@@ -58,4 +59,7 @@ export const AUTH_HANDLERS: { readonly [Id in AuthOperationId]: AuthHandler<Path
   addPasskey,
   removePasskey,
   listEvents,
+  listApiKeys,
+  createApiKey,
+  revokeApiKey,
 };

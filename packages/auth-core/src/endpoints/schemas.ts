@@ -5,6 +5,7 @@ import { recordSchemaNames } from "../openapi/records.js";
 import { type JsonSchema, objectOf, ref } from "../openapi/schema.js";
 import { mustEnrolSecondFactor } from "../policy/second-factor.js";
 import { IGNORED_KEYS } from "../records/body-schema.js";
+import { createApiKeyBodySchema } from "../routes/api-key-bodies.js";
 import { emailRequestBodySchema, resetPasswordBodySchema, verifyEmailBodySchema } from "../routes/mail-bodies.js";
 import { confirmTotpBodySchema, disableTotpBodySchema, loginMfaBodySchema, recoveryCodesBodySchema } from "../routes/mfa-bodies.js";
 import { addPasskeyBodySchema, loginPasskeyBodySchema, passkeySignInOptionsBodySchema } from "../routes/passkey-bodies.js";
@@ -26,6 +27,11 @@ export const PASSKEY_SCHEMA = "passkey";
 export const PASSKEY_ADDED_SCHEMA = "passkeyAdded";
 /** The name of a security event's schema (CONTRACT 16) in the document's components. */
 export const SECURITY_EVENT_SCHEMA = "securityEvent";
+
+/** An API key as lists show it (CONTRACT 17). */
+export const API_KEY_SCHEMA = "apiKey";
+/** The answer that creates an API key: it, with the key shown only there. */
+export const API_KEY_CREATED_SCHEMA = "apiKeyCreated";
 
 /** The JSON body an operation reads. */
 export interface EndpointBody {
@@ -148,4 +154,7 @@ export const OPERATION_SCHEMAS: Readonly<Record<AuthOperationId, OperationSchema
         nextCursor: { type: ["string", "null"], description: "Pass it as `before` for the next page; `null` on the last one." },
       }),
   },
+  listApiKeys: { answer: () => objectOf({ items: { type: "array", items: ref(API_KEY_SCHEMA) } }) },
+  createApiKey: { body: { schema: () => createApiKeyBodySchema() }, answer: () => ref(API_KEY_CREATED_SCHEMA) },
+  revokeApiKey: {},
 };

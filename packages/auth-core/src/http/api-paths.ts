@@ -80,6 +80,22 @@ export function passkeyPath(authEntity: Segmented, id: string): string {
 }
 
 /**
+ * The path of one API key: `DELETE` revokes it (CONTRACT 17).
+ * @example apiKeyPath(model.auth.entity, "k1") // "/api/user/api-keys/k1"
+ */
+export function apiKeyPath(authEntity: Segmented, id: string): string {
+  return authPath(authEntity, AUTH_ENDPOINTS.apiKey.path.replace("{id}", encodeURIComponent(id)));
+}
+
+/**
+ * The keys of one user: `GET` lists them (setup role only, for another user).
+ * @example userApiKeysPath(model.auth.entity, "u1") // "/api/user/api-keys?userId=u1"
+ */
+export function userApiKeysPath(authEntity: Segmented, userId: string): string {
+  return `${apiPaths(authEntity).apiKeys}?${new URLSearchParams({ userId })}`;
+}
+
+/**
  * The path that signs a user out everywhere: `DELETE` revokes every session of `userId` (setup role only).
  * @example userSessionsPath(model.auth.entity, "u1") // "/api/user/sessions?userId=u1"
  */

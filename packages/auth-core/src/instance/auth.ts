@@ -1,3 +1,4 @@
+import type { ApiKeys } from "../api-keys/api-keys.js";
 import type { DomainModel, EndpointFlag } from "../config/index.js";
 import type { PageSessions } from "../cookies/page-sessions.js";
 import type { EventListener, EventLog } from "../events/event-log.js";
@@ -120,12 +121,14 @@ export interface Auth extends PageSessions {
   readonly mfa: SecondFactors | null;
   /** The security event log of this instance, for tools such as the `admin` command (`null` under `auth.type: none`). */
   readonly events: EventLog | null;
+  /** The API keys of this instance, for tools (`null` under `auth.type: none`). */
+  readonly apiKeys: ApiKeys | null;
   /**
    * The auth endpoints that exist (`null` under `auth.type: none`): the model's flags, the
    * e-mail ones (`passwordReset`, `verifyEmail`) only when this instance sends e-mail, and `totp`
    * for the TOTP endpoints (`auth.mfa.totp`). Pages ask this, not the model.
    */
   readonly endpoints: Readonly<Record<EndpointFlag, boolean>> | null;
-  /** Waits for the e-mails and the events under way (at most 5 seconds each), then closes the database. */
+  /** Waits for the e-mails, the events and the API key uses under way (at most 5 seconds each), then closes the database. */
   close(): Promise<void>;
 }

@@ -1,3 +1,5 @@
+import { ApiKeyStore } from "../api-keys/api-key-store.js";
+import { ApiKeys } from "../api-keys/api-keys.js";
 import { type AuthModel, ENDPOINTS, type Endpoint, type EndpointFlag, MAIL_ENDPOINTS } from "../config/index.js";
 import type { AuthServices } from "../context.js";
 import { CookieTransport } from "../cookies/cookie-transport.js";
@@ -71,5 +73,6 @@ export function createServices(
       onError: options.onError,
       ...(options.onEvent ? { onEvent: options.onEvent } : {}),
     }),
+    apiKeys: new ApiKeys(new ApiKeyStore(database), now, options.onError),
   };
 }

@@ -1,6 +1,8 @@
 import type { AuthModel, EndpointFlag } from "../config/index.js";
 import { type CatalogOperation, catalogOperations, type EndpointOperation, isServed } from "../endpoints/catalog.js";
 import {
+  API_KEY_CREATED_SCHEMA,
+  API_KEY_SCHEMA,
   type EndpointBody,
   MFA_CHALLENGE_SCHEMA,
   MFA_ENROLLMENT_SCHEMA,
@@ -70,6 +72,7 @@ function specOf({ entry, method, operation }: CatalogOperation, auth: AuthModel)
     summary: operation.summary,
     ...(operation.description ? { description: operation.description } : {}),
     access: accessOf(operation, auth),
+    apiKey: operation.apiKey === true,
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(body ? { body: bodyOf(body, auth) } : {}),
     ...(ignoresBody ? { ignoresBody } : {}),
@@ -170,6 +173,11 @@ export function authSchemas(auth: AuthModel): Record<string, JsonSchema> {
       current: { type: "boolean", description: "The session of the token that asked." },
     }),
     [SECURITY_EVENT_SCHEMA]: SECURITY_EVENT,
+    [API_KEY_SCHEMA]: API_KEY,
+    [API_KEY_CREATED_SCHEMA]: {
+      ...objectOf({ ...apiKeyProperties(), key: API_KEY_PROPERTY }, { optional: [] }),
+      description: "The new key: `key` is shown only here.",
+    },
   };
 }
 
@@ -197,4 +205,36 @@ const SECURITY_EVENT: JsonSchema = {
     },
   }),
   description: "A security event: never a password, token, code or hash.",
+};
+
+const TIME_OR_NULL: JsonSchema = { type: ["string", "null"], format: "date-time" };
+
+/** The properties of an API key as lists show it (CONTRACT 17): never the key or its hash. */
+function apiKeyProperties(): Record<string, JsonSchema> {
+  return {
+    id: { type: "string" },
+    name: { type: "string" },
+    scopes: {
+      type: ["array", "null"],
+      items: { type: "string" },
+      description: "The entity operations it may perform (`<entity segment>:<operation>`); `null`: all its user may perform.",
+    },
+    createdAt: { type: "string", format: "date-time" },
+    expiresAt: { ...TIME_OR_NULL, description: "When it stops working; `null`: never." },
+  };
+}
+
+/** An API key as its owner and the setup role see it. */
+const API_KEY: JsonSchema = {
+  ...objectOf({
+    ...apiKeyProperties(),
+    lastUsedAt: { ...TIME_OR_NULL, description: "Its last use, to the minute; `null`: never used." },
+  }),
+  description: "An API key: never the key itself.",
+};
+
+/** The key itself, in the answer that creates it. */
+const API_KEY_PROPERTY: JsonSchema = {
+  type: "string",
+  description: "The key: send it as `Authorization: Bearer <key>`. Shown only in this answer; the server keeps its SHA-256.",
 };

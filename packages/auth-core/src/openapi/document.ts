@@ -4,7 +4,7 @@ import { endpointFlagsOf } from "../endpoints/catalog.js";
 import { authOperationSpecs, authSchemas } from "./auth-operations.js";
 import { entityOperationSpecs, entitySchemas } from "./entity-operations.js";
 import { ISSUE_BODY, ISSUE_SCHEMA } from "./errors.js";
-import { BEARER_SCHEME, COOKIE_SCHEME, type OperationSpec, operationObject } from "./operation.js";
+import { API_KEY_SCHEME, BEARER_SCHEME, COOKIE_SCHEME, type OperationSpec, operationObject } from "./operation.js";
 import type { JsonSchema } from "./schema.js";
 
 export { OPENAPI_PATH } from "../http/api-paths.js";
@@ -76,7 +76,7 @@ export function openApiDocument(
     ...entityOperationSpecs(model, { invitations: flags?.passwordReset === true }),
   ];
   const security = auth
-    ? `Send the token of \`${auth.entity.segment}/login\` as \`Authorization: Bearer <token>\`, or sign in with \`"transport": "cookie"\` and let the browser send its HttpOnly access cookie (requests that change something must then come from the app's own origin).`
+    ? `Send the token of \`${auth.entity.segment}/login\` as \`Authorization: Bearer <token>\`, or sign in with \`"transport": "cookie"\` and let the browser send its HttpOnly access cookie (requests that change something must then come from the app's own origin). A program may send an API key of \`${auth.entity.segment}/api-keys\` the same way (\`Authorization: Bearer da_…\`), for \`${auth.entity.segment}/me\` and the entity operations.`
     : "Every operation is open: `auth.type` is `none`.";
   const paths = pathsOf(specs, auth !== null);
   return {
@@ -108,6 +108,12 @@ export function openApiDocument(
             securitySchemes: {
               [BEARER_SCHEME]: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
               [COOKIE_SCHEME]: { type: "apiKey", in: "cookie", name: options.accessCookie ?? cookieNames(false).access },
+              [API_KEY_SCHEME]: {
+                type: "http",
+                scheme: "bearer",
+                bearerFormat: "da_…",
+                description: `An API key of \`POST ${auth.entity.segment}/api-keys\`: \`${auth.entity.segment}/me\` and the entity operations, as its user, narrowed by its scopes.`,
+              },
             },
           }
         : {}),

@@ -157,6 +157,7 @@ export function entityOperationSpecs(model: DomainModel, options: { readonly inv
         summary: row.summary(entity),
         ...(row.description ? { description: row.description } : {}),
         access: summarizePermission(entity, row.operation, { open }),
+        apiKey: !open,
         parameters: [
           ...(row.item
             ? [{ name: "id", in: "path", required: true, schema: { type: "string" }, description: `The ${entity.name}'s id.` }]

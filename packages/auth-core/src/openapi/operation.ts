@@ -8,8 +8,13 @@ export const BEARER_SCHEME = "bearer";
 /** The name of the access cookie's scheme in the document's `securitySchemes` (CONTRACT §14). */
 export const COOKIE_SCHEME = "cookie";
 
+/** The name of the API key's scheme in the document's `securitySchemes` (CONTRACT 17): a second bearer scheme. */
+export const API_KEY_SCHEME = "apiKey";
+
 /** Either credential: the bearer header, or the access cookie. */
 const SIGNED_IN = [{ [BEARER_SCHEME]: [] }, { [COOKIE_SCHEME]: [] }];
+/** Where an API key is accepted too. */
+const SIGNED_IN_OR_KEY = [...SIGNED_IN, { [API_KEY_SCHEME]: [] }];
 
 /** One operation of the API, as the document describes it: a row of an operation table. */
 export interface OperationSpec {
@@ -23,6 +28,8 @@ export interface OperationSpec {
   readonly description?: string;
   /** Who may call it. */
   readonly access: PermissionSummary;
+  /** An API key is accepted (`me` and the entity operations); elsewhere a key is 403 `FORBIDDEN`. */
+  readonly apiKey?: boolean;
   /** Query and path parameters (OpenAPI Parameter Objects). */
   readonly parameters?: readonly JsonSchema[];
   /** The JSON body's schema; a body adds 415, 413 and 400 `INVALID_BODY` to the errors. */
@@ -56,6 +63,8 @@ export function operationObject(spec: OperationSpec, defaults: OperationDefaults
     ...(defaults.hasAuth ? (["UNAUTHENTICATED"] as const) : []),
     // A cookie may change something only from the app's own origin; a cookie sign-in likewise.
     ...(defaults.hasAuth && spec.method !== "get" ? (["FORBIDDEN_ORIGIN"] as const) : []),
+    // An API key where none is accepted.
+    ...(defaults.hasAuth && !spec.apiKey ? (["FORBIDDEN"] as const) : []),
     ...(spec.body ? BODY_ERRORS : []),
     ...spec.errors,
     "UNAVAILABLE",
@@ -68,10 +77,16 @@ export function operationObject(spec: OperationSpec, defaults: OperationDefaults
     summary: spec.summary,
     description: [spec.description, `**Who may call it:** ${spec.access.sentence}.`].filter(Boolean).join("\n\n"),
     "x-domain-auth-permissions": [...spec.access.permissions],
-    ...(defaults.hasAuth ? { security: open ? [{}, ...SIGNED_IN] : SIGNED_IN } : {}),
+    ...(defaults.hasAuth ? { security: securityOf(spec, open) } : {}),
     ...(spec.parameters?.length ? { parameters: [...spec.parameters] } : {}),
     ...(spec.body ? { requestBody: { required: true, content: { "application/json": { schema: spec.body } } } } : {}),
     ...(spec.ignoresBody ? { requestBody: IGNORED_BODY } : {}),
     responses: { [String(spec.success.status)]: success, ...errorResponses(errors) },
   };
+}
+
+/** The credentials an operation takes: none needed when it is open to anyone; an API key where one is accepted. */
+function securityOf(spec: OperationSpec, open: boolean): JsonSchema[] {
+  const credentials = spec.apiKey ? SIGNED_IN_OR_KEY : SIGNED_IN;
+  return open ? [{}, ...credentials] : credentials;
 }

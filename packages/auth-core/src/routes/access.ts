@@ -3,26 +3,28 @@ import type { EntityModel, Operation } from "../config/index.js";
 import type { RouteContext } from "../context.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { ApiError } from "../http/errors.js";
+import { checkKeyScope } from "../policy/api-keys.js";
 import { authorize } from "../policy/authorize.js";
 import type { Access } from "../policy/ownership.js";
 import type { Verdict } from "../policy/verdict.js";
 import type { LiveSessionRow } from "../sessions/session-store.js";
 
-/** An allowed operation, and the session of the caller's token (`null` for an anonymous caller). */
+/** An allowed operation, and the session of the caller's token (`null` for an anonymous caller or an API key). */
 export interface Permitted extends Access {
   readonly session: LiveSessionRow | null;
-  /** How the token came (`null` for an anonymous caller): fresh tokens go back the same way. */
-  readonly credential: Credential | null;
+  /** How the token came (`null` for an anonymous caller): fresh tokens go back the same way; a key gets none. */
+  readonly credential: Credential | "api-key" | null;
 }
 
 /**
  * Authenticates the request and asks the policy whether the caller may perform `operation` on
- * `entity`: before any body is read (CONTRACT 9).
+ * `entity`: before any body is read (CONTRACT 9). An API key is its user with their current
+ * role, narrowed by its scopes (CONTRACT 17).
  *
  * @throws {ApiError} 401 `UNAUTHENTICATED` (with `WWW-Authenticate: Bearer`) or 403 `FORBIDDEN`.
  */
 export async function permit(context: RouteContext, request: ApiRequest, entity: EntityModel, operation: Operation): Promise<Permitted> {
-  const authenticated = await authenticate(context, request);
+  const authenticated = await authenticate(context, request, { apiKeys: true });
   const caller = authenticated?.caller ?? null;
   const decision = authorize(entity, operation, caller, { open: context.services === null });
   if (!decision.allowed) {
@@ -30,6 +32,7 @@ export async function permit(context: RouteContext, request: ApiRequest, entity:
       ? new ApiError("UNAUTHENTICATED", { headers: { "www-authenticate": "Bearer" } })
       : new ApiError("FORBIDDEN");
   }
+  if (authenticated?.credential === "api-key") enforce(checkKeyScope(authenticated.apiKey.scopes, entity.segment, operation));
   return {
     operation,
     caller,

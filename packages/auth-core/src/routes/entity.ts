@@ -137,7 +137,7 @@ async function createUserRecord(
 }
 
 /**
- * `DELETE /api/<segment>/<id>`; deleting a user revokes their sessions and removes their second factors. Optional `ref`s (owner fields included) that point at the record
+ * `DELETE /api/<segment>/<id>`; deleting a user revokes their sessions and removes their second factors and API keys. Optional `ref`s (owner fields included) that point at the record
  * become `null` in the same transaction; a required one makes it 409 `CONFLICT`, changing nothing.
  */
 export async function deleteRecord(context: RouteContext, request: ApiRequest, entity: EntityModel, id: string): Promise<Reply> {
@@ -155,8 +155,9 @@ export async function deleteRecord(context: RouteContext, request: ApiRequest, e
           enforce(checkLastAdmin(await context.store.countWithRole(trx, entity, auth.setupRole)));
         const sessions = context.services?.sessions;
         if (sessions) await sessions.store.revokeAllOf(id, sessions.now(), { trx });
-        // The user's second factors go with them: no secret outlives its account.
+        // The user's second factors and API keys go with them: no secret outlives its account.
         await context.services?.mfa.store.removeAll(trx, id);
+        await context.services?.apiKeys.store.removeAll(trx, id);
         if (context.services) {
           const by = { actorId: access.caller?.id ?? null, sessionId: access.session?.id ?? null };
           await requestEvents(context, context.services, request).write(trx, {

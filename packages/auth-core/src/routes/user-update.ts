@@ -8,6 +8,7 @@ import type { ApiRequest } from "../http/api-request.js";
 import { ApiError } from "../http/errors.js";
 import { json, type Reply } from "../http/responses.js";
 import { storeError } from "../http/store-errors.js";
+import { checkKeyUserUpdate } from "../policy/api-keys.js";
 import { changesOwnCredentials, checkCredentialWriter, checkCurrentPassword, credentialChanges } from "../policy/credentials.js";
 import { checkFieldGuards } from "../policy/field-guards.js";
 import { checkOwnership } from "../policy/ownership.js";
@@ -60,6 +61,7 @@ async function checkUserUpdate(
   enforce(checkOwnership(entity, access, user));
   enforce(checkFieldGuards(auth, entity, access.caller, values));
   enforce(checkSetupRoleUser(auth, access.caller, user, "update"));
+  if (access.credential === "api-key") enforce(checkKeyUserUpdate(access.caller, user, values));
   enforce(checkCredentialWriter(auth, access.caller, user, values));
   if (!changesOwnCredentials(access.caller, user, values)) return;
   // Checked under login throttling: wrong answers count as failed logins for the user's email.

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from "kysely";
 import type { DomainModel, EntityModel } from "../config/index.js";
+import { API_KEY_TABLES, apiKeySteps } from "./api-key-table.js";
 import { entityColumns, refIndexName, uniqueIndexName } from "./columns.js";
 import type { AnyDB, Database } from "./database.js";
 import { EVENT_TABLES, eventSteps } from "./event-table.js";
@@ -17,6 +18,7 @@ export const TABLES = {
   tokens: "domain_auth_tokens",
   ...SECOND_FACTOR_TABLES,
   ...EVENT_TABLES,
+  ...API_KEY_TABLES,
 } as const;
 
 /**
@@ -291,6 +293,7 @@ async function plannedSteps(db: Kysely<AnyDB>, model: DomainModel, dialect: Data
         ...spentRefreshTokenSteps(dialect, existing.has(TABLES.spentRefreshTokens)),
         ...secondFactorSteps(dialect),
         ...eventSteps(dialect),
+        ...apiKeySteps(dialect),
       ]
     : [];
   for (const entity of model.entities) steps.push(...tableSteps(entity, dialect, existing.get(entity.table)), ...indexSteps(entity));

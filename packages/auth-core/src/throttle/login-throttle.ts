@@ -35,6 +35,8 @@ export interface LoginThrottle {
   recordSuccess(email: string, address: string): Promise<void>;
   /** Gives back an attempt whose password was never compared (the service was unavailable). */
   withdrawAttempt(email: string, address: string): Promise<void>;
+  /** Counts one failure for the address alone: an API key that is no live key (CONTRACT 17). */
+  countAddressFailure(address: string): Promise<void>;
   /** Lifts the lock of an email and starts its count again (a password reset proved who owns it). */
   unlockEmail(email: string): Promise<void>;
 }
@@ -89,6 +91,11 @@ export function createLoginThrottle(database: Database): LoginThrottle {
       return exclusively(database, async () => {
         await byEmail.delete(throttleKey(email));
         await byAddress.reward(throttleKey(address), 1);
+      });
+    },
+    countAddressFailure(address) {
+      return exclusively(database, async () => {
+        await consume(byAddress, throttleKey(address));
       });
     },
     unlockEmail(email) {

@@ -42,6 +42,25 @@ function shape(value: unknown): unknown {
   return typeof value;
 }
 
+/** Runs one example with curl, `env` set, and compares the answer with the documented one; resolves to the body. */
+// biome-ignore lint/suspicious/noExplicitAny: bodies are compared by shape, then read field by field
+async function runExample(example: Example, env: Record<string, string>): Promise<any> {
+  const { stdout: output } = await promisify(execFile)("bash", ["-c", `${example.command} -s`], {
+    env: { ...process.env, ...env },
+    encoding: "utf8",
+  });
+  const [head = "", body = ""] = output.split(/\r\n\r\n/);
+  const [statusLine = "", ...headerLines] = head.split("\r\n");
+  const headers = new Map(
+    headerLines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]),
+  );
+  expect(Number(statusLine.split(" ")[1]), example.command).toBe(example.status);
+  for (const [name, value] of example.headers) expect(headers.get(name.toLowerCase()), `${name} of ${example.command}`).toContain(value);
+  const parsed = body ? JSON.parse(body) : null;
+  expect(shape(parsed), example.command).toEqual(shape(example.body));
+  return parsed;
+}
+
 describe("the curl examples of docs/api.md", () => {
   const examples = examplesOf(readFileSync(new URL("../../../../docs/api.md", import.meta.url), "utf8"));
   let database: TestDatabase;
@@ -93,20 +112,38 @@ describe("the curl examples of docs/api.md", () => {
 
   /** Runs one example with curl and compares the answer with the documented one. */
   async function runAndCheck(example: Example): Promise<void> {
-    const { stdout: output } = await promisify(execFile)("bash", ["-c", `${example.command} -s`], {
-      env: { ...process.env, BASE: base, TOKEN: token, REFRESH_TOKEN: refreshToken, MAIL_TOKEN: mailToken },
-      encoding: "utf8",
-    });
-    const [head = "", body = ""] = output.split(/\r\n\r\n/);
-    const [statusLine = "", ...headerLines] = head.split("\r\n");
-    const headers = new Map(
-      headerLines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]),
-    );
-    expect(Number(statusLine.split(" ")[1]), example.command).toBe(example.status);
-    for (const [name, value] of example.headers) expect(headers.get(name.toLowerCase()), `${name} of ${example.command}`).toContain(value);
-    const parsed = body ? JSON.parse(body) : null;
-    expect(shape(parsed), example.command).toEqual(shape(example.body));
+    const parsed = await runExample(example, { BASE: base, TOKEN: token, REFRESH_TOKEN: refreshToken, MAIL_TOKEN: mailToken });
     if (typeof parsed?.token === "string") token = parsed.token;
     if (typeof parsed?.refreshToken === "string") refreshToken = parsed.refreshToken;
   }
+});
+
+describe("the curl examples of docs/api-keys.md", () => {
+  const examples = examplesOf(readFileSync(new URL("../../../../docs/api-keys.md", import.meta.url), "utf8"));
+  let database: TestDatabase;
+  let instance: TestInstance;
+  let server: Server;
+  const env: Record<string, string> = { BASE: "", TOKEN: "", API_KEY: "", KEY_ID: "" };
+
+  beforeAll(async () => {
+    database = createSqliteDatabase();
+    instance = await startInstance(domainOf(BLOG_YAML), database.url);
+    server = createServer(createNodeListener(instance.auth));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    env.BASE = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server?.close(resolve));
+    await instance?.auth.close();
+    await database?.drop();
+  });
+
+  it("answers each example as documented, in order", async () => {
+    expect(examples.length).toBeGreaterThanOrEqual(6);
+    for (const example of examples) {
+      const parsed = await runExample(example, env);
+      if (typeof parsed?.token === "string") env.TOKEN = parsed.token;
+      if (typeof parsed?.key === "string") Object.assign(env, { API_KEY: parsed.key, KEY_ID: parsed.id });
+    }
+  });
 });

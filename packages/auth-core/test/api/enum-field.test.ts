@@ -60,9 +60,7 @@ describe.each(BACKENDS)("an enum field on $name", (backend) => {
     for (const status of ["archived", "Draft", 3]) {
       const refused = await instance.api.post("/api/article", { title: "B", status }, { token: admin.token });
       expect(refused.status).toBe(400);
-      expect(refused.body.issues).toEqual([
-        { path: ["status"], message: "must be one of draft, published" },
-      ]);
+      expect(refused.body.issues).toEqual([{ path: ["status"], message: "must be one of draft, published" }]);
     }
     const document = (await instance.api.get("/api/openapi.json")).body;
     const schema = document.paths["/api/article"].post.requestBody.content["application/json"].schema.properties.status;

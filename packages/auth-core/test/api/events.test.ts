@@ -38,7 +38,7 @@ describe.each(BACKENDS)("security events on $name", (backend) => {
   const keep = (...values: unknown[]) => {
     for (const value of values) if (typeof value === "string" && value.length >= 6) secrets.add(value);
   };
-  const people = {} as Record<"admin" | "alice" | "bob" | "carol" | "erin", SignedIn> & { dave: string };
+  const people = {} as Record<"admin" | "alice" | "bob" | "carol" | "erin" | "frank", SignedIn> & { dave: string };
   let events: SecurityEvent[] = [];
 
   /** The link token of the newest message to `to`, once it has arrived. */
@@ -161,6 +161,21 @@ describe.each(BACKENDS)("security events on $name", (backend) => {
     await writeTransaction(test.database, (trx) => writePasskeyRemoved(events, trx, change));
   }
 
+  /** Frank makes an API key and uses it; the administrator revokes it. */
+  async function apiKeyFlow(): Promise<void> {
+    people.frank = await signUp(api(), { email: "frank@example.com" });
+    keep(people.frank.token, people.frank.refreshToken);
+    const created = await api().post(
+      "/api/user/api-keys",
+      { name: "Exporter", scopes: ["post:read"] },
+      { token: people.frank.token, headers: CLIENT },
+    );
+    expect(created.status).toBe(201);
+    keep(created.body.key, created.body.key.slice(3));
+    expect((await api().get("/api/user/me", { token: created.body.key })).status).toBe(200);
+    expect((await api().delete(`/api/user/api-keys/${created.body.id}`, { token: people.admin.token })).status).toBe(204);
+  }
+
   /** Every hash and sealed secret the database holds: no event may carry one. */
   async function storedSecrets(): Promise<void> {
     const db = test.database.db;
@@ -172,6 +187,7 @@ describe.each(BACKENDS)("security events on $name", (backend) => {
       ["domain_auth_recovery_codes", "codeHash"],
       ["domain_auth_mfa_tokens", "tokenHash"],
       ["domain_auth_totp", "secret"],
+      ["domain_auth_api_keys", "keyHash"],
     ];
     for (const [table, column] of columns) {
       const rows = await db.selectFrom(table).select(column).execute();
@@ -180,7 +196,17 @@ describe.each(BACKENDS)("security events on $name", (backend) => {
   }
 
   beforeAll(async () => {
-    for (const flow of [accountFlows, sessionFlows, credentialFlows, mailFlows, adminFlows, secondFactorFlows, lockFlow, passkeyFlow]) {
+    for (const flow of [
+      accountFlows,
+      sessionFlows,
+      credentialFlows,
+      mailFlows,
+      adminFlows,
+      secondFactorFlows,
+      lockFlow,
+      passkeyFlow,
+      apiKeyFlow,
+    ]) {
       await flow();
     }
     await eventually(async () => (await readAllEvents(api(), people.admin.token, { type: "invitation.sent" })).length === 1);
@@ -189,9 +215,27 @@ describe.each(BACKENDS)("security events on $name", (backend) => {
     events = await readAllEvents(api(), people.admin.token);
   });
 
-  it("records every type of CONTRACT 16 the core has flows for (API keys come later)", () => {
+  it("records every type of CONTRACT 16", () => {
     const recorded = new Set(events.map((event) => event.type));
-    expect(SECURITY_EVENT_TYPES.filter((type) => !recorded.has(type))).toEqual(["api_key.created", "api_key.revoked"]);
+    expect(SECURITY_EVENT_TYPES.filter((type) => !recorded.has(type))).toEqual([]);
+  });
+
+  it("records API keys made and revoked, with the key's id and name, never the key", () => {
+    const { admin, frank } = people;
+    const created = eventOf(events, "api_key.created");
+    expect(created).toMatchObject({
+      userId: frank.id,
+      actorId: frank.id,
+      email: frank.email,
+      address: "203.0.113.7",
+      detail: { name: "Exporter" },
+    });
+    expect(created.sessionId).toBe(sidOf(frank.token));
+    expect(eventOf(events, "api_key.revoked")).toMatchObject({
+      userId: frank.id,
+      actorId: admin.id,
+      detail: { keyId: created.detail.keyId },
+    });
   });
 
   it("records setup, registrations and sign-ins with who, from where and which session", () => {

@@ -135,6 +135,8 @@ describe("what the blog's document says", () => {
         "/api/user/login/passkey",
         "/api/user/passkeys/options",
         "/api/user/passkeys",
+        "/api/user/api-keys",
+        "/api/user/api-keys/{id}",
         "/api/user/passkeys/{id}",
         "/api/user/events",
       ].sort(),
@@ -187,17 +189,21 @@ describe("what the blog's document says", () => {
     const update = operation(document, "/api/post/{id}", "patch");
     expect(update["x-domain-auth-permissions"]).toEqual(["@Owner", "Admin"]);
     expect(update.description).toContain("**Who may call it:** Admin; the record's owner.");
-    expect(update.security).toEqual([{ bearer: [] }, { cookie: [] }]);
+    // An API key works for entity operations and `me` (CONTRACT 17), never for the rest of auth.
+    expect(update.security).toEqual([{ bearer: [] }, { cookie: [] }, { apiKey: [] }]);
+    expect(operation(document, "/api/user/me", "get").security).toEqual([{ bearer: [] }, { cookie: [] }, { apiKey: [] }]);
+    expect(operation(document, "/api/user/sessions", "get").security).toEqual([{ bearer: [] }, { cookie: [] }]);
     const list = operation(document, "/api/post", "get");
     expect(list["x-domain-auth-permissions"]).toEqual(["*"]);
     expect(list.description).toContain("anyone, signed in or not");
-    expect(list.security).toEqual([{}, { bearer: [] }, { cookie: [] }]);
+    expect(list.security).toEqual([{}, { bearer: [] }, { cookie: [] }, { apiKey: [] }]);
     // The auth entity's guarded defaults (CONTRACT 5): create and delete for the setup role.
     expect(operation(document, "/api/user", "post")["x-domain-auth-permissions"]).toEqual(["Admin"]);
     expect(operation(document, "/api/user/{id}", "get").description).toContain("Admin; the user themself");
     expect(document.components.securitySchemes).toEqual({
       bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
       cookie: { type: "apiKey", in: "cookie", name: "domain-auth.token" },
+      apiKey: expect.objectContaining({ type: "http", scheme: "bearer", bearerFormat: "da_…" }),
     });
   });
 
@@ -227,6 +233,8 @@ describe("what the blog's document says", () => {
     expect(errorCodes(document, "/api/user/login", "post").sort()).toEqual(
       [
         "EMAIL_NOT_VERIFIED",
+        // An API key, refused wherever it is not accepted.
+        "FORBIDDEN",
         "FORBIDDEN_ORIGIN",
         "INVALID_BODY",
         "INVALID_CREDENTIALS",

@@ -57,6 +57,14 @@ const code:
   tooLong.error?.code;
 const anonymous = await client.POST("/api/post", { body: { title: "Nobody's" } });
 
+// An API key for a program (CONTRACT 17): the document's second bearer scheme, narrowed to reading posts.
+const issued = await client.POST("/api/user/api-keys", { body: { name: "Nightly export", scopes: ["post:read"] }, headers });
+const key: string | undefined = issued.data?.key;
+const withKey = { Authorization: \`Bearer \${key}\` };
+const me = await client.GET("/api/user/me", { headers: withKey });
+const readByKey = await client.GET("/api/post", { params: { query: { limit: 10 } }, headers: withKey });
+const outsideScopes = await client.POST("/api/post", { body: { title: "Not in its scopes" }, headers: withKey });
+
 console.log(JSON.stringify({
   user: login.data.user.email,
   created: { status: created.response.status, title: post?.title, published: post?.published, author: post?.author },
@@ -64,6 +72,12 @@ console.log(JSON.stringify({
   read: read.data?.item.id === post?.id,
   tooLong: { status: tooLong.response.status, code, issues: tooLong.error?.issues?.map((issue) => issue.path.join(".")) },
   anonymous: { status: anonymous.response.status, code: anonymous.error?.code },
+  apiKey: {
+    status: issued.response.status,
+    me: me.data?.user.email,
+    read: readByKey.data?.total,
+    outsideScopes: { status: outsideScopes.response.status, code: outsideScopes.error?.code },
+  },
 }));
 `;
 
@@ -134,6 +148,7 @@ describe("a typed client generated from the document (openapi-typescript + opena
       read: true,
       tooLong: { status: 400, code: "INVALID_BODY", issues: ["title"] },
       anonymous: { status: 401, code: "UNAUTHENTICATED" },
+      apiKey: { status: 201, me: ADMIN.email, read: 1, outsideScopes: { status: 403, code: "FORBIDDEN" } },
     });
   }, 120_000);
 

@@ -1,0 +1,74 @@
+"use client";
+
+import { collectionPath } from "@domain-auth/core/policy";
+import { useEffect, useId, useState } from "react";
+import { callApi } from "@/lib/domain-auth/api";
+import { type ApiKey, revokeApiKey, useApiKeys } from "@/lib/domain-auth/api-keys";
+import type { UserProfile } from "@/lib/domain-auth/current-user";
+import type { AuthView } from "@/lib/domain-auth/domain-view";
+import { ApiKeyList } from "./api-key-list";
+import { FormError } from "./form-error";
+
+/** The users to pick from: the first 100 (the API's largest page), by email. */
+function useUsers(auth: Pick<AuthView, "segment">): readonly UserProfile[] {
+  const [users, setUsers] = useState<readonly UserProfile[]>([]);
+  useEffect(() => {
+    let current = true;
+    callApi<{ items: UserProfile[] }>(collectionPath(auth, { limit: 100 })).then((result) => {
+      if (current && result.ok) setUsers([...result.data.items].sort((a, b) => a.email.localeCompare(b.email)));
+    });
+    return () => {
+      current = false;
+    };
+  }, [auth]);
+  return users;
+}
+
+/** "API keys" on `/admin` (CONTRACT §17): the setup role picks a user and sees, and may revoke, their keys. */
+export function UserApiKeys({ auth }: { readonly auth: Pick<AuthView, "segment"> }) {
+  const headingId = useId();
+  const userFieldId = useId();
+  const users = useUsers(auth);
+  const [userId, setUserId] = useState("");
+  const keys = useApiKeys(auth, { userId });
+  const [status, setStatus] = useState("");
+  const [failure, setFailure] = useState<string | null>(null);
+  const email = users.find((user) => user.id === userId)?.email ?? "";
+
+  async function revoke(key: ApiKey) {
+    const result = await revokeApiKey(auth, key.id);
+    setFailure(result.ok ? null : result.error.message);
+    if (result.ok) setStatus(`The API key “${key.name}” of ${email} was revoked.`);
+    keys.reload();
+  }
+
+  return (
+    <section className="da-card" aria-labelledby={headingId}>
+      <h2 id={headingId}>API keys</h2>
+      <div className="da-inline-form">
+        <label htmlFor={userFieldId}>User</label>
+        <select
+          id={userFieldId}
+          value={userId}
+          onChange={(event) => {
+            setStatus("");
+            setFailure(null);
+            setUserId(event.target.value);
+          }}
+        >
+          <option value="">Choose a user</option>
+          {users.map((user) => (
+            <option key={user.id} value={user.id}>
+              {user.email}
+            </option>
+          ))}
+        </select>
+      </div>
+      <p className="da-status" role="status">
+        {status}
+      </p>
+      <FormError error={failure ?? keys.error?.message ?? null} />
+      {userId === "" ? null : <ApiKeyList items={keys.items} label={`API keys of ${email}`} onRevoke={revoke} />}
+    </section>
+  );
+}

@@ -1,0 +1,79 @@
+import type { Kysely } from "kysely";
+import type { EntityModel } from "../config/index.js";
+import { API_KEY_USE_INTERVAL_MS } from "../policy/api-keys.js";
+import type { AnyDB } from "../store/database.js";
+import type { ApiKeyRow, ApiKeyStore, KeyWithUser } from "./api-key-store.js";
+import { hashApiKey, newApiKey, newApiKeyId } from "./secrets.js";
+
+/** The longest bearer token checked as a key; ours are 46 characters. */
+const MAX_KEY_LENGTH = 128;
+
+/** What a new key is made of: its name, when it expires (ms, `null` never) and its scopes (`null` all). */
+export interface NewApiKey {
+  readonly name: string;
+  readonly expiresAt: number | null;
+  readonly scopes: readonly string[] | null;
+}
+
+/** API keys (CONTRACT 17): issued once in plain form, checked by their SHA-256 in one read, their uses noted at most once a minute. */
+export class ApiKeys {
+  /** The writes of uses under way, so that closing waits for them. */
+  private readonly pending = new Set<Promise<void>>();
+
+  constructor(
+    readonly store: ApiKeyStore,
+    private readonly now: () => number,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  /**
+   * The live key this bearer token is, with its user; `undefined` for an unknown, expired or
+   * revoked key, or one whose user is gone. A use is written down after the answer, and only when
+   * the last one written is a minute old.
+   */
+  async check(entity: EntityModel, token: string): Promise<KeyWithUser | undefined> {
+    if (token.length > MAX_KEY_LENGTH) return undefined;
+    const found = await this.store.findForCheck(entity, hashApiKey(token));
+    if (!found) return undefined;
+    const now = this.now();
+    if (found.key.expiresAt !== null && found.key.expiresAt <= now) return undefined;
+    const since = now - API_KEY_USE_INTERVAL_MS;
+    if (found.key.lastUsedAt === null || found.key.lastUsedAt <= since) this.noteUse(found.key.id, now, since);
+    return found;
+  }
+
+  /** Writes a use after the answer (a later turn of the event loop); a failure goes to `onError`. */
+  private noteUse(id: string, now: number, since: number): void {
+    const write: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.store.recordUse(id, now, since))
+      .catch(this.onError)
+      .finally(() => this.pending.delete(write));
+    this.pending.add(write);
+  }
+
+  /** Waits for the uses being written. */
+  async settle(): Promise<void> {
+    await Promise.allSettled([...this.pending]);
+  }
+
+  /** Issues a key for `userId`, stored in `trx` (with the event that records it); the key in plain form is in the answer only. */
+  async issue(trx: Kysely<AnyDB>, userId: string, draft: NewApiKey): Promise<{ row: ApiKeyRow; key: string }> {
+    const key = newApiKey();
+    const row: ApiKeyRow = { id: newApiKeyId(), userId, keyHash: hashApiKey(key), ...draft, createdAt: this.now(), lastUsedAt: null };
+    await this.store.insert(trx, row);
+    return { row, key };
+  }
+}
+
+/** A key as its owner and the setup role see it: never the key or its hash. Times ISO 8601. */
+export function apiKeyView(row: ApiKeyRow): Record<string, unknown> {
+  const iso = (time: number | null) => (time === null ? null : new Date(time).toISOString());
+  return {
+    id: row.id,
+    name: row.name,
+    scopes: row.scopes,
+    createdAt: iso(row.createdAt),
+    expiresAt: iso(row.expiresAt),
+    lastUsedAt: iso(row.lastUsedAt),
+  };
+}

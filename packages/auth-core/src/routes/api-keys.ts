@@ -1,0 +1,99 @@
+import { requireUser } from "../accounts/authenticate.js";
+import { aboutUser, requestEvents } from "../accounts/security-events.js";
+import { apiKeyView } from "../api-keys/api-keys.js";
+import type { AuthServices, RouteContext } from "../context.js";
+import type { ApiRequest } from "../http/api-request.js";
+import { ApiError } from "../http/errors.js";
+import { readBody } from "../http/parse.js";
+import { json, jsonWithToken, noContent, type Reply } from "../http/responses.js";
+import { API_KEY_LIMITS, apiKeyScopes, checkKeyManager } from "../policy/api-keys.js";
+import { holdsSetupRole } from "../policy/setup-role.js";
+import { writeTransaction } from "../store/transaction.js";
+import { enforce } from "./access.js";
+import { createApiKeyBodySchema } from "./api-key-bodies.js";
+
+/** When a new key expires: `null` for never; 400 for a time that has passed. */
+function expiryOf(expiresAt: string | null | undefined, now: number): number | null {
+  if (expiresAt === undefined || expiresAt === null) return null;
+  const time = Date.parse(expiresAt);
+  if (time <= now) throw new ApiError("INVALID_BODY", { issues: [{ path: ["expiresAt"], message: "must be in the future" }] });
+  return time;
+}
+
+/**
+ * `POST /api/<auth>/api-keys` `{ name, expiresAt?, scopes? }`: a new key for the caller, signed in
+ * with a session (an API key cannot make keys: 403); 201 with the key, shown only here. Its
+ * `api_key.created` event commits with it.
+ */
+export async function createApiKey(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
+  const { user, session } = await requireUser(context, request);
+  const body = await readBody(request, createApiKeyBodySchema(apiKeyScopes(context.model.entities)));
+  const expiresAt = expiryOf(body.expiresAt, services.sessions.now());
+  const scopes = body.scopes === undefined ? null : [...new Set(body.scopes)];
+  const events = requestEvents(context, services, request);
+  const { row, key } = await writeTransaction(context.database, async (trx) => {
+    if ((await services.apiKeys.store.countOf(trx, user.id)) >= API_KEY_LIMITS.maxKeysPerUser) {
+      throw new ApiError("CONFLICT", { message: `You have ${API_KEY_LIMITS.maxKeysPerUser} API keys: revoke one first` });
+    }
+    const issued = await services.apiKeys.issue(trx, user.id, { name: body.name, expiresAt, scopes });
+    await events.write(trx, {
+      type: "api_key.created",
+      ...aboutUser(user),
+      actorId: user.id,
+      sessionId: session.id,
+      detail: { keyId: issued.row.id, name: issued.row.name },
+    });
+    return issued;
+  });
+  const { lastUsedAt: _never, ...view } = apiKeyView(row);
+  return jsonWithToken(201, { ...view, key });
+}
+
+/** Whose keys a request names: `?userId=` (the setup role, or the caller themselves), else the caller's. */
+async function subjectOf(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<{ id: string; email: string }> {
+  const { caller, user } = await requireUser(context, request);
+  const userId = new URL(request.url).searchParams.get("userId");
+  if (userId === null || userId === caller.id) return user;
+  enforce(checkKeyManager(services.auth, caller, userId));
+  const target = await context.store.findUser(services.auth.entity, userId);
+  if (!target) throw new ApiError("NOT_FOUND");
+  return target;
+}
+
+/** `GET /api/<auth>/api-keys`: the caller's keys, oldest first (the setup role: anyone's with `?userId=`); never a key or its hash. */
+export async function listApiKeys(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
+  const subject = await subjectOf(context, services, request);
+  const rows = await services.apiKeys.store.listOf(subject.id);
+  return json(200, { items: rows.map(apiKeyView) });
+}
+
+/**
+ * `DELETE /api/<auth>/api-keys/<id>`: revokes one of the caller's keys (the setup role: anyone's),
+ * with its `api_key.revoked` event; 404 for an id that is none of theirs.
+ */
+export async function revokeApiKey(
+  context: RouteContext,
+  services: AuthServices,
+  request: ApiRequest,
+  { id }: { readonly id: string },
+): Promise<Reply> {
+  const { caller, user, session } = await requireUser(context, request);
+  const key = await services.apiKeys.store.find(id);
+  if (!key || (key.userId !== caller.id && !holdsSetupRole(services.auth, caller.role))) throw new ApiError("NOT_FOUND");
+  const owner = key.userId === caller.id ? user : await context.store.findUser(services.auth.entity, key.userId);
+  const events = requestEvents(context, services, request);
+  const removed = await writeTransaction(context.database, async (trx) => {
+    if (!(await services.apiKeys.store.remove(trx, key.userId, id))) return false;
+    await events.write(trx, {
+      type: "api_key.revoked",
+      userId: key.userId,
+      email: owner?.email ?? null,
+      actorId: caller.id,
+      sessionId: session.id,
+      detail: { keyId: key.id, name: key.name },
+    });
+    return true;
+  });
+  if (!removed) throw new ApiError("NOT_FOUND");
+  return noContent();
+}
