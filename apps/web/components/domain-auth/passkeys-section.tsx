@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useEffect, useId, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import { formatValue } from "@/lib/domain-auth/format";
 import { listPasskeys, type Passkey, removePasskey } from "@/lib/domain-auth/passkeys";
 import type { SecondFactorAuth } from "@/lib/domain-auth/second-factor";
@@ -22,20 +22,23 @@ export interface PasskeysSectionProps {
  */
 export function PasskeysSection({ auth, onOtherSessionsEnded }: PasskeysSectionProps) {
   const headingId = useId();
-  const [items, setItems] = useState<readonly Passkey[] | null>(null);
+  const [version, setVersion] = useState(0);
+  const [loaded, setLoaded] = useState<{ readonly items: readonly Passkey[]; readonly error: string | null } | null>(null);
   const [adding, setAdding] = useState(false);
   const [status, setStatus] = useState("");
   const [failure, setFailure] = useState<string | null>(null);
-
-  const reload = useCallback(async () => {
-    const result = await listPasskeys(sessionClient(), auth);
-    if (result.ok) setItems(result.data);
-    else setFailure(result.error.message);
-  }, [auth]);
+  const items = loaded?.items ?? null;
+  const reload = () => setVersion((value) => value + 1);
 
   useEffect(() => {
-    void reload();
-  }, [reload]);
+    let current = true;
+    listPasskeys(sessionClient(), auth).then((result) => {
+      if (current) setLoaded(result.ok ? { items: result.data, error: null } : { items: [], error: result.error.message });
+    });
+    return () => {
+      current = false;
+    };
+  }, [auth, version]);
 
   async function remove(passkey: Passkey) {
     const result = await removePasskey(sessionClient(), auth, passkey.id);
@@ -44,14 +47,14 @@ export function PasskeysSection({ auth, onOtherSessionsEnded }: PasskeysSectionP
       setStatus(`The passkey “${passkey.name}” was removed; your other devices were signed out.`);
       onOtherSessionsEnded();
     }
-    await reload();
+    reload();
   }
 
   function added(passkey: Passkey) {
     setAdding(false);
     setStatus(`The passkey “${passkey.name}” was added; your other devices were signed out.`);
     onOtherSessionsEnded();
-    void reload();
+    reload();
   }
 
   return (
@@ -64,7 +67,7 @@ export function PasskeysSection({ auth, onOtherSessionsEnded }: PasskeysSectionP
       <p className="da-status" role="status">
         {status}
       </p>
-      <FormError error={failure} />
+      <FormError error={failure ?? loaded?.error ?? null} />
       {items === null ? (
         <p className="da-field-hint">Loading…</p>
       ) : items.length === 0 ? (

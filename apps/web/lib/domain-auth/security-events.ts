@@ -1,5 +1,5 @@
 import { type ErrorBody, type EventsQuery, eventsPath, type SecurityEvent, type SecurityEventType } from "@domain-auth/core/policy";
-import { useCallback, useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { callApi } from "./api";
 import type { AuthView } from "./domain-view";
 
@@ -59,7 +59,7 @@ export function useSecurityEvents(auth: Pick<AuthView, "segment">, query: Omit<E
   const filters = JSON.stringify(query);
   // The cursors of the pages shown so far: `undefined` for the newest.
   const [trail, setTrail] = useState<{ filters: string; cursors: readonly (string | undefined)[] }>({ filters, cursors: [undefined] });
-  const cursors = trail.filters === filters ? trail.cursors : [undefined];
+  const cursors = useMemo(() => (trail.filters === filters ? trail.cursors : [undefined]), [trail, filters]);
   const before = cursors[cursors.length - 1];
   const path = eventsPath(auth, { ...(JSON.parse(filters) as EventsQuery), ...(before ? { before } : {}) });
   const [loaded, setLoaded] = useState<Loaded | null>(null);
@@ -80,10 +80,10 @@ export function useSecurityEvents(auth: Pick<AuthView, "segment">, query: Omit<E
   }, [path]);
 
   const nextCursor = loaded?.request === path ? loaded.nextCursor : null;
-  const older = useCallback(() => {
+  const older = () => {
     if (nextCursor) setTrail({ filters, cursors: [...cursors, nextCursor] });
-  }, [filters, cursors, nextCursor]);
-  const newer = useCallback(() => setTrail({ filters, cursors: cursors.slice(0, -1) }), [filters, cursors]);
+  };
+  const newer = () => setTrail({ filters, cursors: cursors.slice(0, -1) });
   return {
     items: loaded?.items ?? [],
     loading: loaded?.request !== path,

@@ -103,20 +103,21 @@ export function openApiDocument(
         },
         paths,
       ),
-      ...(auth
-        ? {
-            securitySchemes: {
-              [BEARER_SCHEME]: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
-              [COOKIE_SCHEME]: { type: "apiKey", in: "cookie", name: options.accessCookie ?? cookieNames(false).access },
-              [API_KEY_SCHEME]: {
-                type: "http",
-                scheme: "bearer",
-                bearerFormat: "da_…",
-                description: `An API key of \`POST ${auth.entity.segment}/api-keys\`: \`${auth.entity.segment}/me\` and the entity operations, as its user, narrowed by its scopes.`,
-              },
-            },
-          }
-        : {}),
+      ...(auth ? { securitySchemes: securitySchemes(auth, options.accessCookie ?? cookieNames(false).access) } : {}),
+    },
+  };
+}
+
+/** How a caller proves who they are: a bearer token, the access cookie, or an API key (CONTRACT 14, 17). */
+function securitySchemes(auth: NonNullable<DomainModel["auth"]>, accessCookie: string): Record<string, JsonSchema> {
+  return {
+    [BEARER_SCHEME]: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
+    [COOKIE_SCHEME]: { type: "apiKey", in: "cookie", name: accessCookie },
+    [API_KEY_SCHEME]: {
+      type: "http",
+      scheme: "bearer",
+      bearerFormat: "da_…",
+      description: `An API key of \`POST ${auth.entity.segment}/api-keys\`: \`${auth.entity.segment}/me\` and the entity operations, as its user, narrowed by its scopes.`,
     },
   };
 }
