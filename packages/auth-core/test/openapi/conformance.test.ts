@@ -56,6 +56,7 @@ describe.each(BACKENDS)("the served document against a recorded flow on $name", 
     await api.post("/api/user/register", { email: "  Other.Person@Example.COM ", password: PASSWORD, role: "Admin" });
     await api.post("/api/user/register", { email: "short@example.com", password: "x" });
     const reader = await api.post("/api/user/login", { email: "reader@example.com", password: PASSWORD });
+    await api.call("GET", "/api/user/login");
     await api.get("/api/user/me", { token: reader.body.token });
     await api.get("/api/user/me");
     await api.get("/api/user/me", { token: "not.a.token" });
@@ -78,6 +79,15 @@ describe.each(BACKENDS)("the served document against a recorded flow on $name", 
     await api.get("/api/user/events?limit=5", { token: setup.body.token });
     await api.get("/api/user/events?type=nothing", { token: setup.body.token });
     await api.get("/api/user/events", { token: refreshed.body.token });
+    const key = await api.post("/api/user/api-keys", { name: "CI", scopes: ["post:read"] }, { token: setup.body.token });
+    await api.post("/api/user/api-keys", { name: "" }, { token: setup.body.token });
+    await api.get("/api/user/api-keys", { token: setup.body.token });
+    await api.get("/api/user/me", { token: key.body.key });
+    await api.get("/api/post", { token: key.body.key });
+    await api.post("/api/post", { title: "Out of scope" }, { token: key.body.key });
+    await api.get("/api/user/sessions", { token: key.body.key });
+    await api.delete(`/api/user/api-keys/${key.body.id}`, { token: setup.body.token });
+    await api.get("/api/user/me", { token: key.body.key });
     expect(sessions.status).toBe(200);
     return {
       admin: setup.body.token,

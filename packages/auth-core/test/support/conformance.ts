@@ -62,7 +62,10 @@ export class Conformance {
     const route = this.routes.find((candidate) => candidate.pattern.test(url.pathname));
     const described = route && (this.document.paths[route.path]?.[method.toLowerCase()] as Described | undefined);
     if (!described) {
-      this.disagreements.push({ request, problem: `not in the document (answered ${result.status})` });
+      // A gateway refuses what the document does not list; so does the server, with 404 or 405.
+      if (result.status !== 404 && result.status !== 405) {
+        this.disagreements.push({ request, problem: `not in the document, but answered ${result.status}` });
+      }
       return;
     }
     // A request the document refuses and the server refuses too is an agreement; either one
