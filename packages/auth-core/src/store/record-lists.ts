@@ -102,10 +102,11 @@ export class RecordLists {
     const owner = owned ? [options.ownedBy] : [];
     // One more than asked for: whether a next page exists, without counting.
     const paging = after ? [after.createdAt, after.id, options.limit + 1] : [options.limit + 1, options.offset ?? 0];
-    const [found, total] = await Promise.all([
-      selectRows<Record<string, unknown>>(this.database, text.page, [...owner, ...paging]),
-      this.count(entity, text, owner, options.total === "exact"),
-    ]);
+    const found = await selectRows<Record<string, unknown>>(this.database, text.page, [...owner, ...paging]);
+    // A page that ends the list from the start (or from an offset inside it) has counted the list itself.
+    const offset = options.offset ?? 0;
+    const counted = !after && found.length <= options.limit && (found.length > 0 || offset === 0);
+    const total = counted ? offset + found.length : await this.count(entity, text, owner, options.total === "exact");
     const rows = found.slice(0, options.limit).map((row) => fromRow(entity, row));
     const last = rows[rows.length - 1];
     return {
