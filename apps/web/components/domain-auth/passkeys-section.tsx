@@ -23,7 +23,12 @@ export interface PasskeysSectionProps {
 export function PasskeysSection({ auth, onOtherSessionsEnded }: PasskeysSectionProps) {
   const headingId = useId();
   const [version, setVersion] = useState(0);
-  const [loaded, setLoaded] = useState<{ readonly items: readonly Passkey[]; readonly error: string | null } | null>(null);
+  // The last list with the load it answers: a reload keeps the old list on show until the new one arrives.
+  const [loaded, setLoaded] = useState<{
+    readonly version: number;
+    readonly items: readonly Passkey[];
+    readonly error: string | null;
+  } | null>(null);
   const [adding, setAdding] = useState(false);
   const [status, setStatus] = useState("");
   const [failure, setFailure] = useState<string | null>(null);
@@ -33,7 +38,8 @@ export function PasskeysSection({ auth, onOtherSessionsEnded }: PasskeysSectionP
   useEffect(() => {
     let current = true;
     listPasskeys(sessionClient(), auth).then((result) => {
-      if (current) setLoaded(result.ok ? { items: result.data, error: null } : { items: [], error: result.error.message });
+      if (current)
+        setLoaded(result.ok ? { version, items: result.data, error: null } : { version, items: [], error: result.error.message });
     });
     return () => {
       current = false;
