@@ -66,7 +66,7 @@ describe.each(BACKENDS)("API keys on $name", (backend) => {
       const refused = [
         { name: "x", scopes: ["comment:read"] },
         { name: "x", scopes: ["post:publish"] },
-        { name: "x", expiresAt: new Date(Date.now() - 60_000).toISOString() },
+        { name: "x", expiresAt: new Date((pair.first.auth.sessions?.now() ?? Number.NaN) - 60_000).toISOString() },
         { name: "x", expiresAt: "tomorrow" },
         { name: "   " },
         { name: "line\nbreak" },
@@ -184,7 +184,8 @@ describe.each(BACKENDS)("API keys on $name", (backend) => {
     it("writes lastUsedAt at most once a minute", async () => {
       const { id, key } = await createKey(api(), editor, { name: "clock" });
       const lastUsed = async () => {
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        // The use is written after the answer: wait for both instances' writes, not for luck.
+        await Promise.all([pair.first.auth.apiKeys?.settle(), pair.second.auth.apiKeys?.settle()]);
         const listed = await api().get(KEYS, { token: editor.token });
         return listed.body.items.find((each: { id: string }) => each.id === id).lastUsedAt as string | null;
       };
@@ -285,7 +286,8 @@ describe.each(BACKENDS)("API keys on $name", (backend) => {
     });
 
     it("stops working when it expires (last: the clock moves past every token)", async () => {
-      const expiresAt = new Date(Date.now() + 3600_000).toISOString();
+      // An hour on the instances' clock (which the suite moves), not the wall clock's.
+      const expiresAt = new Date((pair.first.auth.sessions?.now() ?? Number.NaN) + 3600_000).toISOString();
       const { key, expiresAt: answered } = await createKey(api(), editor, { name: "hour", expiresAt });
       expect(answered).toBe(expiresAt);
       expect((await api().get("/api/user/me", { token: key })).status).toBe(200);
