@@ -112,6 +112,7 @@ describe("interactive", () => {
       "react-dom",
       "swagger-ui-dist",
       "@simplewebauthn/browser",
+      "better-sqlite3",
     ]);
     expect(JSON.parse(await read("tsconfig.json")).compilerOptions.paths).toEqual({ "@/*": ["./*"] });
     expect(await read("next.config.ts")).toContain('serverExternalPackages: ["@domain-auth/core"]');
