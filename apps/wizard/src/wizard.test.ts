@@ -390,6 +390,33 @@ describe("unattended", () => {
     expect(await readFile(join(dir, "app", ROUTE), "utf8")).toContain("authFromEnv");
   });
 
+  it("shows the next steps after a failed install, naming the folder as typed", async () => {
+    // No package manager on the PATH: the install fails at once, after the files are written.
+    const env = { PATH: join(dir, "no-such-bin") };
+    for (const [argv, folder] of [
+      [["my-app"], "in my-app"],
+      [[], "in this folder"],
+    ] as const) {
+      const cwd = argv.length > 0 ? dir : join(dir, "here");
+      await mkdir(cwd, { recursive: true });
+      const output = new PassThrough();
+      let out = "";
+      output.on("data", (chunk: Buffer) => {
+        out += chunk;
+      });
+      const errorOutput = new PassThrough().resume();
+      const code = await runWizard({ cwd, argv: [...argv, "--yes", "--type", "jwt"], input: new PassThrough(), output, errorOutput, env });
+      expect(code).toBe(1);
+      expect(out).toContain(`npm install failed; the files are written. Run npm install again ${folder} once the error above is fixed.`);
+      expect(out).toContain("Next steps");
+      expect(out).toMatch(/npm install +installs the dependencies/);
+      expect(out).toContain("Not done: wrote domain.yaml and");
+      expect(out.includes("cd my-app")).toBe(argv.length > 0);
+      expect(out).not.toContain("again in .");
+    }
+    expect(await readFile(join(dir, "my-app", "domain.yaml"), "utf8")).toContain("auth:");
+  });
+
   it("writes auth.verifyEmail with --verify-email, and --yes keeps the file's value", async () => {
     await writeFile(join(dir, "domain.yaml"), BLOG);
     expect((await unattended(["--yes", "--verify-email", "--no-install"])).code).toBe(0);

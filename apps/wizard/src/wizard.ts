@@ -86,6 +86,11 @@ function protectYourOwnCode(setupRole: string): string[] {
   ];
 }
 
+/** The folder as the user typed it, for a sentence: "this folder" when they named none. */
+export function folderName(dirArg: string): string {
+  return dirArg === "." ? "this folder" : dirArg;
+}
+
 function nextSteps(dirArg: string, choices: AuthChoices, outcome: ProjectOutcome): string {
   const manager = outcome.packageManager;
   const run = (script: string) => (manager === "npm" || manager === "bun" ? `${manager} run ${script}` : `${manager} ${script}`);
@@ -173,6 +178,8 @@ interface Run extends RunOptions {
   readonly domainFile: string;
   readonly output: Writable;
   readonly paint: Paint;
+  /** The environment the package manager runs in. */
+  readonly env: WizardContext["env"];
 }
 
 /** How a step ends the run early: with this exit code. */
@@ -208,6 +215,7 @@ async function runSteps(context: WizardContext, options: RunOptions): Promise<nu
     domainFile: options.dir === "." ? "domain.yaml" : join(options.dir, "domain.yaml"),
     output,
     paint: paintFor(output.isTTY === true && context.env.NO_COLOR === undefined),
+    env: context.env,
   };
 
   intro(`create-domain-auth${options.dryRun ? " (dry run)" : ""}`, { output });
@@ -388,25 +396,28 @@ async function writeChanges(
     log.warn(`Skipped ${skipped.path}: ${why}`, { output });
   }
   const needsInstall = written.changes.some((change) => change.path === "package.json");
+  const install = installCommand(project.packageManager);
+  let installFailed = false;
   if (needsInstall && !run.noInstall) {
-    log.step(`Installing dependencies: ${installCommand(project.packageManager)}`, { output });
-    const failure = await runInstall(run.root, project.packageManager);
+    log.step(`Installing dependencies: ${install}`, { output });
+    const failure = await runInstall(run.root, project.packageManager, { ...run.env });
     if (failure !== null) {
+      installFailed = true;
       run.errorOutput.write(`${failure}\n`);
-      log.error(`${installCommand(project.packageManager)} failed; the files are written. Run it again in ${run.dir}.`, { output });
-      return EXIT.invalid;
+      log.error(`${install} failed; the files are written. Run ${install} again in ${folderName(run.dir)} once the error above is fixed.`, {
+        output,
+      });
     }
   }
   const outcome: ProjectOutcome = {
     packageManager: project.packageManager,
-    installed: !needsInstall || !run.noInstall,
+    installed: !needsInstall || (!run.noInstall && !installFailed),
     startsServer: project.kind === "new" || plan === undefined || plan.startsServer,
   };
+  // Written files stay written whatever failed after them, so the way on is always shown.
   note(nextSteps(run.dir, written.choices, outcome), "Next steps", { output, format: (line) => line });
   const [first, ...others] = written.changes.map((change) => change.path);
-  outro(
-    others.length > 0 ? `Done: wrote ${first} and ${others.length} more file${others.length === 1 ? "" : "s"}.` : `Done: wrote ${first}.`,
-    { output },
-  );
-  return EXIT.done;
+  const wrote = others.length > 0 ? `wrote ${first} and ${others.length} more file${others.length === 1 ? "" : "s"}` : `wrote ${first}`;
+  outro(installFailed ? `Not done: ${wrote}, but ${install} failed.` : `Done: ${wrote}.`, { output });
+  return installFailed ? EXIT.invalid : EXIT.done;
 }
