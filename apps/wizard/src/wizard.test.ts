@@ -299,6 +299,24 @@ describe("interactive", () => {
     expect(await read("domain.yaml")).toContain("mfa: { required: [Admin] }");
   });
 
+  it("reports a broken domain.yaml before the first question, writing nothing", async () => {
+    await writeFile(join(dir, "domain.yaml"), BLOG.replace("email: { type: string,", "email: { type: strin,"));
+    const before = await snapshotFiles(dir);
+    const session = start(dir);
+    await session.waitFor("domain.yaml has errors; fix them and run the wizard again.");
+    expect(await session.done).toBe(1);
+    expect(session.screen()).not.toContain("How do callers authenticate?");
+    expect(session.errors()).toMatch(/^domain\.yaml:6:22 .*did you mean 'string'\?\)\n$/);
+    expect(await snapshotFiles(dir)).toEqual(before);
+  });
+
+  it("still asks when only the answers can fix the file's errors", async () => {
+    await writeFile(join(dir, "domain.yaml"), BLOG.replace("roles: [Admin, Editor, Reader]", "roles: [Admin, Reader]"));
+    const session = start(dir);
+    await session.answer("How do callers authenticate?", KEY.ctrlC);
+    expect(await session.done).toBe(130);
+  });
+
   it("writes nothing when the user declines", async () => {
     await writeFile(join(dir, "domain.yaml"), BLOG);
     const before = await snapshotFiles(dir);

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { cancel, intro, log, note, outro } from "@clack/prompts";
-import type { DomainModel } from "@domain-auth/core/config";
+import type { Diagnostic, DomainModel } from "@domain-auth/core/config";
 import { parseWizardArgs, USAGE } from "./args.js";
 import { type AuthChoices, type ChoiceFlags, unattendedChoices } from "./auth-choices.js";
 import { applyAuthChoices } from "./auth-edit.js";
@@ -15,7 +15,7 @@ import { askAuthChoices, askOverwrite, askStarter, askToWrite, PromptCancelled, 
 import { ownProxyAdvice } from "./proxy-advice.js";
 import { serviceNameFrom, starterDomainText } from "./starter.js";
 import { describeSecondFactors, formatDomainChange, formatFileChanges, type Paint, paintFor } from "./summary.js";
-import { validateDefaultRole, validateEntityChoice, validateMfaRequired } from "./validators.js";
+import { errorsBeyondAnswers, validateDefaultRole, validateEntityChoice, validateMfaRequired } from "./validators.js";
 import { readTextIfExists } from "./write-files.js";
 
 /** Where the wizard runs: its folder, arguments, streams and environment. */
@@ -284,17 +284,25 @@ async function decideDomain(run: Run, existing: string | null): Promise<DomainOu
   const { output, flags } = run;
   const before = existing ?? starterDomainText(serviceNameFrom(basename(run.root)));
   const state = readDomainState(before);
-  // Loads while the first question is on screen, so that question does not wait for it.
+  // Loads while the first question is on screen, so that question does not wait for it (a new file:
+  // an existing one is checked before any question).
   const configLoading = import("@domain-auth/core/config");
-  const report = async (text: string) => {
+  const report = async (text: string, only?: (diagnostics: readonly Diagnostic[]) => readonly Diagnostic[]) => {
     const config = await configLoading;
-    for (const diagnostic of config.validateDomainText(text).diagnostics) {
+    const { diagnostics } = config.validateDomainText(text);
+    for (const diagnostic of only ? only(diagnostics) : diagnostics) {
       run.errorOutput.write(`${config.formatDiagnostic(run.domainFile, diagnostic)}\n`);
     }
   };
   if (!state) {
     log.error(`${run.domainFile} is not valid YAML; fix it and run the wizard again.`, { output });
     await report(before);
+    return { exit: EXIT.invalid };
+  }
+  // Errors the answers cannot fix are said before the first question, not after the last.
+  if (existing !== null && errorsBeyondAnswers((await configLoading).validateDomainText(before).diagnostics).length > 0) {
+    log.error(`${run.domainFile} has errors; fix them and run the wizard again.`, { output });
+    await report(before, errorsBeyondAnswers);
     return { exit: EXIT.invalid };
   }
   const usage = checkFlagsAgainstFile(state, flags);
