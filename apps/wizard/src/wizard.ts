@@ -16,6 +16,7 @@ import { ownProxyAdvice } from "./proxy-advice.js";
 import { serviceNameFrom, starterDomainText } from "./starter.js";
 import { describeSecondFactors, formatDomainChange, formatFileChanges, type Paint, paintFor } from "./summary.js";
 import { errorsBeyondAnswers, validateDefaultRole, validateEntityChoice, validateMfaRequired } from "./validators.js";
+import { checkWritable } from "./writable.js";
 import { readTextIfExists } from "./write-files.js";
 
 /** Where the wizard runs: its folder, arguments, streams and environment. */
@@ -219,6 +220,13 @@ async function runSteps(context: WizardContext, options: RunOptions): Promise<nu
   };
 
   intro(`create-domain-auth${options.dryRun ? " (dry run)" : ""}`, { output });
+  if (!options.dryRun) {
+    const unwritable = await checkWritable(run.root, { shown: options.dir, cwd: context.cwd });
+    if (unwritable) {
+      log.error(unwritable, { output });
+      return EXIT.invalid;
+    }
+  }
   const target = await findTarget(run, context.env.npm_config_user_agent);
   if ("exit" in target) return target.exit;
   const existing = await readTextIfExists(join(run.root, "domain.yaml"));

@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { validateDomainText } from "@domain-auth/core/config";
@@ -15,11 +15,11 @@ const sessions: string[] = [];
 let dir: string;
 
 /** The built CLI in a real 120×40 terminal (tmux), keys sent and the pane read back. */
-function startInTmux(cwd: string, args: string) {
+function startInTmux(cwd: string, args: string, options: { runAs?: string } = {}) {
   const name = `wizard-${process.pid}-${sessions.length}`;
   const exitFile = join(cwd, "..", `${name}.exit`);
   sessions.push(name);
-  const command = `cd '${cwd}' && env -u CI node '${BIN}' ${args}; echo $? > '${exitFile}'; sleep 60`;
+  const command = `cd '${cwd}' && env -u CI ${options.runAs ?? ""} node '${BIN}' ${args}; echo $? > '${exitFile}'; sleep 60`;
   execFileSync("tmux", ["new-session", "-d", "-s", name, "-x", "120", "-y", "40", command]);
   const pane = () => execFileSync("tmux", ["capture-pane", "-p", "-t", name], { encoding: "utf8" });
   return {
@@ -114,5 +114,22 @@ describe("the built CLI in a real terminal (tmux)", () => {
     expect(await term.exitCode()).toBe(130);
     expect(await readdir(project)).toEqual(["domain.yaml"]);
     expect(await readFile(join(project, "domain.yaml"), "utf8")).toBe(original);
+  });
+
+  it("says at once, in one sentence, that it may not write in the folder", async () => {
+    const project = await freshProject();
+    // As root every folder is writable: run as nobody in a folder root owns; otherwise take the write bit away.
+    const asRoot = process.getuid?.() === 0;
+    await chmod(join(project, ".."), 0o755);
+    if (!asRoot) await chmod(project, 0o555);
+    const term = startInTmux(project, "", asRoot ? { runAs: "setpriv --reuid=65534 --regid=65534 --clear-groups" } : {});
+    await term.waitFor("Cannot write in this folder (permission denied)");
+    expect(await term.exitCode()).toBe(1);
+    const screen = term.pane();
+    expect(screen).toContain("Cannot write in this folder (permission denied); pick a folder you may change.");
+    expect(screen).not.toContain("domain.yaml");
+    expect(screen).not.toContain("EACCES");
+    if (!asRoot) await chmod(project, 0o755);
+    expect(await readdir(project)).toEqual([]);
   });
 });
