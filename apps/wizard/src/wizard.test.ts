@@ -122,6 +122,25 @@ describe("interactive", () => {
     expect(session.screen()).toContain("Second factors: required for Admin, who add an authenticator app or a passkey");
   });
 
+  it("offers the least privileged role for register, the last listed, and says so", async () => {
+    const session = start(dir);
+    await session.answer("has no domain.yaml", KEY.enter);
+    await session.answer("How do callers authenticate?", KEY.enter);
+    await session.answer("Which entity holds the users?", KEY.enter);
+    await session.answer("Which roles can users hold?", KEY.ctrlU, "Admin, Editor, Reader", KEY.enter);
+    await session.waitFor("● Reader (least privileged, the last listed)");
+    session.type(KEY.enter);
+    await session.answer("Which endpoints should exist?", KEY.enter);
+    await session.answer("Require users who register to confirm", KEY.enter);
+    await session.answer("Second factors", KEY.enter);
+    await session.answer("Write these changes?", KEY.enter);
+    expect(await session.done).toBe(0);
+    expect(validateDomainText(await read("domain.yaml")).model?.auth).toMatchObject({
+      roles: ["Admin", "Editor", "Reader"],
+      defaultRole: "Reader",
+    });
+  });
+
   it("changes an existing file and keeps every comment outside the auth block byte for byte", async () => {
     await writeFile(join(dir, "domain.yaml"), BLOG);
     const session = start(dir);
@@ -483,9 +502,9 @@ describe("unattended", () => {
     expect(await snapshotFiles(dir)).toEqual(before);
   });
 
-  it("picks a default role the new roles allow for a new file", async () => {
-    expect((await unattended(["--yes", "--roles", "Owner,Staff"])).code).toBe(0);
-    expect(validateDomainText(await read("domain.yaml")).model?.auth?.defaultRole).toBe("Staff");
+  it("picks the least privileged role the new roles allow, the last listed, for a new file", async () => {
+    expect((await unattended(["--yes", "--roles", "Owner,Staff,Guest"])).code).toBe(0);
+    expect(validateDomainText(await read("domain.yaml")).model?.auth?.defaultRole).toBe("Guest");
   });
 
   it("changes no byte on an identical rerun", async () => {
