@@ -427,6 +427,33 @@ describe("unattended", () => {
     expect(await readFile(join(dir, "app", ROUTE), "utf8")).toContain("authFromEnv");
   });
 
+  it("ends with cd only when the project is in another folder, and two lines that protect a page", async () => {
+    for (const [folder, cd] of [
+      ["new-app", "cd new-app"],
+      [".", undefined],
+      ["./", undefined],
+    ] as const) {
+      const { code, out } = await unattended([folder, "--yes"]);
+      expect(code).toBe(0);
+      // The note's lines without its right border.
+      const steps = out
+        .slice(out.indexOf("Next steps"))
+        .split("\n")
+        .map((line) => line.replace(/\s*│$/, ""))
+        .join("\n");
+      expect(/^│ {2}cd /m.test(steps), folder).toBe(cd !== undefined);
+      if (cd) expect(steps).toContain(`│  ${cd}\n`);
+      expect(steps).toContain(
+        [
+          "│  Protect a page of your own (currentUser and can too; see the docs):",
+          '│    import { requireUser } from "@domain-auth/core/next";',
+          "│    const user = await requireUser(); // signed out: to /login, then back",
+        ].join("\n"),
+      );
+      await rm(join(dir, "domain.yaml"), { force: true });
+    }
+  });
+
   it("shows the next steps after a failed install, naming the folder as typed", async () => {
     // No package manager on the PATH: the install fails at once, after the files are written.
     const env = { PATH: join(dir, "no-such-bin") };

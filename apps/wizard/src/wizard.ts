@@ -70,22 +70,16 @@ interface ProjectOutcome {
   readonly installed: boolean;
   /** Whether `npm start` runs the scaffolded production server. */
   readonly startsServer: boolean;
+  /** Whether the project is in another folder than the one the wizard ran in (one it created, say). */
+  readonly elsewhere: boolean;
 }
 
-/** How a project's own pages and route handlers ask who is signed in (CONTRACT §14), for the next steps. */
-function protectYourOwnCode(setupRole: string): string[] {
-  const lines: [string, string][] = [
-    ["const user = await requireUser();", "signed out: /login?next=<this page>"],
-    [`const admin = await requireUser({ roles: [${JSON.stringify(setupRole)}] });`, "another role: the 403 page"],
-    ["const maybe = await currentUser();", "null when signed out"],
-  ];
-  const width = Math.max(...lines.map(([code]) => code.length));
-  return [
-    "Your own pages, route handlers and server actions:",
-    `  import { currentUser, requireUser } from "@domain-auth/core/next";`,
-    ...lines.map(([code, why]) => `  ${code.padEnd(width)}  // ${why}`),
-  ];
-}
+/** How to protect a page of the project's own (CONTRACT §14), in two lines of code, for the next steps. */
+export const PROTECT_A_PAGE = [
+  "Protect a page of your own (currentUser and can too; see the docs):",
+  `  import { requireUser } from "@domain-auth/core/next";`,
+  "  const user = await requireUser(); // signed out: to /login, then back",
+] as const;
 
 /** The folder as the user typed it, for a sentence: "this folder" when they named none. */
 export function folderName(dirArg: string): string {
@@ -95,7 +89,7 @@ export function folderName(dirArg: string): string {
 function nextSteps(dirArg: string, choices: AuthChoices, outcome: ProjectOutcome): string {
   const manager = outcome.packageManager;
   const run = (script: string) => (manager === "npm" || manager === "bun" ? `${manager} run ${script}` : `${manager} ${script}`);
-  const steps: [string, string][] = dirArg === "." ? [] : [[`cd ${dirArg}`, ""]];
+  const steps: [string, string][] = outcome.elsewhere ? [[`cd ${dirArg}`, ""]] : [];
   if (!outcome.installed) steps.push([installCommand(manager), "installs the dependencies"]);
   steps.push([run("dev"), "start the app; /api/* is domain-auth"]);
   steps.push(
@@ -113,7 +107,7 @@ function nextSteps(dirArg: string, choices: AuthChoices, outcome: ProjectOutcome
       "",
       describeSecondFactors(choices.mfa),
       "",
-      ...protectYourOwnCode(setupRole),
+      ...PROTECT_A_PAGE,
       "",
       "In production, set AUTH_SECRET (32 bytes or more) and DATABASE_URL.",
     );
@@ -175,6 +169,8 @@ interface RunOptions {
 interface Run extends RunOptions {
   /** The project folder, absolute (`dir` is as the user gave it). */
   readonly root: string;
+  /** The folder the wizard runs in, absolute. */
+  readonly cwd: string;
   /** `domain.yaml` as messages name it: relative to the folder the wizard runs in. */
   readonly domainFile: string;
   readonly output: Writable;
@@ -213,6 +209,7 @@ async function runSteps(context: WizardContext, options: RunOptions): Promise<nu
   const run: Run = {
     ...options,
     root: resolve(context.cwd, options.dir),
+    cwd: resolve(context.cwd),
     domainFile: options.dir === "." ? "domain.yaml" : join(options.dir, "domain.yaml"),
     output,
     paint: paintFor(output.isTTY === true && context.env.NO_COLOR === undefined),
@@ -429,6 +426,7 @@ async function writeChanges(
     packageManager: project.packageManager,
     installed: !needsInstall || (!run.noInstall && !installFailed),
     startsServer: project.kind === "new" || plan === undefined || plan.startsServer,
+    elsewhere: run.root !== run.cwd,
   };
   // Written files stay written whatever failed after them, so the way on is always shown.
   note(nextSteps(run.dir, written.choices, outcome), "Next steps", { output, format: (line) => line });
