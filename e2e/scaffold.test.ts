@@ -436,5 +436,16 @@ describe("npx create-domain-auth my-app in an empty folder", () => {
     const home = await fetch(`${app.url}/`);
     expect(home.status).toBe(200);
     expect(await home.text()).toContain("My app");
+    // The new root layout is styled from a stylesheet: the auth pages' policy refuses style attributes.
+    const page = await openTab(browser, app.url);
+    const refused: string[] = [];
+    page.on("console", (message) => {
+      if (message.text().includes("Content Security Policy")) refused.push(message.text());
+    });
+    await page.goto("/login");
+    await page.getByRole("button", { name: "Sign in", exact: true }).waitFor();
+    expect(await page.evaluate(() => getComputedStyle(document.body).margin)).toBe("0px");
+    expect(refused).toEqual([]);
+    await page.context().close();
   });
 });
