@@ -33,9 +33,18 @@ export function PasskeysSection({ auth, onOtherSessionsEnded }: PasskeysSectionP
     else setFailure(result.error.message);
   }, [auth]);
 
+  // The first list: its state is set when the answer arrives, never in the effect's own body.
   useEffect(() => {
-    void reload();
-  }, [reload]);
+    let current = true;
+    listPasskeys(sessionClient(), auth).then((result) => {
+      if (!current) return;
+      if (result.ok) setItems(result.data);
+      else setFailure(result.error.message);
+    });
+    return () => {
+      current = false;
+    };
+  }, [auth]);
 
   async function remove(passkey: Passkey) {
     const result = await removePasskey(sessionClient(), auth, passkey.id);

@@ -1,5 +1,5 @@
 import { type ErrorBody, type EventsQuery, eventsPath, type SecurityEvent, type SecurityEventType } from "@domain-auth/core/policy";
-import { useCallback, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
 import { callApi } from "./api";
 import type { AuthView } from "./domain-view";
 
@@ -80,10 +80,11 @@ export function useSecurityEvents(auth: Pick<AuthView, "segment">, query: Omit<E
   }, [path]);
 
   const nextCursor = loaded?.request === path ? loaded.nextCursor : null;
-  const older = useCallback(() => {
+  // Plain functions: the React Compiler memoizes them (a useCallback here could not be preserved).
+  const older = () => {
     if (nextCursor) setTrail({ filters, cursors: [...cursors, nextCursor] });
-  }, [filters, cursors, nextCursor]);
-  const newer = useCallback(() => setTrail({ filters, cursors: cursors.slice(0, -1) }), [filters, cursors]);
+  };
+  const newer = () => setTrail({ filters, cursors: cursors.slice(0, -1) });
   return {
     items: loaded?.items ?? [],
     loading: loaded?.request !== path,
