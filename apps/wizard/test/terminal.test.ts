@@ -140,7 +140,8 @@ describe("the built CLI in a real terminal (tmux)", () => {
     term.send("Enter");
     await term.waitFor("Which entity holds");
     term.send("Enter");
-    await term.waitFor("Enter: confirm");
+    // The question's last option, drawn with the rest: the whole list is on screen.
+    await term.waitFor("resend-verification");
     // Each label whole, however the terminal wraps it.
     const question = term.pane().replace(/\n│ {2}(?!◼|◻)/g, " ");
     expect(question).toContain("◼ POST /api/user/forgot-password and reset-password");
