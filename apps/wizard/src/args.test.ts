@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseWizardArgs } from "./args.js";
+import { parseWizardArgs, unknownOptionMessage } from "./args.js";
 
 describe("parseWizardArgs", () => {
   it("defaults to the current folder with every question open", () => {
@@ -93,8 +93,23 @@ describe("parseWizardArgs", () => {
       kind: "error",
       message: expect.stringMatching(/^--roles: '1x' is not a valid role name/),
     });
-    expect(parseWizardArgs(["--colour"])).toMatchObject({ kind: "error", message: expect.stringContaining("--colour") });
+    expect(parseWizardArgs(["--colour"])).toEqual({ kind: "error", message: "unknown option --colour" });
     expect(parseWizardArgs(["a", "b"])).toMatchObject({ kind: "error", message: "expected at most one folder, got: a b" });
     expect(parseWizardArgs(["--type"])).toMatchObject({ kind: "error" });
+  });
+
+  it("names an unknown option as typed, with the closest known one", () => {
+    expect(parseWizardArgs(["--typo"])).toEqual({ kind: "error", message: "unknown option --typo (did you mean --type?)" });
+    expect(parseWizardArgs(["my-app", "--dryrun"])).toEqual({
+      kind: "error",
+      message: "unknown option --dryrun (did you mean --dry-run?)",
+    });
+    expect(parseWizardArgs(["--no-regster"])).toEqual({
+      kind: "error",
+      message: "unknown option --no-regster (did you mean --no-register?)",
+    });
+    expect(unknownOptionMessage("-Y")).toBe("unknown option -Y (did you mean -y?)");
+    expect(unknownOptionMessage("-q")).toBe("unknown option -q");
+    expect(unknownOptionMessage("--everything")).toBe("unknown option --everything");
   });
 });

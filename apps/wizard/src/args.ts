@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import type { Endpoint } from "@domain-auth/core/config";
 import { endpointFlagLabel } from "@domain-auth/core/endpoints";
-import { ENDPOINTS } from "@domain-auth/core/vocabulary";
+import { closestMatch, ENDPOINTS } from "@domain-auth/core/vocabulary";
 import type { ChoiceFlags } from "./auth-choices.js";
 
 import { parseRoleList, validateAuthType, validateRoleList } from "./validators.js";
@@ -90,13 +90,25 @@ function endpointOption(name: Endpoint): `no-${string}` & keyof typeof OPTIONS {
   return `no-${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}` as `no-${string}` & keyof typeof OPTIONS;
 }
 
+/** `unknown option --typo (did you mean --type?)`: the option as typed, and the closest one there is. */
+export function unknownOptionMessage(option: string): string {
+  const long = Object.keys(OPTIONS);
+  const short: string[] = Object.values(OPTIONS).flatMap((spec) => ("short" in spec ? [spec.short] : []));
+  const name = option.replace(/^-+/, "");
+  const match = option.startsWith("--") || name.length > 1 ? closestMatch(name, long) : undefined;
+  const suggestion = match !== undefined ? `--${match}` : short.includes(name.toLowerCase()) ? `-${name.toLowerCase()}` : undefined;
+  return `unknown option ${option}${suggestion ? ` (did you mean ${suggestion}?)` : ""}`;
+}
+
 /** Parses the wizard's command line; never throws. */
 export function parseWizardArgs(argv: readonly string[]): WizardArgs {
   let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
   try {
     parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
-    return { kind: "error", message: (error as Error).message };
+    const { code, message } = error as Error & { code?: string };
+    const unknown = code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ? /^Unknown option '([^']+)'/.exec(message)?.[1] : undefined;
+    return { kind: "error", message: unknown === undefined ? message : unknownOptionMessage(unknown) };
   }
   const { values, positionals } = parsed;
   if (values.help) return { kind: "help" };

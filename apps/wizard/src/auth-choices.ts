@@ -60,7 +60,8 @@ export function initialEntity(state: DomainState, flags: ChoiceFlags): string {
 
 /**
  * The default role to start from. The flag wins; otherwise the file's current default is kept.
- * For a new file, a default that the chosen roles do not allow gives way to the first role register may give.
+ * For a new file, a default that the chosen roles do not allow gives way to the least privileged role:
+ * the last listed (roles are listed from the most to the least privileged, the setup role first).
  */
 export function initialDefaultRole(
   state: DomainState,
@@ -71,8 +72,20 @@ export function initialDefaultRole(
   const current = state.entities.find((entity) => entity.name === options.entity)?.roleDefault ?? null;
   if (!options.isNewFile) return current;
   const candidates = registerRoleCandidates(options.roles);
-  return current !== null && candidates.includes(current) ? current : (candidates[0] ?? null);
+  return current !== null && candidates.includes(current) ? current : (candidates.at(-1) ?? null);
 }
+
+/**
+ * The register role the question starts on: the file's (or flag's) when the roles still hold it, no
+ * role when the file gives none, else the least privileged, the last listed.
+ */
+export function registerRoleToOffer(initial: string | null, candidates: readonly string[]): string {
+  if (initial === null) return "";
+  return candidates.includes(initial) ? initial : (candidates.at(-1) ?? "");
+}
+
+/** What the register question says of the last role listed, which it starts on unless the file gives another. */
+export const LEAST_PRIVILEGED_HINT = "least privileged, the last listed";
 
 /** The endpoints to start from: the file's, with the `--no-*` flags applied. */
 export function initialEndpoints(state: DomainState, flags: ChoiceFlags): Record<Endpoint, boolean> {

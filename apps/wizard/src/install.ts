@@ -15,15 +15,15 @@ export function installCommand(manager: PackageManager): string {
 }
 
 /**
- * Runs the install command in `dir`.
+ * Runs the install command in `dir`, with `env` as its environment.
  *
  * @returns `null` on success, else the command's output (its last lines) to show.
  */
-export function runInstall(dir: string, manager: PackageManager): Promise<string | null> {
+export function runInstall(dir: string, manager: PackageManager, env: NodeJS.ProcessEnv): Promise<string | null> {
   const [command, ...args] = INSTALL_COMMANDS[manager] as [string, ...string[]];
   return new Promise((resolve) => {
     let output = "";
-    const child = spawn(command, args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"], shell: process.platform === "win32" });
+    const child = spawn(command, args, { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"], shell: process.platform === "win32" });
     const collect = (chunk: Buffer) => {
       output = (output + chunk.toString("utf8")).slice(-8000);
     };

@@ -8,12 +8,13 @@ import { newTsconfig } from "./tsconfig.js";
 /** The `.gitignore` of a new app, before the wizard's own entries. */
 export const NEW_APP_IGNORES = "node_modules/\n.next/\nnext-env.d.ts\n*.tsbuildinfo\n";
 
-/** The root files of a new app (`templates/next-root/`): its root layout, a home page linking to the auth pages, an icon. */
+/** The root files of a new app (`templates/next-root/`): its root layout and stylesheet, a home page linking to the auth pages, an icon. */
 async function rootFiles(templatesDir: string, options: { hasAuth: boolean }): Promise<{ to: string; content: string }[]> {
   const read = (file: string) => readFile(join(templatesDir, "next-root", "app", file), "utf8");
   return [
     { to: "app/layout.tsx", content: await read("layout.tsx") },
     { to: "app/page.tsx", content: await read(options.hasAuth ? "page.tsx" : "page.no-auth.tsx") },
+    { to: "app/globals.css", content: await read("globals.css") },
     { to: "app/icon.svg", content: await read("icon.svg") },
   ];
 }

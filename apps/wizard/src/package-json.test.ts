@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { newPackageJson, PAGE_PACKAGES, withDomainAuth } from "./package-json.js";
+import { newPackageJson, SCAFFOLD_PACKAGES, withDomainAuth } from "./package-json.js";
 
 /** package.json as create-next-app 16.4.3 writes it (shortened). */
 const CREATE_NEXT_APP = `{
@@ -28,16 +28,16 @@ describe("withDomainAuth", () => {
   it("adds the core and @next/env at the project's Next.js version, in order, and points start at the production server", () => {
     const edit = withDomainAuth(CREATE_NEXT_APP, { version: "^0.1.0", keepStart: false });
     expect(edit).toMatchObject({
-      addedDependencies: ["@domain-auth/core", "@next/env", "swagger-ui-dist", "@simplewebauthn/browser"],
+      addedDependencies: ["@domain-auth/core", "@next/env", "swagger-ui-dist", "@simplewebauthn/browser", "better-sqlite3"],
       changedStart: true,
     });
     expect(edit.content).toBe(
       CREATE_NEXT_APP.replace('"start": "next start"', '"start": "node server.mjs"')
         .replace(
           '"dependencies": {\n',
-          `"dependencies": {\n    "@domain-auth/core": "^0.1.0",\n    "@next/env": "16.4.3",\n    "@simplewebauthn/browser": "${PAGE_PACKAGES["@simplewebauthn/browser"]}",\n`,
+          `"dependencies": {\n    "@domain-auth/core": "^0.1.0",\n    "@next/env": "16.4.3",\n    "@simplewebauthn/browser": "${SCAFFOLD_PACKAGES["@simplewebauthn/browser"]}",\n    "better-sqlite3": "${SCAFFOLD_PACKAGES["better-sqlite3"]}",\n`,
         )
-        .replace('"react-dom": "19.3.0"\n', `"react-dom": "19.3.0",\n    "swagger-ui-dist": "${PAGE_PACKAGES["swagger-ui-dist"]}"\n`),
+        .replace('"react-dom": "19.3.0"\n', `"react-dom": "19.3.0",\n    "swagger-ui-dist": "${SCAFFOLD_PACKAGES["swagger-ui-dist"]}"\n`),
     );
     expect(withDomainAuth(edit.content as string, { version: "^0.1.0", keepStart: false })).toEqual({
       content: null,
@@ -57,7 +57,7 @@ describe("withDomainAuth", () => {
   it("keeps an existing core dependency, in either list, at its version", () => {
     const listed = CREATE_NEXT_APP.replace(
       '"typescript": "^5"',
-      '"@domain-auth/core": "file:../core.tgz",\n    "@simplewebauthn/browser": "14.0.0",\n    "swagger-ui-dist": "5.30.0",\n    "typescript": "^5"',
+      '"@domain-auth/core": "file:../core.tgz",\n    "@simplewebauthn/browser": "14.0.0",\n    "better-sqlite3": "12.0.0",\n    "swagger-ui-dist": "5.30.0",\n    "typescript": "^5"',
     );
     expect(withDomainAuth(listed, { version: "^0.1.0", keepStart: true })).toMatchObject({ addedDependencies: ["@next/env"] });
     const all = listed.replace('"typescript"', '"@next/env": "16.4.3",\n    "typescript"');
@@ -67,7 +67,7 @@ describe("withDomainAuth", () => {
   it("creates dependencies before devDependencies, keeping tabs and a missing final newline", () => {
     const text = '{\n\t"name": "x",\n\t"devDependencies": {\n\t\t"next": "16"\n\t}\n}';
     expect(withDomainAuth(text, { version: "^0.1.0", keepStart: false }).content).toBe(
-      '{\n\t"name": "x",\n\t"dependencies": {\n\t\t"@domain-auth/core": "^0.1.0",\n\t\t"@next/env": "16",\n\t\t"swagger-ui-dist": "^5.35.0",\n\t\t"@simplewebauthn/browser": "^14.0.0"\n\t},\n\t"devDependencies": {\n\t\t"next": "16"\n\t}\n}',
+      '{\n\t"name": "x",\n\t"dependencies": {\n\t\t"@domain-auth/core": "^0.1.0",\n\t\t"@next/env": "16",\n\t\t"swagger-ui-dist": "^5.35.0",\n\t\t"@simplewebauthn/browser": "^14.0.0",\n\t\t"better-sqlite3": "^12.6.2"\n\t},\n\t"devDependencies": {\n\t\t"next": "16"\n\t}\n}',
     );
   });
 
@@ -83,7 +83,7 @@ describe("withDomainAuth", () => {
       addedDevDependencies: [],
     });
     const none =
-      '{ "dependencies": { "next": "16", "@domain-auth/core": "1", "@next/env": "16", "swagger-ui-dist": "5", "@simplewebauthn/browser": "14", "@types/node": "20" } }\n';
+      '{ "dependencies": { "next": "16", "@domain-auth/core": "1", "@next/env": "16", "swagger-ui-dist": "5", "@simplewebauthn/browser": "14", "better-sqlite3": "12", "@types/node": "20" } }\n';
     const created = withDomainAuth(none, { version: "1", keepStart: true, devDependencies: typescript });
     expect(created.addedDependencies).toEqual([]);
     expect(JSON.parse(created.content as string).devDependencies).toEqual({ "@types/react": "^19.2.0", typescript: "~5.9.3" });
@@ -98,6 +98,7 @@ describe("withDomainAuth", () => {
       "@next/env",
       "swagger-ui-dist",
       "@simplewebauthn/browser",
+      "better-sqlite3",
     ]);
   });
 });
@@ -113,13 +114,13 @@ describe("newPackageJson", () => {
   });
 });
 
-describe("the packages the pages import", () => {
+describe("the packages the scaffold needs", () => {
   it("are added at the ranges apps/web builds and tests its pages with", () => {
     const web = JSON.parse(readFileSync(new URL("../../web/package.json", import.meta.url), "utf8")) as {
       dependencies: Record<string, string>;
     };
     const created = JSON.parse(newPackageJson({ name: "x", coreVersion: "^0.1.0", versions: {} })).dependencies;
-    for (const [name, range] of Object.entries(PAGE_PACKAGES)) {
+    for (const [name, range] of Object.entries(SCAFFOLD_PACKAGES)) {
       expect(web.dependencies[name], name).toBe(range);
       expect(created[name], name).toBe(range);
     }

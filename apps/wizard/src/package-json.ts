@@ -6,13 +6,16 @@ export const STOCK_START = "next start";
 export const SERVER_START = "node server.mjs";
 
 /**
- * What the scaffolded pages import besides Next.js and the core, at the ranges they are built and
- * tested with (apps/web's, checked by a test): the renderer of the API reference (`/docs`, a prebuilt
- * bundle with no dependency) and the browser side of passkeys (`/login`, `/profile`).
+ * What the scaffold needs besides Next.js and the core, at the ranges apps/web is built and tested
+ * with (checked by a test): the renderer of the API reference (`/docs`, a prebuilt bundle with no
+ * dependency), the browser side of passkeys (`/login`, `/profile`), and the SQLite driver the
+ * default `DATABASE_URL` opens (an optional peer of the core: a PostgreSQL-only deployment
+ * installs `pg` instead).
  */
-export const PAGE_PACKAGES: Readonly<Record<string, string>> = {
+export const SCAFFOLD_PACKAGES: Readonly<Record<string, string>> = {
   "swagger-ui-dist": "^5.35.0",
   "@simplewebauthn/browser": "^14.0.0",
+  "better-sqlite3": "^12.6.2",
 };
 
 /** What `withDomainAuth` changed, for the summary. */
@@ -49,7 +52,7 @@ function withKey(record: Record<string, unknown>, key: string, value: unknown): 
  * `package.json` with what the scaffold imports in `dependencies` (unless already listed in either
  * list): `@domain-auth/core` at `version`, `@next/env` at the project's own `next` range (the
  * production server loads `.env` files with it; a strict package manager such as pnpm does not let a
- * project import what it does not list), and the {@link PAGE_PACKAGES}. `scripts.start` is
+ * project import what it does not list), and the {@link SCAFFOLD_PACKAGES}. `scripts.start` is
  * pointed at `server.mjs` when it is the stock `next start` and `keepStart` is not set.
  * `devDependencies` (TypeScript, for a JavaScript project) join that list unless listed in either. Key
  * order, indentation and the final newline are kept.
@@ -68,7 +71,7 @@ export function withDomainAuth(
   const nextRange = dependencies.next ?? devDependencies.next;
   const wanted: [string, string][] = [[CORE_PACKAGE, options.version]];
   if (typeof nextRange === "string") wanted.push([NEXT_ENV_PACKAGE, nextRange]);
-  wanted.push(...Object.entries(PAGE_PACKAGES));
+  wanted.push(...Object.entries(SCAFFOLD_PACKAGES));
   const added = wanted.filter(([name]) => !listed(name));
   const addedDev = Object.entries(options.devDependencies ?? {}).filter(([name]) => !listed(name));
   const changedStart = !options.keepStart && scripts.start === STOCK_START;
@@ -106,7 +109,7 @@ function serialize(manifest: Manifest, original: string): string {
   return /\r?\n$/.test(original) ? `${json}${newline}` : json;
 }
 
-/** The `package.json` of a new app: Next.js, React, the core and the {@link PAGE_PACKAGES}, with TypeScript to check it. */
+/** The `package.json` of a new app: Next.js, React, the core and the {@link SCAFFOLD_PACKAGES}, with TypeScript to check it. */
 export function newPackageJson(options: { name: string; coreVersion: string; versions: Readonly<Record<string, string>> }): string {
   const version = (name: string) => options.versions[name] ?? "latest";
   const manifest = {
@@ -120,7 +123,7 @@ export function newPackageJson(options: { name: string; coreVersion: string; ver
       next: version("next"),
       react: version("react"),
       "react-dom": version("react-dom"),
-      ...PAGE_PACKAGES,
+      ...SCAFFOLD_PACKAGES,
     },
     devDependencies: Object.fromEntries(TYPESCRIPT_PACKAGES.map((name) => [name, version(name)])),
   };

@@ -12,8 +12,10 @@ import {
   initialMfa,
   initialType,
   initialVerifyEmail,
+  LEAST_PRIVILEGED_HINT,
   MFA_OFF,
   mfaRequiring,
+  registerRoleToOffer,
 } from "./auth-choices.js";
 import { type DomainState, missingCredentials, registerRoleCandidates, setupRoleOf } from "./domain-state.js";
 import { parseRoleList, validateRoleList, validateRolesCoverPermissions } from "./validators.js";
@@ -107,12 +109,15 @@ async function askDefaultRole(
 ): Promise<string | null> {
   if (flags.defaultRole !== undefined) return flags.defaultRole === "" ? null : flags.defaultRole;
   const candidates = registerRoleCandidates(context.roles);
-  const initial = initialDefaultRole(state, flags, context);
+  const initial = registerRoleToOffer(initialDefaultRole(state, flags, context), candidates);
   const role = answered(
     await select({
       message: `Which role does register give new users? (${setupRoleOf(context.roles)}, the setup role, is never given)`,
-      options: [...candidates.map((value) => ({ value })), { value: "", label: "No role", hint: "signed in, holding no role" }],
-      initialValue: initial !== null && candidates.includes(initial) ? initial : "",
+      options: [
+        ...candidates.map((value) => (value === candidates.at(-1) ? { value, hint: LEAST_PRIVILEGED_HINT } : { value })),
+        { value: "", label: "No role", hint: "signed in, holding no role" },
+      ],
+      initialValue: initial,
       ...io,
     }),
   );

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  errorsBeyondAnswers,
   parseRoleList,
   validateAuthType,
   validateDefaultRole,
@@ -71,5 +72,23 @@ describe("flag values", () => {
   it("entity: one of the file's", () => {
     expect(validateEntityChoice("User", ["User", "Post"])).toBeUndefined();
     expect(validateEntityChoice("Usr", ["User", "Post"])).toBe("'Usr' is not an entity of domain.yaml (entities: User, Post)");
+  });
+});
+
+describe("errorsBeyondAnswers", () => {
+  it("keeps the errors no answer can fix, and leaves the rest to the result", () => {
+    const typo = { severity: "error", path: ["entities", "User", "fields", "email", "type"], message: "… (did you mean 'string'?)" };
+    const diagnostics = [
+      typo,
+      {
+        severity: "error",
+        path: ["entities", "User", "fields", "email", "type"],
+        message: "the auth entity's 'email' must be a string field",
+      },
+      { severity: "error", path: ["entities", "Post", "permissions", "create", 0], message: "role 'Editor' is not declared in auth.roles" },
+      { severity: "error", path: ["auth", "type"], message: "'cookie' is planned" },
+      { severity: "warning", path: ["entities", "Post"], message: "no permissions" },
+    ];
+    expect(errorsBeyondAnswers(diagnostics)).toEqual([typo]);
   });
 });

@@ -56,3 +56,21 @@ export function validateEntityChoice(name: string, entities: readonly string[]):
   if (entities.includes(name)) return undefined;
   return `'${name}' is not an entity of domain.yaml (entities: ${entities.length > 0 ? entities.join(", ") : "none"})`;
 }
+
+/** A diagnostic of `validateDomainText`, as far as the wizard reads it. */
+interface DomainProblem {
+  readonly severity: string;
+  readonly path: readonly (string | number)[];
+  readonly message: string;
+}
+
+/**
+ * The errors of a `domain.yaml` no answer of the wizard can fix, found before any question: the
+ * answers rewrite the `auth` block, the roles (which role references depend on), the auth entity
+ * (whose fields its rules check) and its role's default, so errors about those wait for the result.
+ */
+export function errorsBeyondAnswers<T extends DomainProblem>(diagnostics: readonly T[]): T[] {
+  return diagnostics.filter(
+    (diagnostic) => diagnostic.severity === "error" && diagnostic.path[0] !== "auth" && !/\bauth\b|\broles?\b/i.test(diagnostic.message),
+  );
+}

@@ -112,6 +112,7 @@ describe("interactive", () => {
       "react-dom",
       "swagger-ui-dist",
       "@simplewebauthn/browser",
+      "better-sqlite3",
     ]);
     expect(JSON.parse(await read("tsconfig.json")).compilerOptions.paths).toEqual({ "@/*": ["./*"] });
     expect(await read("next.config.ts")).toContain('serverExternalPackages: ["@domain-auth/core"]');
@@ -119,6 +120,25 @@ describe("interactive", () => {
     expect(session.screen()).toContain("npm install ");
     expect(session.screen()).toContain("open /setup");
     expect(session.screen()).toContain("Second factors: required for Admin, who add an authenticator app or a passkey");
+  });
+
+  it("offers the least privileged role for register, the last listed, and says so", async () => {
+    const session = start(dir);
+    await session.answer("has no domain.yaml", KEY.enter);
+    await session.answer("How do callers authenticate?", KEY.enter);
+    await session.answer("Which entity holds the users?", KEY.enter);
+    await session.answer("Which roles can users hold?", KEY.ctrlU, "Admin, Editor, Reader", KEY.enter);
+    await session.waitFor("● Reader (least privileged, the last listed)");
+    session.type(KEY.enter);
+    await session.answer("Which endpoints should exist?", KEY.enter);
+    await session.answer("Require users who register to confirm", KEY.enter);
+    await session.answer("Second factors", KEY.enter);
+    await session.answer("Write these changes?", KEY.enter);
+    expect(await session.done).toBe(0);
+    expect(validateDomainText(await read("domain.yaml")).model?.auth).toMatchObject({
+      roles: ["Admin", "Editor", "Reader"],
+      defaultRole: "Reader",
+    });
   });
 
   it("changes an existing file and keeps every comment outside the auth block byte for byte", async () => {
@@ -298,6 +318,24 @@ describe("interactive", () => {
     expect(await read("domain.yaml")).toContain("mfa: { required: [Admin] }");
   });
 
+  it("reports a broken domain.yaml before the first question, writing nothing", async () => {
+    await writeFile(join(dir, "domain.yaml"), BLOG.replace("email: { type: string,", "email: { type: strin,"));
+    const before = await snapshotFiles(dir);
+    const session = start(dir);
+    await session.waitFor("domain.yaml has errors; fix them and run the wizard again.");
+    expect(await session.done).toBe(1);
+    expect(session.screen()).not.toContain("How do callers authenticate?");
+    expect(session.errors()).toMatch(/^domain\.yaml:6:22 .*did you mean 'string'\?\)\n$/);
+    expect(await snapshotFiles(dir)).toEqual(before);
+  });
+
+  it("still asks when only the answers can fix the file's errors", async () => {
+    await writeFile(join(dir, "domain.yaml"), BLOG.replace("roles: [Admin, Editor, Reader]", "roles: [Admin, Reader]"));
+    const session = start(dir);
+    await session.answer("How do callers authenticate?", KEY.ctrlC);
+    expect(await session.done).toBe(130);
+  });
+
   it("writes nothing when the user declines", async () => {
     await writeFile(join(dir, "domain.yaml"), BLOG);
     const before = await snapshotFiles(dir);
@@ -389,6 +427,60 @@ describe("unattended", () => {
     expect(await readFile(join(dir, "app", ROUTE), "utf8")).toContain("authFromEnv");
   });
 
+  it("ends with cd only when the project is in another folder, and two lines that protect a page", async () => {
+    for (const [folder, cd] of [
+      ["new-app", "cd new-app"],
+      [".", undefined],
+      ["./", undefined],
+    ] as const) {
+      const { code, out } = await unattended([folder, "--yes"]);
+      expect(code).toBe(0);
+      // The note's lines without its right border.
+      const steps = out
+        .slice(out.indexOf("Next steps"))
+        .split("\n")
+        .map((line) => line.replace(/\s*│$/, ""))
+        .join("\n");
+      expect(/^│ {2}cd /m.test(steps), folder).toBe(cd !== undefined);
+      if (cd) expect(steps).toContain(`│  ${cd}\n`);
+      expect(steps).toContain(
+        [
+          "│  Protect a page of your own (currentUser and can too; see the docs):",
+          '│    import { requireUser } from "@domain-auth/core/next";',
+          "│    const user = await requireUser(); // signed out: to /login, then back",
+        ].join("\n"),
+      );
+      await rm(join(dir, "domain.yaml"), { force: true });
+    }
+  });
+
+  it("shows the next steps after a failed install, naming the folder as typed", async () => {
+    // No package manager on the PATH: the install fails at once, after the files are written.
+    const env = { PATH: join(dir, "no-such-bin") };
+    for (const [argv, folder] of [
+      [["my-app"], "in my-app"],
+      [[], "in this folder"],
+    ] as const) {
+      const cwd = argv.length > 0 ? dir : join(dir, "here");
+      await mkdir(cwd, { recursive: true });
+      const output = new PassThrough();
+      let out = "";
+      output.on("data", (chunk: Buffer) => {
+        out += chunk;
+      });
+      const errorOutput = new PassThrough().resume();
+      const code = await runWizard({ cwd, argv: [...argv, "--yes", "--type", "jwt"], input: new PassThrough(), output, errorOutput, env });
+      expect(code).toBe(1);
+      expect(out).toContain(`npm install failed; the files are written. Run npm install again ${folder} once the error above is fixed.`);
+      expect(out).toContain("Next steps");
+      expect(out).toMatch(/npm install +installs the dependencies/);
+      expect(out).toContain("Not done: wrote domain.yaml and");
+      expect(out.includes("cd my-app")).toBe(argv.length > 0);
+      expect(out).not.toContain("again in .");
+    }
+    expect(await readFile(join(dir, "my-app", "domain.yaml"), "utf8")).toContain("auth:");
+  });
+
   it("writes auth.verifyEmail with --verify-email, and --yes keeps the file's value", async () => {
     await writeFile(join(dir, "domain.yaml"), BLOG);
     expect((await unattended(["--yes", "--verify-email", "--no-install"])).code).toBe(0);
@@ -437,9 +529,9 @@ describe("unattended", () => {
     expect(await snapshotFiles(dir)).toEqual(before);
   });
 
-  it("picks a default role the new roles allow for a new file", async () => {
-    expect((await unattended(["--yes", "--roles", "Owner,Staff"])).code).toBe(0);
-    expect(validateDomainText(await read("domain.yaml")).model?.auth?.defaultRole).toBe("Staff");
+  it("picks the least privileged role the new roles allow, the last listed, for a new file", async () => {
+    expect((await unattended(["--yes", "--roles", "Owner,Staff,Guest"])).code).toBe(0);
+    expect(validateDomainText(await read("domain.yaml")).model?.auth?.defaultRole).toBe("Guest");
   });
 
   it("changes no byte on an identical rerun", async () => {

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { cancel, intro, log, note, outro } from "@clack/prompts";
-import type { DomainModel } from "@domain-auth/core/config";
+import type { Diagnostic, DomainModel } from "@domain-auth/core/config";
 import { parseWizardArgs, USAGE } from "./args.js";
 import { type AuthChoices, type ChoiceFlags, unattendedChoices } from "./auth-choices.js";
 import { applyAuthChoices } from "./auth-edit.js";
@@ -15,7 +15,8 @@ import { askAuthChoices, askOverwrite, askStarter, askToWrite, PromptCancelled, 
 import { ownProxyAdvice } from "./proxy-advice.js";
 import { serviceNameFrom, starterDomainText } from "./starter.js";
 import { describeSecondFactors, formatDomainChange, formatFileChanges, type Paint, paintFor } from "./summary.js";
-import { validateDefaultRole, validateEntityChoice, validateMfaRequired } from "./validators.js";
+import { errorsBeyondAnswers, validateDefaultRole, validateEntityChoice, validateMfaRequired } from "./validators.js";
+import { checkWritable } from "./writable.js";
 import { readTextIfExists } from "./write-files.js";
 
 /** Where the wizard runs: its folder, arguments, streams and environment. */
@@ -69,27 +70,26 @@ interface ProjectOutcome {
   readonly installed: boolean;
   /** Whether `npm start` runs the scaffolded production server. */
   readonly startsServer: boolean;
+  /** Whether the project is in another folder than the one the wizard ran in (one it created, say). */
+  readonly elsewhere: boolean;
 }
 
-/** How a project's own pages and route handlers ask who is signed in (CONTRACT §14), for the next steps. */
-function protectYourOwnCode(setupRole: string): string[] {
-  const lines: [string, string][] = [
-    ["const user = await requireUser();", "signed out: /login?next=<this page>"],
-    [`const admin = await requireUser({ roles: [${JSON.stringify(setupRole)}] });`, "another role: the 403 page"],
-    ["const maybe = await currentUser();", "null when signed out"],
-  ];
-  const width = Math.max(...lines.map(([code]) => code.length));
-  return [
-    "Your own pages, route handlers and server actions:",
-    `  import { currentUser, requireUser } from "@domain-auth/core/next";`,
-    ...lines.map(([code, why]) => `  ${code.padEnd(width)}  // ${why}`),
-  ];
+/** How to protect a page of the project's own (CONTRACT §14), in two lines of code, for the next steps. */
+export const PROTECT_A_PAGE = [
+  "Protect a page of your own (currentUser and can too; see the docs):",
+  `  import { requireUser } from "@domain-auth/core/next";`,
+  "  const user = await requireUser(); // signed out: to /login, then back",
+] as const;
+
+/** The folder as the user typed it, for a sentence: "this folder" when they named none. */
+export function folderName(dirArg: string): string {
+  return dirArg === "." ? "this folder" : dirArg;
 }
 
 function nextSteps(dirArg: string, choices: AuthChoices, outcome: ProjectOutcome): string {
   const manager = outcome.packageManager;
   const run = (script: string) => (manager === "npm" || manager === "bun" ? `${manager} run ${script}` : `${manager} ${script}`);
-  const steps: [string, string][] = dirArg === "." ? [] : [[`cd ${dirArg}`, ""]];
+  const steps: [string, string][] = outcome.elsewhere ? [[`cd ${dirArg}`, ""]] : [];
   if (!outcome.installed) steps.push([installCommand(manager), "installs the dependencies"]);
   steps.push([run("dev"), "start the app; /api/* is domain-auth"]);
   steps.push(
@@ -107,7 +107,7 @@ function nextSteps(dirArg: string, choices: AuthChoices, outcome: ProjectOutcome
       "",
       describeSecondFactors(choices.mfa),
       "",
-      ...protectYourOwnCode(setupRole),
+      ...PROTECT_A_PAGE,
       "",
       "In production, set AUTH_SECRET (32 bytes or more) and DATABASE_URL.",
     );
@@ -169,10 +169,14 @@ interface RunOptions {
 interface Run extends RunOptions {
   /** The project folder, absolute (`dir` is as the user gave it). */
   readonly root: string;
+  /** The folder the wizard runs in, absolute. */
+  readonly cwd: string;
   /** `domain.yaml` as messages name it: relative to the folder the wizard runs in. */
   readonly domainFile: string;
   readonly output: Writable;
   readonly paint: Paint;
+  /** The environment the package manager runs in. */
+  readonly env: WizardContext["env"];
 }
 
 /** How a step ends the run early: with this exit code. */
@@ -205,12 +209,21 @@ async function runSteps(context: WizardContext, options: RunOptions): Promise<nu
   const run: Run = {
     ...options,
     root: resolve(context.cwd, options.dir),
+    cwd: resolve(context.cwd),
     domainFile: options.dir === "." ? "domain.yaml" : join(options.dir, "domain.yaml"),
     output,
     paint: paintFor(output.isTTY === true && context.env.NO_COLOR === undefined),
+    env: context.env,
   };
 
   intro(`create-domain-auth${options.dryRun ? " (dry run)" : ""}`, { output });
+  if (!options.dryRun) {
+    const unwritable = await checkWritable(run.root, { shown: options.dir, cwd: context.cwd });
+    if (unwritable) {
+      log.error(unwritable, { output });
+      return EXIT.invalid;
+    }
+  }
   const target = await findTarget(run, context.env.npm_config_user_agent);
   if ("exit" in target) return target.exit;
   const existing = await readTextIfExists(join(run.root, "domain.yaml"));
@@ -276,17 +289,25 @@ async function decideDomain(run: Run, existing: string | null): Promise<DomainOu
   const { output, flags } = run;
   const before = existing ?? starterDomainText(serviceNameFrom(basename(run.root)));
   const state = readDomainState(before);
-  // Loads while the first question is on screen, so that question does not wait for it.
+  // Loads while the first question is on screen, so that question does not wait for it (a new file:
+  // an existing one is checked before any question).
   const configLoading = import("@domain-auth/core/config");
-  const report = async (text: string) => {
+  const report = async (text: string, only?: (diagnostics: readonly Diagnostic[]) => readonly Diagnostic[]) => {
     const config = await configLoading;
-    for (const diagnostic of config.validateDomainText(text).diagnostics) {
+    const { diagnostics } = config.validateDomainText(text);
+    for (const diagnostic of only ? only(diagnostics) : diagnostics) {
       run.errorOutput.write(`${config.formatDiagnostic(run.domainFile, diagnostic)}\n`);
     }
   };
   if (!state) {
     log.error(`${run.domainFile} is not valid YAML; fix it and run the wizard again.`, { output });
     await report(before);
+    return { exit: EXIT.invalid };
+  }
+  // Errors the answers cannot fix are said before the first question, not after the last.
+  if (existing !== null && errorsBeyondAnswers((await configLoading).validateDomainText(before).diagnostics).length > 0) {
+    log.error(`${run.domainFile} has errors; fix them and run the wizard again.`, { output });
+    await report(before, errorsBeyondAnswers);
     return { exit: EXIT.invalid };
   }
   const usage = checkFlagsAgainstFile(state, flags);
@@ -388,25 +409,29 @@ async function writeChanges(
     log.warn(`Skipped ${skipped.path}: ${why}`, { output });
   }
   const needsInstall = written.changes.some((change) => change.path === "package.json");
+  const install = installCommand(project.packageManager);
+  let installFailed = false;
   if (needsInstall && !run.noInstall) {
-    log.step(`Installing dependencies: ${installCommand(project.packageManager)}`, { output });
-    const failure = await runInstall(run.root, project.packageManager);
+    log.step(`Installing dependencies: ${install}`, { output });
+    const failure = await runInstall(run.root, project.packageManager, { ...run.env });
     if (failure !== null) {
+      installFailed = true;
       run.errorOutput.write(`${failure}\n`);
-      log.error(`${installCommand(project.packageManager)} failed; the files are written. Run it again in ${run.dir}.`, { output });
-      return EXIT.invalid;
+      log.error(`${install} failed; the files are written. Run ${install} again in ${folderName(run.dir)} once the error above is fixed.`, {
+        output,
+      });
     }
   }
   const outcome: ProjectOutcome = {
     packageManager: project.packageManager,
-    installed: !needsInstall || !run.noInstall,
+    installed: !needsInstall || (!run.noInstall && !installFailed),
     startsServer: project.kind === "new" || plan === undefined || plan.startsServer,
+    elsewhere: run.root !== run.cwd,
   };
+  // Written files stay written whatever failed after them, so the way on is always shown.
   note(nextSteps(run.dir, written.choices, outcome), "Next steps", { output, format: (line) => line });
   const [first, ...others] = written.changes.map((change) => change.path);
-  outro(
-    others.length > 0 ? `Done: wrote ${first} and ${others.length} more file${others.length === 1 ? "" : "s"}.` : `Done: wrote ${first}.`,
-    { output },
-  );
-  return EXIT.done;
+  const wrote = others.length > 0 ? `wrote ${first} and ${others.length} more file${others.length === 1 ? "" : "s"}` : `wrote ${first}`;
+  outro(installFailed ? `Not done: ${wrote}, but ${install} failed.` : `Done: ${wrote}.`, { output });
+  return installFailed ? EXIT.invalid : EXIT.done;
 }

@@ -33,6 +33,14 @@ describe("the built CLI as a process", () => {
     expect(result.stderr).toContain("pass --yes to run unattended");
   });
 
+  it("names an unknown option with the one it resembles, exit 2", () => {
+    expect(run(["--typo"])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "create-domain-auth: unknown option --typo (did you mean --type?)\nRun create-domain-auth --help for usage.\n",
+    });
+  });
+
   it("asks for --password-stdin when the admin command has no terminal", () => {
     const result = run(["admin", "root@example.com"]);
     expect(result).toMatchObject({ code: 2, stderr: expect.stringContaining("--password-stdin") });

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -39,15 +39,17 @@ afterAll(async () => {
 });
 
 describe("npx <tarball>", () => {
-  it("ships the bundle, the templates and registry dependencies only", async () => {
-    const manifest = JSON.parse(await readFile(join(WIZARD_DIR, "package.json"), "utf8")) as { dependencies: Record<string, string> };
-    expect(Object.keys(manifest.dependencies).sort()).toEqual(["@clack/prompts", "magicast", "yaml", "zod"]);
+  it("ships the bundle, the templates, README.md and LICENSE, and depends on nothing: what it runs is bundled", async () => {
+    const manifest = JSON.parse(await readFile(join(WIZARD_DIR, "package.json"), "utf8")) as { dependencies?: Record<string, string> };
+    expect(manifest.dependencies).toBeUndefined();
     const listing = execFileSync("tar", ["tzf", join(root, tarball)], { encoding: "utf8" }).split("\n");
     expect(listing).toEqual(
       expect.arrayContaining([
         "package/dist/cli.js",
         "package/templates/manifest.yaml",
         "package/templates/next/app/api/[...path]/route.ts",
+        "package/README.md",
+        "package/LICENSE",
       ]),
     );
     expect(listing.filter((path) => path.startsWith("package/src/"))).toEqual([]);
@@ -84,6 +86,14 @@ describe("npx <tarball>", () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toContain("nothing to write");
     expect(await readFile(join(project, "domain.yaml"), "utf8")).toBe(domain);
+  });
+
+  it("installs nothing but itself for npx", async () => {
+    // Runs after the set-up above, which made npx install the tarball into its cache.
+    const installs = await readdir(join(root, "npm-cache", "_npx"));
+    expect(installs.length).toBe(1);
+    const modules = await readdir(join(root, "npm-cache", "_npx", installs[0] as string, "node_modules"));
+    expect(modules.filter((name) => !name.startsWith("."))).toEqual(["create-domain-auth"]);
   });
 
   it("refuses to run without a terminal unless --yes is given", { timeout: 60_000 }, () => {

@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { validateDomainText } from "@domain-auth/core/config";
@@ -15,12 +15,12 @@ const sessions: string[] = [];
 let dir: string;
 
 /** The built CLI in a real 120×40 terminal (tmux), keys sent and the pane read back. */
-function startInTmux(cwd: string, args: string) {
+function startInTmux(cwd: string, args: string, options: { runAs?: string; columns?: number } = {}) {
   const name = `wizard-${process.pid}-${sessions.length}`;
   const exitFile = join(cwd, "..", `${name}.exit`);
   sessions.push(name);
-  const command = `cd '${cwd}' && env -u CI node '${BIN}' ${args}; echo $? > '${exitFile}'; sleep 60`;
-  execFileSync("tmux", ["new-session", "-d", "-s", name, "-x", "120", "-y", "40", command]);
+  const command = `cd '${cwd}' && env -u CI ${options.runAs ?? ""} node '${BIN}' ${args}; echo $? > '${exitFile}'; sleep 60`;
+  execFileSync("tmux", ["new-session", "-d", "-s", name, "-x", String(options.columns ?? 120), "-y", "40", command]);
   const pane = () => execFileSync("tmux", ["capture-pane", "-p", "-t", name], { encoding: "utf8" });
   return {
     pane,
@@ -114,5 +114,45 @@ describe("the built CLI in a real terminal (tmux)", () => {
     expect(await term.exitCode()).toBe(130);
     expect(await readdir(project)).toEqual(["domain.yaml"]);
     expect(await readFile(join(project, "domain.yaml"), "utf8")).toBe(original);
+  });
+
+  it("says at once, in one sentence, that it may not write in the folder", async () => {
+    const project = await freshProject();
+    // As root every folder is writable: run as nobody in a folder root owns; otherwise take the write bit away.
+    const asRoot = process.getuid?.() === 0;
+    await chmod(join(project, ".."), 0o755);
+    if (!asRoot) await chmod(project, 0o555);
+    const term = startInTmux(project, "", asRoot ? { runAs: "setpriv --reuid=65534 --regid=65534 --clear-groups" } : {});
+    await term.waitFor("Cannot write in this folder (permission denied)");
+    expect(await term.exitCode()).toBe(1);
+    const screen = term.pane();
+    expect(screen).toContain("Cannot write in this folder (permission denied); pick a folder you may change.");
+    expect(screen).not.toContain("domain.yaml");
+    expect(screen).not.toContain("EACCES");
+    if (!asRoot) await chmod(project, 0o755);
+    expect(await readdir(project)).toEqual([]);
+  });
+
+  it("names every endpoint in the endpoints question and in its answer, in a narrow terminal too", async () => {
+    const project = await freshProject();
+    const term = startInTmux(project, "--dry-run --type jwt --roles Admin,Reader --default-role Reader", { columns: 58 });
+    await term.waitFor("has no domain.yaml");
+    term.send("Enter");
+    await term.waitFor("Which entity holds");
+    term.send("Enter");
+    // The question's last option, drawn with the rest: the whole list is on screen.
+    await term.waitFor("resend-verification");
+    // Each label whole, however the terminal wraps it.
+    const question = term.pane().replace(/\n│ {2}(?!◼|◻)/g, " ");
+    expect(question).toContain("◼ POST /api/user/forgot-password and reset-password");
+    expect(question).toContain("◼ POST /api/user/verify-email and resend-verification");
+    term.send("Enter");
+    await term.waitFor("Require users who");
+    const answer = term.pane().split("◇  Which endpoints should exist?")[1]?.split("◆")[0] ?? "";
+    const line = answer.replace(/\n│ {2}/g, " ").replace(/\s+/g, " ");
+    expect(line).toContain("POST /api/user/forgot-password and reset-password, POST /api/user/verify-email and resend-verification");
+    expect(line).not.toContain(",,");
+    term.send("C-c");
+    expect(await term.exitCode()).toBe(130);
   });
 });

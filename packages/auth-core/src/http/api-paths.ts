@@ -125,13 +125,15 @@ export function eventsPath(authEntity: Segmented, query: EventsQuery = {}): stri
 
 /**
  * The endpoints one flag (`auth.endpoints.<flag>`, or one of `auth.mfa`) switches, in a line: their methods, then their paths
- * (a path under another one listed is not repeated).
+ * (a path under another one listed is not repeated), joined by "and": no comma, so a list of labels joined by
+ * commas (the wizard's answer line) still says where each ends.
  * @example endpointFlagLabel("setup", { segment: "user" }) // "GET/POST /api/user/setup"
+ * @example endpointFlagLabel("passwordReset", { segment: "user" }) // "POST /api/user/forgot-password and reset-password"
  */
 export function endpointFlagLabel(flag: EndpointFlag, authEntity: Segmented): string {
   const entries = Object.values(AUTH_ENDPOINTS as Record<string, EndpointEntry>).filter((entry) => entry.flag === flag);
   const methods = [...new Set(entries.flatMap((entry) => Object.keys(entry.operations)))];
   const paths = entries.map((entry) => entry.path);
   const shown = paths.filter((path) => !paths.some((other) => path.startsWith(`${other}/`)));
-  return `${methods.join("/")} ${authPath(authEntity, shown.join(", "))}`;
+  return `${methods.join("/")} ${authPath(authEntity, shown.join(" and "))}`;
 }

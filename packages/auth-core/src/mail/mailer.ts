@@ -1,4 +1,5 @@
 import { Piscina } from "piscina";
+import { assertOptionalPeerInstalled } from "../optional-peer.js";
 
 /** One e-mail, ready to send: plain text and HTML, and the link it carries (for the console). */
 export interface MailMessage {
@@ -39,12 +40,14 @@ const SENDS_PER_THREAD = 16;
  * message and speaking SMTP cost the thread that answers requests nothing, so a message sent
  * after one request's answer does not slow the requests that follow it. Every wait on the server
  * is bounded: a server that does not answer fails the send after the timeout instead of holding
- * it open.
+ * it open. Needs the optional peer `nodemailer`.
  *
  * @example
  * const mailer = createSmtpMailer({ url: "smtps://user:pass@mail.example.com", from: "no-reply@example.com" });
  */
 export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
+  // The thread loads nodemailer; a missing one is said here, when SMTP_URL is read, not at the first send.
+  assertOptionalPeerInstalled("nodemailer");
   const url = new URL(options.url);
   const timeout = String(options.timeoutMs ?? DEFAULT_SMTP_TIMEOUT_MS);
   for (const name of ["connectionTimeout", "greetingTimeout", "socketTimeout"]) {

@@ -1,7 +1,8 @@
 import { resolve } from "node:path";
 import type SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
-import pg from "pg";
+import type pg from "pg";
+import { importOptionalPeer } from "../optional-peer.js";
 import type { AnyDB } from "./any-db.js";
 import { type CommitGroup, createCommitGroup } from "./commit-group.js";
 import { createRowReader, type RowReader } from "./row-reader.js";
@@ -45,10 +46,12 @@ const INT8_OID = 20;
  * PostgreSQL's int8 comes back as a string by default; our integers are safe integers. Set on our
  * pool only, never on `pg`'s global parsers, which other code in the process may rely on.
  */
-const poolTypes = {
-  getTypeParser: ((oid: number, format?: "text" | "binary") =>
-    oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
-};
+function poolTypesOf(driver: typeof pg) {
+  return {
+    getTypeParser: ((oid: number, format?: "text" | "binary") =>
+      oid === INT8_OID ? (value: string) => Number(value) : driver.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+  };
+}
 
 /**
  * Opens the database a URL names: `file:<path>` for SQLite (WAL, durable commits, busy timeout, foreign keys),
@@ -66,13 +69,14 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
     return { dialect: "sqlite", db, client, statements, writes, rows: createRowReader(client), close: () => db.destroy() };
   }
   if (/^postgres(ql)?:\/\//.test(url)) {
-    const client = new pg.Pool({
+    const { default: driver } = await importOptionalPeer("pg", () => import("pg"));
+    const client = new driver.Pool({
       connectionString: url,
       max: options.maxConnections ?? 10,
       connectionTimeoutMillis: busyTimeoutMs,
       statement_timeout: busyTimeoutMs * 2,
       lock_timeout: busyTimeoutMs,
-      types: poolTypes,
+      types: poolTypesOf(driver),
     });
     client.on("error", () => {});
     try {

@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import SQLite from "better-sqlite3";
+import type SQLite from "better-sqlite3";
+import { importOptionalPeer } from "../optional-peer.js";
 
 function isBusy(error: unknown): boolean {
   return String((error as { code?: unknown })?.code ?? "").startsWith("SQLITE_BUSY");
@@ -44,8 +45,9 @@ function createPrivately(path: string): void {
  * created readable by its owner only.
  */
 export async function openSqliteFile(path: string, busyTimeoutMs: number): Promise<SQLite.Database> {
+  const { default: Driver } = await importOptionalPeer("better-sqlite3", () => import("better-sqlite3"));
   if (path !== ":memory:") createPrivately(path);
-  const client = new SQLite(path, { timeout: busyTimeoutMs });
+  const client = new Driver(path, { timeout: busyTimeoutMs });
   try {
     if (client.pragma("journal_mode", { simple: true }) !== "wal") {
       await untilNotBusy(() => client.pragma("journal_mode = WAL"), busyTimeoutMs);

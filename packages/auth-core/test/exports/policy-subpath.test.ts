@@ -105,7 +105,8 @@ describe("@domain-auth/core/endpoints", () => {
   it("lists the auth endpoints with their paths, methods and flags", async () => {
     const endpoints = await import("@domain-auth/core/endpoints");
     expect(endpoints.AUTH_ENDPOINTS.session).toMatchObject({ path: "sessions/{id}", flag: "sessions" });
-    expect(endpoints.endpointFlagLabel("passwordReset", { segment: "user" })).toBe("POST /api/user/forgot-password, reset-password");
+    expect(endpoints.endpointFlagLabel("passwordReset", { segment: "user" })).toBe("POST /api/user/forgot-password and reset-password");
+    expect(endpoints.endpointFlagLabel("verifyEmail", { segment: "user" })).toBe("POST /api/user/verify-email and resend-verification");
     expect(endpoints.endpointFlagLabel("sessions", { segment: "staff-member" })).toBe("GET/DELETE /api/staff-member/sessions");
   });
 });
