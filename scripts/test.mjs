@@ -19,7 +19,7 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const args = process.argv.slice(2);
 const configIndex = args.indexOf("--config");
 const adHocConfig = configIndex >= 0 ? args[configIndex + 1] : undefined;
-const only = args.filter((_, index) => index !== configIndex && index !== configIndex + 1);
+const only = args.filter((_, index) => configIndex < 0 || (index !== configIndex && index !== configIndex + 1));
 
 /**
  * The steps of a run: Vitest suites (`config`) and checks (`command`). `lane` groups steps that run one
