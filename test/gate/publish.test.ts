@@ -91,7 +91,8 @@ describe.each(PACKAGES)("$name, packed", ({ name }) => {
     const result = spawnSync("npm", ["publish", "--dry-run", "--ignore-scripts", packedOf(name).tarball], {
       cwd: destination,
       encoding: "utf8",
-      env: { ...process.env, npm_config_update_notifier: "false" },
+      // `npm test --silent` passes its log level down: the dry run must still say what it would publish.
+      env: { ...process.env, npm_config_update_notifier: "false", npm_config_loglevel: "notice" },
     });
     expect(result.stderr).not.toMatch(/npm error/);
     expect(result.status).toBe(0);
