@@ -1,3 +1,5 @@
+import { decodeOpaqueCursor, encodeOpaqueCursor } from "../http/opaque-cursor.js";
+
 /** Where a page of events ends: the last event shown, by its time (ms since the epoch) and id. */
 export interface EventPosition {
   readonly at: number;
@@ -14,19 +16,13 @@ const MAX_CURSOR_LENGTH = 200;
  * back as `before` without reading it.
  */
 export function encodeCursor(position: EventPosition): string {
-  return Buffer.from(JSON.stringify([position.at, position.id]), "utf8").toString("base64url");
+  return encodeOpaqueCursor([position.at, position.id]);
 }
 
 /** The position a cursor stands for; `null` for anything {@link encodeCursor} could not have made. */
 export function decodeCursor(cursor: string): EventPosition | null {
-  if (cursor.length === 0 || cursor.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) return null;
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-  } catch {
-    return null;
-  }
-  if (!Array.isArray(value) || value.length !== 2) return null;
+  const value = decodeOpaqueCursor(cursor, 2, MAX_CURSOR_LENGTH);
+  if (!value) return null;
   const [at, id] = value as [unknown, unknown];
   if (typeof at !== "number" || !Number.isSafeInteger(at) || at < 0) return null;
   if (typeof id !== "string" || !EVENT_ID.test(id)) return null;

@@ -1,3 +1,5 @@
+import { decodeOpaqueCursor, encodeOpaqueCursor } from "../http/opaque-cursor.js";
+
 /** Where a page of records ends: its last record, by the collection's order (`createdAt`, then `id`). */
 export interface ListPosition {
   /** The record's `createdAt` as stored: an ISO 8601 instant. */
@@ -15,19 +17,13 @@ const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z$/;
  * @example encodeListCursor({ createdAt: "2026-11-26T10:00:00.000Z", id: "5d2a…" }) // "WyIyMDI2…"
  */
 export function encodeListCursor(position: ListPosition): string {
-  return Buffer.from(JSON.stringify([position.createdAt, position.id]), "utf8").toString("base64url");
+  return encodeOpaqueCursor([position.createdAt, position.id]);
 }
 
 /** The position a cursor stands for; `null` for anything {@link encodeListCursor} could not have made. */
 export function decodeListCursor(cursor: string): ListPosition | null {
-  if (cursor.length === 0 || cursor.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) return null;
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-  } catch {
-    return null;
-  }
-  if (!Array.isArray(value) || value.length !== 2) return null;
+  const value = decodeOpaqueCursor(cursor, 2, MAX_CURSOR_LENGTH);
+  if (!value) return null;
   const [createdAt, id] = value as [unknown, unknown];
   if (typeof createdAt !== "string" || !INSTANT.test(createdAt) || Number.isNaN(Date.parse(createdAt))) return null;
   if (typeof id !== "string" || id.length === 0 || id.length > 128 || id.includes("\u0000")) return null;
