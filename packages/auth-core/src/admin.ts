@@ -10,6 +10,11 @@ import type { AnyDB } from "./store/database.js";
 /** What the admin commands' events say of how they came: no request, no actor. */
 const BY_COMMAND = { actorId: null, detail: { via: "admin_command" } } as const;
 
+/** An event the command writes, its detail saying how it came. */
+function byCommand(draft: EventDraft): EventDraft {
+  return { ...draft, detail: { ...draft.detail, ...BY_COMMAND.detail } };
+}
+
 /** Writes an admin command's events in its transaction (none under `auth.type: none`). */
 async function writeEvents(auth: Auth, trx: Kysely<AnyDB>, drafts: readonly EventDraft[]): Promise<void> {
   for (const draft of drafts) await auth.events?.write(trx, draft);
@@ -55,7 +60,9 @@ export async function ensureAdministrator(auth: Auth, credentials: { email: stri
           const from = (current.role as string | null) ?? null;
           const roleEvent: EventDraft[] =
             from === model.setupRole ? [] : [{ ...about, type: "role.changed", detail: { ...about.detail, from, to: model.setupRole } }];
-          await writeEvents(auth, trx, [...roleEvent, { ...about, type: "password.changed" }]);
+          const subject = { userId: existing.id, email, actorId: null, sessionId: null };
+          const keys = (await auth.apiKeys?.revokeEvery(trx, subject, "password_set_by_admin")) ?? [];
+          await writeEvents(auth, trx, [...roleEvent, { ...about, type: "password.changed" }, ...keys.map(byCommand)]);
         },
       },
     );

@@ -102,6 +102,7 @@ export async function createAuthFromEnv(env: AuthEnvironment = process.env, opti
     trustProxy: settings.trustProxy,
     registerLimit: settings.registerLimit,
     eventRetentionDays: settings.eventRetentionDays,
+    reauthWindowSeconds: settings.reauthWindowSeconds,
     ...(secret ? { secret } : {}),
     ...(settings.setupToken ? { setupToken: settings.setupToken } : {}),
     ...(settings.corsOrigins ? { corsOrigins: settings.corsOrigins } : {}),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { DEFAULT_EVENT_RETENTION_DAYS } from "./events/event-types.js";
 import { type CorsOrigins, parseCorsOrigins } from "./http/cors.js";
-import { DEFAULT_REFRESH_TTL_SECONDS, DEFAULT_SESSION_MAX_AGE_SECONDS } from "./sessions/lifetimes.js";
+import { DEFAULT_REAUTH_WINDOW_SECONDS, DEFAULT_REFRESH_TTL_SECONDS, DEFAULT_SESSION_MAX_AGE_SECONDS } from "./sessions/lifetimes.js";
 import { DEFAULT_REGISTER_LIMIT } from "./throttle/register-throttle.js";
 import { MIN_SETUP_TOKEN_BYTES } from "./tokens/setup-token.js";
 import { MIN_SECRET_BYTES } from "./tokens/tokens.js";
@@ -58,6 +58,7 @@ export const WHOLE_NUMBER_OPTIONS = {
   trustProxy: { env: "TRUST_PROXY", min: 0, max: 32, default: 0 },
   registerLimit: { env: "AUTH_REGISTER_LIMIT", min: 1, max: 1_000_000, default: DEFAULT_REGISTER_LIMIT },
   eventRetentionDays: { env: "AUTH_EVENT_RETENTION", min: 1, max: 100 * 366, default: DEFAULT_EVENT_RETENTION_DAYS },
+  reauthWindowSeconds: { env: "AUTH_REAUTH_WINDOW", min: 0, max: 366 * DAY, default: DEFAULT_REAUTH_WINDOW_SECONDS },
   port: { env: "PORT", min: 0, max: 65535, default: 3000 },
   hashThreads: { min: 1 },
   maxHashQueue: { min: 0 },

@@ -19,6 +19,8 @@ export interface AuthEnvironment {
   AUTH_SESSION_MAX_AGE?: string;
   /** Days security events are kept before they are purged. */
   AUTH_EVENT_RETENTION?: string;
+  /** Seconds after a sign-in during which a session may add a second factor or an API key without its password. */
+  AUTH_REAUTH_WINDOW?: string;
   /** `*`, or comma-separated exact origins (`https://app.example.com`) allowed to call `/api/*` from a browser. */
   CORS_ORIGINS?: string;
   /** The public origin of the web app, used in the links of e-mails. */
@@ -60,6 +62,11 @@ export interface AuthSettings {
   readonly registerLimit: number;
   /** `AUTH_EVENT_RETENTION`: security events older than this many days are purged. @default 90 */
   readonly eventRetentionDays: number;
+  /**
+   * `AUTH_REAUTH_WINDOW`: for this many seconds after a sign-in a session may add a second factor,
+   * create an API key or link a provider without `currentPassword`; 0 asks for it every time. @default 600
+   */
+  readonly reauthWindowSeconds: number;
   /** `SETUP_TOKEN` (at least 16 bytes), `undefined` when unset or empty. */
   readonly setupToken: string | undefined;
   /** `CORS_ORIGINS`: the origins allowed to call the API from a browser, `*` for any; `null` when unset (same origin only). */
@@ -133,6 +140,7 @@ export function readSettings(env: AuthEnvironment = process.env): AuthSettings {
     trustProxy: options.trustProxy,
     registerLimit: options.registerLimit,
     eventRetentionDays: options.eventRetentionDays,
+    reauthWindowSeconds: options.reauthWindowSeconds,
     setupToken: options.setupToken,
     corsOrigins: options.corsOrigins,
     appUrl: checkAppUrl(env.APP_URL, "APP_URL"),

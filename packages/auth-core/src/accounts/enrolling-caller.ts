@@ -29,10 +29,9 @@ export interface EnrollingCaller {
 export async function enrollingCaller(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<EnrollingCaller> {
   const bearer = bearerToken(request);
   if (bearer?.startsWith(MFA_TOKEN_PREFIX)) {
-    const enrolment = await services.mfa.findToken(bearer, "enrolment");
-    const user = enrolment && (await context.store.findUser(services.auth.entity, enrolment.userId));
-    if (!enrolment || !user) throw invalidTokenError();
-    return { user, session: null, enrolment };
+    const found = await services.mfa.findTokenOf(bearer, "enrolment", (id) => context.store.findUser(services.auth.entity, id));
+    if (!found) throw invalidTokenError();
+    return { user: found.user, session: null, enrolment: found.token };
   }
   const { user, session } = await requireUser(context, request);
   return { user, session, enrolment: null };

@@ -59,11 +59,11 @@ export async function answerSignIn(
 ): Promise<Reply> {
   const { step } = options;
   if (step.kind === "challenge") {
-    const mfaToken = await services.mfa.issueToken(user.id, "challenge");
+    const mfaToken = await services.mfa.issueToken(user, "challenge");
     return jsonWithToken(200, { mfaRequired: true, mfaToken, methods: step.methods, expiresIn: MFA_TOKEN_TTL_SECONDS });
   }
   if (step.kind === "enrolment") {
-    return jsonWithToken(options.status, { mfaEnrollmentRequired: true, mfaToken: await services.mfa.issueToken(user.id, "enrolment") });
+    return jsonWithToken(options.status, { mfaEnrollmentRequired: true, mfaToken: await services.mfa.issueToken(user, "enrolment") });
   }
   const body = await signedInBody(context, services, user, request, options.method ? { method: options.method } : {});
   return signedInReply(services, options.status, body, options.transport);

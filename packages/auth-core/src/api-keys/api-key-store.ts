@@ -161,6 +161,13 @@ export class ApiKeyStore {
     return Number(result.numDeletedRows) === 1;
   }
 
+  /** Deletes every key of a user in `trx`, answering the id and name of each it deleted. */
+  async removeEvery(trx: Kysely<AnyDB>, userId: string): Promise<{ id: string; name: string }[]> {
+    const rows = await trx.selectFrom(TABLES.apiKeys).select(["id", "name"]).where("userId", "=", userId).orderBy("createdAt").execute();
+    if (rows.length > 0) await trx.deleteFrom(TABLES.apiKeys).where("userId", "=", userId).execute();
+    return rows.map((row) => ({ id: String(row.id), name: String(row.name) }));
+  }
+
   /** Deletes every key of a user (their account is going). */
   async removeAll(trx: Kysely<AnyDB>, userId: string): Promise<void> {
     await trx.deleteFrom(TABLES.apiKeys).where("userId", "=", userId).execute();

@@ -1,9 +1,21 @@
 import type { Kysely } from "kysely";
 import type { EntityModel } from "../config/index.js";
+import type { EventDraft } from "../events/event-log.js";
 import { API_KEY_USE_INTERVAL_MS } from "../policy/api-keys.js";
 import type { AnyDB } from "../store/database.js";
 import type { ApiKeyRow, ApiKeyStore, KeyWithUser } from "./api-key-store.js";
 import { hashApiKey, newApiKey, newApiKeyId } from "./secrets.js";
+
+/** Why every key of a user was revoked at once: their recovery ended what a thief may have made. */
+export type KeyRevocationReason = "password_reset" | "password_set_by_admin";
+
+/** Whom a revocation of every key is about, and who did it. */
+export interface RevokedKeysSubject {
+  readonly userId: string;
+  readonly email: string;
+  readonly actorId: string | null;
+  readonly sessionId: string | null;
+}
 
 /** The longest bearer token checked as a key; ours are 46 characters. */
 const MAX_KEY_LENGTH = 128;
@@ -25,6 +37,22 @@ export class ApiKeys {
     private readonly now: () => number,
     private readonly onError: (error: unknown) => void,
   ) {}
+
+  /**
+   * Revokes every key of a user in `trx` (a recovery: docs/security.md#sensitive-actions) and answers
+   * one `api_key.revoked` event to write with it per key, `detail.reason` saying why.
+   */
+  async revokeEvery(trx: Kysely<AnyDB>, subject: RevokedKeysSubject, reason: KeyRevocationReason): Promise<EventDraft[]> {
+    const removed = await this.store.removeEvery(trx, subject.userId);
+    return removed.map((key) => ({
+      type: "api_key.revoked",
+      userId: subject.userId,
+      email: subject.email,
+      actorId: subject.actorId,
+      sessionId: subject.sessionId,
+      detail: { keyId: key.id, name: key.name, reason },
+    }));
+  }
 
   /**
    * The live key this bearer token is, with its user; `undefined` for an unknown, expired or

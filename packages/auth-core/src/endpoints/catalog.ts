@@ -44,6 +44,12 @@ export interface EndpointOperation {
    * enrolment (CONTRACT 15): the only operations that token opens.
    */
   readonly enrolment?: true;
+  /**
+   * A sensitive action (docs/security.md#sensitive-actions): the caller's session must have signed
+   * in within `AUTH_REAUTH_WINDOW`, or the body carry `currentPassword`; otherwise 403
+   * `REAUTHENTICATION_REQUIRED`. An enrolment token counts as recent.
+   */
+  readonly recentSignIn?: true;
   /** An API key is accepted as the bearer token (CONTRACT 17): only `me`; elsewhere a key is 403 `FORBIDDEN`. */
   readonly apiKey?: true;
   /** The query parameter with which only the setup role may call it (`DELETE sessions?userId=`). */
@@ -325,8 +331,9 @@ export const AUTH_ENDPOINTS = {
           "A new pending secret, its `otpauth://` URI and a QR code of it (SVG): the only answer that ever holds the secret. It replaces any pending one; confirm it with a code. 409 while TOTP is on.",
         caller: "bearer",
         enrolment: true,
+        recentSignIn: true,
         success: { status: 200, description: "A pending secret" },
-        errors: ["CONFLICT"],
+        errors: ["REAUTHENTICATION_REQUIRED", "TOO_MANY_ATTEMPTS", "CONFLICT"],
       },
       DELETE: {
         operationId: "disableTotp",
@@ -380,8 +387,9 @@ export const AUTH_ENDPOINTS = {
           "The options for `startRegistration()` of `@simplewebauthn/browser`: a discoverable credential with user verification, none of the caller's passkeys again. The challenge works once, for 2 minutes.",
         caller: "bearer",
         enrolment: true,
+        recentSignIn: true,
         success: { status: 200, description: "The options of `navigator.credentials.create()`, as JSON" },
-        errors: [],
+        errors: ["REAUTHENTICATION_REQUIRED", "TOO_MANY_ATTEMPTS"],
       },
     },
   },
@@ -465,8 +473,9 @@ export const AUTH_ENDPOINTS = {
         summary: "Create an API key",
         description: `A key for programs that call the API as you (\`Authorization: Bearer da_…\`): \`me\` and the entity operations, with your role as it is when the key is used, narrowed to \`scopes\` when given. The key is shown only in this answer. Needs a signed-in session: an API key cannot make keys (403). At most ${API_KEY_LIMITS.maxKeysPerUser} keys per user (409).`,
         caller: "bearer",
+        recentSignIn: true,
         success: { status: 201, description: "The key, shown only here" },
-        errors: ["FORBIDDEN", "CONFLICT"],
+        errors: ["FORBIDDEN", "REAUTHENTICATION_REQUIRED", "TOO_MANY_ATTEMPTS", "CONFLICT"],
       },
     },
   },

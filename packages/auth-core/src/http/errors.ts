@@ -12,6 +12,10 @@ export const ERROR_CODES = {
   INVALID_PASSKEY: { status: 401, message: "The passkey was not accepted, or its sign-in expired; try again" },
   FORBIDDEN: { status: 403, message: "You are not allowed to do this" },
   FORBIDDEN_ORIGIN: { status: 403, message: "This request must come from the app's own origin" },
+  REAUTHENTICATION_REQUIRED: {
+    status: 403,
+    message: "Confirm it is you: send currentPassword, or sign in again, to do this",
+  },
   EMAIL_NOT_VERIFIED: { status: 403, message: "Confirm your email address first: follow the link we sent you" },
   INVALID_RESET_TOKEN: { status: 400, message: "The link is invalid, used, superseded by a newer one, or expired" },
   INVALID_VERIFICATION_TOKEN: { status: 400, message: "The verification link is invalid, used, superseded by a newer one, or expired" },

@@ -80,6 +80,13 @@ export interface CreateAuthOptions {
    */
   eventRetentionDays?: number;
   /**
+   * Seconds after a sign-in (a password, a passkey, a reset link) during which its session may add a
+   * second factor, create an API key or link a provider without sending `currentPassword`; the
+   * moment is the session's start and a refresh does not renew it. 0 asks for the password every time.
+   * @default 600
+   */
+  reauthWindowSeconds?: number;
+  /**
    * Hears of every security event once it is committed (CONTRACT 16): after the transaction of the
    * change it records, or, for a refused attempt, once the answer is on its way; on a later turn of
    * the event loop, so it never delays an answer. What it returns is not awaited by any request;

@@ -57,7 +57,11 @@ export function createServices(
     registerThrottle: createRegisterThrottle(database, { limit: options.registerLimit }),
     sessions: new SessionService(
       new SessionStore(database),
-      { refreshTtlSeconds: options.refreshTtlSeconds, maxAgeSeconds: options.sessionMaxAgeSeconds },
+      {
+        refreshTtlSeconds: options.refreshTtlSeconds,
+        maxAgeSeconds: options.sessionMaxAgeSeconds,
+        reauthWindowSeconds: options.reauthWindowSeconds,
+      },
       now,
     ),
     endpoints: servedEndpoints(auth, mail),

@@ -21,6 +21,8 @@ export interface MfaTokenRow {
   readonly userId: string;
   readonly kind: MfaTokenKind;
   readonly expiresAt: number;
+  /** The user's token version when it was issued: a password, e-mail or role change since refuses it (`null`: issued before versions were kept). */
+  readonly tokenVersion: number | null;
 }
 
 function updated(result: { numUpdatedRows: bigint }): boolean {
@@ -137,13 +139,14 @@ export class SecondFactorStore {
   async findToken(tokenHash: string, kind: MfaTokenKind, now: number): Promise<MfaTokenRow | undefined> {
     const row = await this.database.db
       .selectFrom(TABLES.mfaTokens)
-      .select(["tokenHash", "userId", "kind", "expiresAt"])
+      .select(["tokenHash", "userId", "kind", "expiresAt", "tokenVersion"])
       .where("tokenHash", "=", tokenHash)
       .where("kind", "=", kind)
       .where("usedAt", "is", null)
       .executeTakeFirst();
     if (!row || Number(row.expiresAt) <= now) return undefined;
-    return { tokenHash: String(row.tokenHash), userId: String(row.userId), kind, expiresAt: Number(row.expiresAt) };
+    const tokenVersion = row.tokenVersion === null || row.tokenVersion === undefined ? null : Number(row.tokenVersion);
+    return { tokenHash: String(row.tokenHash), userId: String(row.userId), kind, expiresAt: Number(row.expiresAt), tokenVersion };
   }
 
   /** Spends every live enrolment token of the user; the hashes of those it spent. */

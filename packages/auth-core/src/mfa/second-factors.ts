@@ -64,12 +64,29 @@ export class SecondFactors {
     return totp?.confirmedAt != null ? ["totp", "recovery"] : [];
   }
 
-  /** A new mfa token of `kind` for a user, alive {@link MFA_TOKEN_TTL_SECONDS}; only its hash is stored. */
-  async issueToken(userId: string, kind: MfaTokenKind): Promise<string> {
+  /** A new mfa token of `kind` for a user as they are now, alive {@link MFA_TOKEN_TTL_SECONDS}; only its hash is stored. */
+  async issueToken(user: { readonly id: string; readonly tokenVersion: number }, kind: MfaTokenKind): Promise<string> {
     const token = newMfaToken();
     const now = this.now();
-    await this.store.insertToken({ tokenHash: hashSecret(token), userId, kind, expiresAt: now + MFA_TOKEN_TTL_SECONDS * 1000 }, now);
+    const expiresAt = now + MFA_TOKEN_TTL_SECONDS * 1000;
+    await this.store.insertToken({ tokenHash: hashSecret(token), userId: user.id, kind, expiresAt, tokenVersion: user.tokenVersion }, now);
     return token;
+  }
+
+  /**
+   * The live mfa token of `kind` that `token` is, with its user as they are now; `undefined` when
+   * either is gone, or when the user's password, e-mail or role changed (their token version moved)
+   * since it was issued: a single-use token dies with the account's state it was issued for.
+   */
+  async findTokenOf<User extends { readonly tokenVersion: number }>(
+    token: string,
+    kind: MfaTokenKind,
+    findUser: (id: string) => Promise<User | undefined>,
+  ): Promise<{ readonly token: MfaTokenRow; readonly user: User } | undefined> {
+    const row = await this.findToken(token, kind);
+    const user = row && (await findUser(row.userId));
+    if (!row || !user || row.tokenVersion !== user.tokenVersion) return undefined;
+    return { token: row, user };
   }
 
   /** The live mfa token of `kind` that `token` is, or `undefined`. */

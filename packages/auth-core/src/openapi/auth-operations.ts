@@ -45,6 +45,14 @@ function accessOf(operation: EndpointOperation, auth: AuthModel): PermissionSumm
   };
 }
 
+/** Who may call a sensitive action: as `access` says, with a session that signed in recently or the current password. */
+function recentlySignedIn(access: PermissionSummary): PermissionSummary {
+  return {
+    ...access,
+    sentence: `${access.sentence}, whose session signed in within \`AUTH_REAUTH_WINDOW\` (else send \`currentPassword\`)`,
+  };
+}
+
 function parametersOf(operation: EndpointOperation): JsonSchema[] {
   return (operation.parameters ?? []).map(({ name, in: place, description, type, values }) => ({
     name,
@@ -55,11 +63,23 @@ function parametersOf(operation: EndpointOperation): JsonSchema[] {
   }));
 }
 
-function bodyOf(body: EndpointBody, auth: AuthModel): JsonSchema {
+/** `currentPassword`, as a sensitive action reads it beside its body. */
+const CURRENT_PASSWORD: JsonSchema = {
+  type: "string",
+  maxLength: 1024,
+  description:
+    "Your current password: needed when this session signed in longer ago than `AUTH_REAUTH_WINDOW` (else 403 `REAUTHENTICATION_REQUIRED`); a wrong one counts as a failed sign-in.",
+};
+
+function bodyOf(body: EndpointBody, auth: AuthModel, recentSignIn: boolean): JsonSchema {
   const json = inputSchemaOf(body.schema(auth), { ignored: body.ignoredKeys ?? [] });
   if (body.alsoReads) Object.assign(json.properties as Record<string, JsonSchema>, body.alsoReads);
+  if (recentSignIn) Object.assign(json.properties as Record<string, JsonSchema>, { currentPassword: CURRENT_PASSWORD });
   return json;
 }
+
+/** The body of a sensitive action that reads nothing else: sent only to prove a stale session's user. */
+const RECENT_SIGN_IN_BODY: JsonSchema = objectOf({ currentPassword: CURRENT_PASSWORD }, { optional: ["currentPassword"] });
 
 function specOf({ entry, method, operation }: CatalogOperation, auth: AuthModel): OperationSpec {
   const { body, answer, ignoresBody } = OPERATION_SCHEMAS[operation.operationId];
@@ -71,10 +91,11 @@ function specOf({ entry, method, operation }: CatalogOperation, auth: AuthModel)
     tag: "Authentication",
     summary: operation.summary,
     ...(operation.description ? { description: operation.description } : {}),
-    access: accessOf(operation, auth),
+    access: operation.recentSignIn ? recentlySignedIn(accessOf(operation, auth)) : accessOf(operation, auth),
     apiKey: operation.apiKey === true,
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(body ? { body: bodyOf(body, auth) } : {}),
+    ...(body ? { body: bodyOf(body, auth, operation.recentSignIn === true) } : {}),
+    ...(!body && operation.recentSignIn ? { optionalBody: RECENT_SIGN_IN_BODY } : {}),
     ...(ignoresBody ? { ignoresBody } : {}),
     success: { ...operation.success, ...(answer ? { schema: answer(auth) } : {}) },
     errors: operation.errors,

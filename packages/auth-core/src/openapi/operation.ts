@@ -34,6 +34,8 @@ export interface OperationSpec {
   readonly parameters?: readonly JsonSchema[];
   /** The JSON body's schema; a body adds 415, 413 and 400 `INVALID_BODY` to the errors. */
   readonly body?: JsonSchema;
+  /** A body the operation reads when one is sent, and does without (a sensitive action's `currentPassword`). */
+  readonly optionalBody?: JsonSchema;
   /** A body the operation accepts and never reads (`logout`): documented as optional, with no error of its own. */
   readonly ignoresBody?: true;
   readonly success: { readonly status: number; readonly description: string; readonly schema?: JsonSchema };
@@ -65,7 +67,7 @@ export function operationObject(spec: OperationSpec, defaults: OperationDefaults
     ...(defaults.hasAuth && spec.method !== "get" ? (["FORBIDDEN_ORIGIN"] as const) : []),
     // An API key where none is accepted.
     ...(defaults.hasAuth && !spec.apiKey ? (["FORBIDDEN"] as const) : []),
-    ...(spec.body ? BODY_ERRORS : []),
+    ...(spec.body || spec.optionalBody ? BODY_ERRORS : []),
     ...spec.errors,
     "UNAVAILABLE",
   ];
@@ -80,6 +82,7 @@ export function operationObject(spec: OperationSpec, defaults: OperationDefaults
     ...(defaults.hasAuth ? { security: securityOf(spec, open) } : {}),
     ...(spec.parameters?.length ? { parameters: [...spec.parameters] } : {}),
     ...(spec.body ? { requestBody: { required: true, content: { "application/json": { schema: spec.body } } } } : {}),
+    ...(spec.optionalBody ? { requestBody: { required: false, content: { "application/json": { schema: spec.optionalBody } } } } : {}),
     ...(spec.ignoresBody ? { requestBody: IGNORED_BODY } : {}),
     responses: { [String(spec.success.status)]: success, ...errorResponses(errors) },
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { apiKeyScopes, checkKeyManager, checkKeyScope, checkKeyUserUpdate, isApiKey } from "./api-keys.js";
+import { apiKeyScopes, checkKeyManager, checkKeyScope, checkKeyUserCreate, checkKeyUserUpdate, isApiKey } from "./api-keys.js";
 
 const auth = { setupRole: "Admin" };
 const admin = { id: "a1", role: "Admin" };
@@ -34,10 +34,22 @@ describe("API key policy", () => {
     [admin, { id: "a1", email: "a@x.io", role: "Admin" }, { role: "Reader" }, false],
     [admin, { id: "a1", email: "a@x.io", role: "Admin" }, { email: "b@x.io" }, false],
     [admin, { id: "a1", email: "a@x.io", role: "Admin" }, { email: "a@x.io" }, true],
-    [admin, { id: "u1", email: "u@x.io", role: "Reader" }, { role: "Editor" }, true],
+    [admin, { id: "u1", email: "u@x.io", role: "Reader" }, { role: "Editor" }, false],
+    [admin, { id: "u1", email: "u@x.io", role: "Reader" }, { role: "Reader", name: "U" }, true],
+    [admin, { id: "u1", email: "u@x.io", role: "Reader" }, { email: "v@x.io" }, false],
     [admin, { id: "u1", email: "u@x.io", role: "Reader" }, { password: "new password" }, false],
-  ] as const)("%j updating %j with %j through a key → allowed %s", (caller, target, values, allowed) => {
-    expect(checkKeyUserUpdate(caller, target, values).allowed).toBe(allowed);
+  ] as const)("%j updating %j with %j through a key → allowed %s", (_caller, target, values, allowed) => {
+    expect(checkKeyUserUpdate(target, values).allowed).toBe(allowed);
+  });
+
+  it.each([
+    [{ email: "new@x.io", password: "a long password", role: "Admin" }, false],
+    [{ email: "new@x.io" }, false],
+    [{ password: "a long password" }, false],
+    [{ role: "Reader" }, false],
+    [{ name: "No credentials" }, true],
+  ] as const)("creating a user with %j through a key → allowed %s", (body, allowed) => {
+    expect(checkKeyUserCreate(body).allowed).toBe(allowed);
   });
 
   it("lets the setup role manage anyone's keys, others only their own", () => {

@@ -51,14 +51,29 @@ export function checkKeyScope(scopes: readonly string[] | null, segment: string,
 export const API_KEY_REFUSAL =
   "An API key cannot be used here: managing passwords, email, roles, sessions, second factors and API keys needs a signed-in session";
 
+/** Why an API key may not write a user's credentials or role, anyone's. */
+export const API_KEY_CREDENTIALS_REFUSAL =
+  "An API key cannot set a user's password, email or role, on create or update: that needs a signed-in session";
+
+/** The fields of a user an API key never writes (docs/security.md#sensitive-actions). */
+const KEY_UNWRITABLE_USER_FIELDS = ["password", "email", "role"] as const;
+
 /**
- * An update of a user through an API key (CONTRACT 17): never a password or an email (anyone's),
- * nor the caller's own role.
+ * A new user through an API key: a body that sets any of `password`, `email` or `role` is refused
+ * (so a key can create no user that could sign in), an administrator's key included.
  */
-export function checkKeyUserUpdate(caller: Caller, user: PolicyRecord, values: PolicyRecord): Verdict {
+export function checkKeyUserCreate(body: PolicyRecord): Verdict {
+  return KEY_UNWRITABLE_USER_FIELDS.some((field) => Object.hasOwn(body, field)) ? forbidden(API_KEY_CREDENTIALS_REFUSAL) : ALLOWED;
+}
+
+/**
+ * An update of a user through an API key: never a new password, email or role, anyone's, an
+ * administrator's key included (a key must not become a session that outlives its owner's recovery).
+ */
+export function checkKeyUserUpdate(user: PolicyRecord, values: PolicyRecord): Verdict {
   const changes = credentialChanges(user, values);
-  const ownRole = caller !== null && user.id === caller.id && Object.hasOwn(values, "role") && values.role !== user.role;
-  return changes.password || changes.email || ownRole ? forbidden(API_KEY_REFUSAL) : ALLOWED;
+  const role = Object.hasOwn(values, "role") && (values.role ?? null) !== (user.role ?? null);
+  return changes.password || changes.email || role ? forbidden(API_KEY_CREDENTIALS_REFUSAL) : ALLOWED;
 }
 
 /** Listing or revoking another user's keys: the setup role only. */

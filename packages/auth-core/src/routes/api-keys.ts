@@ -1,10 +1,11 @@
 import { requireUser } from "../accounts/authenticate.js";
+import { requireRecentSignIn } from "../accounts/recent-sign-in.js";
 import { aboutUser, requestEvents } from "../accounts/security-events.js";
 import { apiKeyView } from "../api-keys/api-keys.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { ApiError } from "../http/errors.js";
-import { readBody } from "../http/parse.js";
+import { parseBody } from "../http/parse.js";
 import { json, jsonWithToken, noContent, type Reply } from "../http/responses.js";
 import { API_KEY_LIMITS, apiKeyScopes, checkKeyManager } from "../policy/api-keys.js";
 import { holdsSetupRole } from "../policy/setup-role.js";
@@ -22,12 +23,13 @@ function expiryOf(expiresAt: string | null | undefined, now: number): number | n
 
 /**
  * `POST /api/<auth>/api-keys` `{ name, expiresAt?, scopes? }`: a new key for the caller, signed in
- * with a session (an API key cannot make keys: 403); 201 with the key, shown only here. Its
- * `api_key.created` event commits with it.
+ * with a session (an API key cannot make keys: 403) that signed in recently or sends
+ * `currentPassword`; 201 with the key, shown only here. Its `api_key.created` event commits with it.
  */
 export async function createApiKey(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
   const { user, session } = await requireUser(context, request);
-  const body = await readBody(request, createApiKeyBodySchema(apiKeyScopes(context.model.entities)));
+  const sent = await requireRecentSignIn(context, services, request, { user, session });
+  const body = parseBody(createApiKeyBodySchema(apiKeyScopes(context.model.entities)), sent);
   const expiresAt = expiryOf(body.expiresAt, services.sessions.now());
   const scopes = body.scopes === undefined ? null : [...new Set(body.scopes)];
   const events = requestEvents(context, services, request);

@@ -8,6 +8,7 @@ import { readJsonObject } from "../http/body.js";
 import { ApiError, type Issue } from "../http/errors.js";
 import { json, noContent, type Reply } from "../http/responses.js";
 import { referenceError, storeError } from "../http/store-errors.js";
+import { checkKeyUserCreate } from "../policy/api-keys.js";
 import { isInvitation, vouchesForEmail } from "../policy/email-verification.js";
 import { checkFieldGuards } from "../policy/field-guards.js";
 import { checkOwnership } from "../policy/ownership.js";
@@ -83,6 +84,7 @@ export async function createRecord(context: RouteContext, request: ApiRequest, e
     services !== null &&
     isInvitation(services.auth, caller, body, { mailAvailable: services.mail !== null && services.endpoints.passwordReset });
   const values = parseRecordBody(entity, body, "create", invitation ? { omit: ["password"] } : {});
+  if (entity.isAuthEntity && access.credential === "api-key") enforce(checkKeyUserCreate(body));
   checkRoleValue(context, entity, values);
   await checkRefs(context, entity, values);
   enforce(checkFieldGuards(services?.auth ?? null, entity, caller, values));

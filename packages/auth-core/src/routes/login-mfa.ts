@@ -44,9 +44,9 @@ export async function loginMfa(context: RouteContext, services: AuthServices, re
   await authenticate(context, request, { cookie: false });
   const body = await readBody(request, loginMfaBodySchema);
   const transport = checkTransport(services, request, body.transport);
-  const challenge = await services.mfa.findToken(body.mfaToken, "challenge");
-  const user = challenge && (await context.store.findUser(services.auth.entity, challenge.userId));
-  if (!challenge || !user) throw new ApiError("INVALID_MFA_TOKEN");
+  const found = await services.mfa.findTokenOf(body.mfaToken, "challenge", (id) => context.store.findUser(services.auth.entity, id));
+  if (!found) throw new ApiError("INVALID_MFA_TOKEN");
+  const { token: challenge, user } = found;
   const attempt = await countAttempt(context, services, request, user.email, { userId: user.id });
   const { passkey } = body;
   const method = passkey ? "passkey" : body.code !== undefined ? "totp" : "recovery_code";

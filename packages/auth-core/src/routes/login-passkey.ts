@@ -23,9 +23,9 @@ export async function loginPasskeyOptions(context: RouteContext, services: AuthS
   const rp = requireRelyingParty(services, request);
   let ceremony: SignInCeremony = { purpose: "sign-in" };
   if (body.mfaToken !== undefined) {
-    const challenge = await services.mfa.findToken(body.mfaToken, "challenge");
-    if (!challenge) throw new ApiError("INVALID_MFA_TOKEN");
-    ceremony = { purpose: "second-step", userId: challenge.userId };
+    const found = await services.mfa.findTokenOf(body.mfaToken, "challenge", (id) => context.store.findUser(services.auth.entity, id));
+    if (!found) throw new ApiError("INVALID_MFA_TOKEN");
+    ceremony = { purpose: "second-step", userId: found.user.id };
   }
   return jsonWithToken(200, await services.passkeys.signInOptions(ceremony, rp));
 }

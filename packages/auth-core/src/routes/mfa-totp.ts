@@ -3,12 +3,13 @@ import { invalidTokenError, requireUser } from "../accounts/authenticate.js";
 import { comparePassword } from "../accounts/check-password.js";
 import { countAttempt } from "../accounts/counted-attempt.js";
 import { enrollingCaller, factorAddedWork } from "../accounts/enrolling-caller.js";
+import { recentSignInBodySchema, requireRecentSignIn } from "../accounts/recent-sign-in.js";
 import { byUser, requestEvents } from "../accounts/security-events.js";
 import { checkTransport, signedInBody, signedInReply } from "../accounts/signed-in-body.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { ApiError } from "../http/errors.js";
-import { readBody } from "../http/parse.js";
+import { parseBody, readBody } from "../http/parse.js";
 import { jsonWithToken, noContent, type Reply } from "../http/responses.js";
 import type { AnyDB } from "../store/database.js";
 import { confirmTotpBodySchema, disableTotpBodySchema } from "./mfa-bodies.js";
@@ -22,9 +23,12 @@ function totpOnAlready(): ApiError {
  * `POST /api/<auth>/mfa/totp`: a new pending secret for the caller (signed in, or holding a
  * required enrolment's token), in place of any pending one: the secret, its `otpauth://` URI and a
  * QR code of it drawn here. It is stored sealed and never answered again. 409 while TOTP is on.
+ * Needs a recent sign-in (or `{ currentPassword }`): a stolen session must not add a factor.
  */
 export async function startTotp(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
-  const { user } = await enrollingCaller(context, services, request);
+  const caller = await enrollingCaller(context, services, request);
+  parseBody(recentSignInBodySchema, await requireRecentSignIn(context, services, request, caller));
+  const { user } = caller;
   const enrolment = await services.mfa.startTotp(user);
   if (!enrolment) throw totpOnAlready();
   return jsonWithToken(200, enrolment);

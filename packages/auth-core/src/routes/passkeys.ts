@@ -2,12 +2,13 @@ import type { Kysely } from "kysely";
 import { requireUser } from "../accounts/authenticate.js";
 import { enrollingCaller, factorAddedWork } from "../accounts/enrolling-caller.js";
 import { writePasskeyAdded, writePasskeyRemoved } from "../accounts/passkey-events.js";
+import { recentSignInBodySchema, requireRecentSignIn } from "../accounts/recent-sign-in.js";
 import { requestEvents } from "../accounts/security-events.js";
 import { checkTransport, signedInBody, signedInReply } from "../accounts/signed-in-body.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { ApiError } from "../http/errors.js";
-import { readBody } from "../http/parse.js";
+import { parseBody, readBody } from "../http/parse.js";
 import { json, jsonWithToken, noContent, type Reply } from "../http/responses.js";
 import { summaryOf } from "../mfa/passkeys.js";
 import type { RelyingParty } from "../mfa/relying-party.js";
@@ -23,11 +24,13 @@ export function requireRelyingParty(services: AuthServices, request: ApiRequest)
 
 /**
  * `POST /api/<auth>/passkeys/options`: the options of a new passkey for the caller (signed in, or
- * holding a required enrolment's token), with a challenge that works once.
+ * holding a required enrolment's token), with a challenge that works once. Needs a recent sign-in
+ * (or `{ currentPassword }`): a stolen session must not add a factor.
  */
 export async function passkeyOptions(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
-  const { user } = await enrollingCaller(context, services, request);
-  return jsonWithToken(200, await services.passkeys.registrationOptions(user, requireRelyingParty(services, request)));
+  const caller = await enrollingCaller(context, services, request);
+  parseBody(recentSignInBodySchema, await requireRecentSignIn(context, services, request, caller));
+  return jsonWithToken(200, await services.passkeys.registrationOptions(caller.user, requireRelyingParty(services, request)));
 }
 
 /**

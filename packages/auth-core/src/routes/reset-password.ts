@@ -14,7 +14,7 @@ import { resetPasswordBodySchema } from "./mail-bodies.js";
  * `POST /api/<auth>/reset-password` `{ token, password }` (a reset link, or an invitation's):
  * sets the password and signs in, 200 like login. In one transaction the token is spent (of
  * simultaneous uses, one succeeds), the email marked confirmed, the token version bumped and
- * every session of the user revoked; then the email's login lock is lifted and a session started,
+ * every session and API key of the user revoked; then the email's login lock is lifted and a session started,
  * or, for a user with a second factor, a second step (their factors stay as they were).
  */
 export async function resetPassword(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
@@ -42,6 +42,9 @@ export async function resetPassword(context: RouteContext, services: AuthService
         await services.sessions.store.revokeAllOf(found.userId, now, { trx });
         const user = byUser({ id: found.userId, email: found.email });
         await events.write(trx, { type: "password.reset", ...user, detail: { invitation: found.kind === "invite" } });
+        // A reset is the recovery path: keys a thief made with a stolen session go with the sessions.
+        const subject = { userId: found.userId, email: found.email, actorId: found.userId, sessionId: null };
+        for (const draft of await services.apiKeys.revokeEvery(trx, subject, "password_reset")) await events.write(trx, draft);
         // An invitation's link, or a reset of an address not confirmed yet, confirms it.
         if (Number(current.emailVerified) !== 1) await events.write(trx, { type: "email.verified", ...user, detail: { via: found.kind } });
       },

@@ -1,3 +1,4 @@
+import type { Kysely } from "kysely";
 import { checkPassword } from "../accounts/check-password.js";
 import { type RequestEvents, requestEvents } from "../accounts/security-events.js";
 import { sessionTokens, signedInReply, startSession } from "../accounts/signed-in-body.js";
@@ -15,6 +16,7 @@ import { checkOwnership } from "../policy/ownership.js";
 import { checkLastAdmin, checkSetupRoleUser, removesSetupRoleHolder } from "../policy/setup-role.js";
 import { serializeRecord } from "../records/serialize.js";
 import type { IssuedRefresh } from "../sessions/sessions.js";
+import type { AnyDB } from "../store/database.js";
 import { refTargetsOf } from "../store/references.js";
 import { type StoredRecord, type StoredUser, toStoredUser } from "../store/rows.js";
 import { enforce, type Permitted } from "./access.js";
@@ -61,7 +63,7 @@ async function checkUserUpdate(
   enforce(checkOwnership(entity, access, user));
   enforce(checkFieldGuards(auth, entity, access.caller, values));
   enforce(checkSetupRoleUser(auth, access.caller, user, "update"));
-  if (access.credential === "api-key") enforce(checkKeyUserUpdate(access.caller, user, values));
+  if (access.credential === "api-key") enforce(checkKeyUserUpdate(user, values));
   enforce(checkCredentialWriter(auth, access.caller, user, values));
   if (!changesOwnCredentials(access.caller, user, values)) return;
   // Checked under login throttling: wrong answers count as failed logins for the user's email.
@@ -88,6 +90,17 @@ function changeEvents(current: StoredRecord, update: UserUpdate): EventDraft[] {
     drafts.push({ type: "role.changed", ...about, detail: { from: role, to: (values.role as string | null) ?? null } });
   }
   return drafts;
+}
+
+/**
+ * A password the setup role sets for another user is a recovery (docs/security.md#sensitive-actions):
+ * every API key of that user goes with their sessions, one `api_key.revoked` event each.
+ */
+function keysRevokedBy(services: AuthServices, trx: Kysely<AnyDB>, current: StoredRecord, update: UserUpdate): Promise<EventDraft[]> {
+  const { caller, session } = update.access;
+  if (!credentialChanges(current, update.values).password || caller === null || caller.id === current.id) return Promise.resolve([]);
+  const subject = { userId: current.id, email: String(current.email), actorId: caller.id, sessionId: session?.id ?? null };
+  return services.apiKeys.revokeEvery(trx, subject, "password_set_by_admin");
 }
 
 /**
@@ -129,6 +142,7 @@ async function writeUser(
           await services.sessions.store.revokeAllOf(id, now, { trx, ...(kept ? { except: kept.id } : {}) });
           if (kept) renewed = await services.sessions.renew(kept, { now, trx });
           for (const draft of changeEvents(current, update)) await update.events.write(trx, draft);
+          for (const draft of await keysRevokedBy(services, trx, current, update)) await update.events.write(trx, draft);
         },
       },
     );

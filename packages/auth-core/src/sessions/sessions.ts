@@ -23,6 +23,8 @@ export interface SessionLimits {
   readonly refreshTtlSeconds: number;
   /** No session outlives this from its sign-in. */
   readonly maxAgeSeconds: number;
+  /** A session proved its user recently for this long after its sign-in. */
+  readonly reauthWindowSeconds: number;
 }
 
 /** A session's refresh token, as handed to the client. */
@@ -104,6 +106,14 @@ export class SessionService {
     if (now - this.lastSweep < SWEEP_INTERVAL_MS) return;
     this.lastSweep = now;
     await this.store.purge(now - KEEP_ENDED_MS, { limit: SWEEP_LIMIT });
+  }
+
+  /**
+   * Whether a session's sign-in is recent enough for a sensitive action (adding a factor, a key, a
+   * provider): its start is the moment its user last proved who they are, and refreshes keep it.
+   */
+  isRecent(session: Pick<LiveSessionRow, "createdAt">): boolean {
+    return this.now() - session.createdAt < this.limits.reauthWindowSeconds * 1000;
   }
 
   /** A live session and its user, by id: `undefined` for an unknown, revoked or expired session or a deleted user. */

@@ -291,7 +291,7 @@ async function plannedSteps(db: Kysely<AnyDB>, model: DomainModel, dialect: Data
         ...sessionSteps(dialect),
         ...accountTokenSteps(dialect),
         ...spentRefreshTokenSteps(dialect, existing.has(TABLES.spentRefreshTokens)),
-        ...secondFactorSteps(dialect),
+        ...secondFactorSteps(dialect, existing.get(SECOND_FACTOR_TABLES.mfaTokens)),
         ...eventSteps(dialect),
         ...apiKeySteps(dialect),
       ]

@@ -29,11 +29,19 @@ function indexStep(table: string, columns: readonly string[]): Step {
   };
 }
 
+/** Adds the token version to an mfa token table made before it was kept (its live tokens, `null`, are refused). */
+function addTokenVersionStep(table: string): Step {
+  return {
+    name: `add column ${table}.tokenVersion`,
+    run: (trx) => trx.schema.alterTable(table).addColumn("tokenVersion", "integer").execute(),
+  };
+}
+
 /**
  * The TOTP secrets (sealed with AES-256-GCM; `confirmedAt` null while pending; `lastStep` the last
  * time step whose code was accepted), the recovery codes and the mfa tokens. Times are ms since the epoch.
  */
-export function secondFactorSteps(dialect: Database["dialect"]): Step[] {
+export function secondFactorSteps(dialect: Database["dialect"], mfaTokenColumns?: ReadonlySet<string>): Step[] {
   const time = dialect === "postgres" ? "bigint" : "integer";
   const { totp, recoveryCodes, mfaTokens } = SECOND_FACTOR_TABLES;
   return [
@@ -75,8 +83,11 @@ export function secondFactorSteps(dialect: Database["dialect"]): Step[] {
           .addColumn("createdAt", time, (column) => column.notNull())
           .addColumn("expiresAt", time, (column) => column.notNull())
           .addColumn("usedAt", time)
+          .addColumn("tokenVersion", "integer")
           .execute(),
     },
+    // The user's token version at issue: a token issued before a password, e-mail or role change is refused.
+    ...(mfaTokenColumns && !mfaTokenColumns.has("tokenVersion") ? [addTokenVersionStep(mfaTokens)] : []),
     indexStep(mfaTokens, ["userId"]),
     indexStep(mfaTokens, ["expiresAt"]),
     ...passkeySteps(time),

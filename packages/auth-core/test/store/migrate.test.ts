@@ -239,6 +239,30 @@ describe.each(BACKENDS)("the e-mail migration on $name", (backend) => {
   });
 });
 
+describe.each(BACKENDS)("the mfa token version migration on $name", (backend) => {
+  it("adds the token version to an mfa token table made before it, keeping its rows (without a version: refused)", async () => {
+    const created = await backend.create();
+    const database = await openDatabase(created.url);
+    try {
+      const model = domainOf(V1);
+      await migrate(database, model);
+      await database.db.schema.alterTable("domain_auth_mfa_tokens").dropColumn("tokenVersion").execute();
+      await database.db.deleteFrom("domain_auth_migrations").where("name", "like", "%tokenVersion%").execute();
+      await database.db
+        .insertInto("domain_auth_mfa_tokens")
+        .values({ tokenHash: "old", userId: "u", kind: "challenge", createdAt: 1, expiresAt: Date.now() + 60_000, usedAt: null })
+        .execute();
+      expect(await migrate(database, model)).toEqual(["add column domain_auth_mfa_tokens.tokenVersion"]);
+      const rows = await database.db.selectFrom("domain_auth_mfa_tokens").selectAll().execute();
+      expect(rows).toEqual([expect.objectContaining({ tokenHash: "old", tokenVersion: null })]);
+      expect(await migrate(database, model)).toEqual([]);
+    } finally {
+      await database.close();
+      await created.drop();
+    }
+  });
+});
+
 async function indexNames(database: Database): Promise<string[]> {
   const query =
     database.dialect === "postgres"
