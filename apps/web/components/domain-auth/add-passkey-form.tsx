@@ -3,9 +3,11 @@
 import { type FormEvent, useState } from "react";
 import { useHydrated } from "@/lib/domain-auth/hydrated";
 import { addPasskey, type Passkey } from "@/lib/domain-auth/passkeys";
+import { needsReauthentication } from "@/lib/domain-auth/reauthentication";
 import type { SecondFactorAuth } from "@/lib/domain-auth/second-factor";
 import { sessionClient } from "@/lib/domain-auth/session";
 import { FormError } from "./form-error";
+import { ReauthPrompt } from "./reauth-prompt";
 import { TextField } from "./text-field";
 
 /** Props of {@link AddPasskeyForm}. */
@@ -28,18 +30,35 @@ export function AddPasskeyForm({ auth, enrolmentToken, onAdded, onRefused, onCan
   const [name, setName] = useState("");
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
+  const [reauth, setReauth] = useState(false);
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  async function add(currentPassword?: string) {
     setBusy(true);
     setFailure(null);
-    const result = await addPasskey(sessionClient(), auth, name.trim(), { enrolmentToken });
+    const result = await addPasskey(sessionClient(), auth, name.trim(), { enrolmentToken, currentPassword });
     setBusy(false);
     if (result.ok) return onAdded(result.data);
     if ("prompt" in result) return setFailure(result.message);
     if (enrolmentToken !== undefined && result.status === 401) return onRefused?.();
+    if (needsReauthentication(result) && currentPassword === undefined) return setReauth(true);
     setFailure(result.error.message);
   }
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    await add();
+  }
+
+  async function retry(currentPassword: string) {
+    const result = await addPasskey(sessionClient(), auth, name.trim(), { currentPassword });
+    if (!result.ok && !("prompt" in result) && needsReauthentication(result)) return result.error;
+    setReauth(false);
+    if (result.ok) onAdded(result.data);
+    else setFailure("prompt" in result ? result.message : result.error.message);
+    return null;
+  }
+
+  if (reauth) return <ReauthPrompt action="add a passkey" onPassword={retry} onCancel={() => setReauth(false)} />;
 
   return (
     <form onSubmit={submit} aria-busy={busy}>

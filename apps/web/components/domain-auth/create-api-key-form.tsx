@@ -3,10 +3,12 @@
 import { API_KEY_LIMITS, API_KEY_OPERATIONS } from "@domain-auth/core/policy";
 import { type FormEvent, useId, useState } from "react";
 import { issuesByField } from "@/lib/domain-auth/api";
-import { type CreatedApiKey, createApiKey, scopesByEntity } from "@/lib/domain-auth/api-keys";
+import { type ApiKeyDraft, type CreatedApiKey, createApiKey, scopesByEntity } from "@/lib/domain-auth/api-keys";
 import type { AuthView } from "@/lib/domain-auth/domain-view";
 import { useHydrated } from "@/lib/domain-auth/hydrated";
+import { needsReauthentication, type RetryWithPassword } from "@/lib/domain-auth/reauthentication";
 import { FormError } from "./form-error";
+import { ReauthPrompt } from "./reauth-prompt";
 import { TextField } from "./text-field";
 
 /** Props of {@link CreateApiKeyForm}. */
@@ -77,6 +79,7 @@ export function CreateApiKeyForm({ auth, onCreated, onCancel }: CreateApiKeyForm
   const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<{ message: string; fields: Record<string, string> } | null>(null);
+  const [retry, setRetry] = useState<RetryWithPassword | null>(null);
 
   function toggle(scope: string) {
     const next = new Set(chosen);
@@ -88,11 +91,25 @@ export function CreateApiKeyForm({ auth, onCreated, onCancel }: CreateApiKeyForm
     event.preventDefault();
     setBusy(true);
     const expiresAt = days === 0 ? {} : { expiresAt: new Date(Date.now() + days * 86_400_000).toISOString() };
-    const result = await createApiKey(auth, { name: name.trim(), ...expiresAt, ...(narrow ? { scopes: [...chosen] } : {}) });
+    const draft = { name: name.trim(), ...expiresAt, ...(narrow ? { scopes: [...chosen] } : {}) };
+    const result = await createApiKey(auth, draft);
     setBusy(false);
     if (result.ok) return onCreated(result.data);
+    // A session that signed in too long ago: the same key once the password is confirmed.
+    if (needsReauthentication(result)) return setRetry(() => (currentPassword: string) => createWith(draft, currentPassword));
     setFailure({ message: result.error.message, fields: issuesByField(result.error) });
   }
+
+  async function createWith(draft: ApiKeyDraft, currentPassword: string) {
+    const result = await createApiKey(auth, { ...draft, currentPassword });
+    if (!result.ok && needsReauthentication(result)) return result.error;
+    setRetry(null);
+    if (result.ok) onCreated(result.data);
+    else setFailure({ message: result.error.message, fields: issuesByField(result.error) });
+    return null;
+  }
+
+  if (retry) return <ReauthPrompt action="create an API key" onPassword={retry} onCancel={() => setRetry(null)} />;
 
   return (
     <form className="da-form" onSubmit={submit} aria-busy={busy}>

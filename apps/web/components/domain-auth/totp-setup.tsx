@@ -15,6 +15,7 @@ import {
 } from "@/lib/domain-auth/second-factor";
 import { sessionClient } from "@/lib/domain-auth/session";
 import { FormError } from "./form-error";
+import { ReauthPrompt } from "./reauth-prompt";
 import { SecretFieldsForm, TOTP_CODE_FIELD } from "./secret-fields-form";
 
 /** Props of {@link TotpSetup}. */
@@ -34,7 +35,12 @@ type Pending =
   | { readonly status: "failed"; readonly error: ErrorBody };
 
 /** Starts a pending secret when mounted, and again after each `retry`. */
-function usePendingSecret({ auth, enrolmentToken, onRefused }: TotpSetupProps): { pending: Pending; retry: () => void } {
+function usePendingSecret({ auth, enrolmentToken, onRefused }: TotpSetupProps): {
+  pending: Pending;
+  retry: () => void;
+  /** Shows a secret started outside the effect (after the password was confirmed). */
+  accept: (secret: TotpSecret) => void;
+} {
   const segment = auth.segment;
   const [attempt, setAttempt] = useState(0);
   const [loaded, setLoaded] = useState<{ attempt: number; pending: Pending } | null>(null);
@@ -51,7 +57,11 @@ function usePendingSecret({ auth, enrolmentToken, onRefused }: TotpSetupProps): 
     };
   }, [segment, enrolmentToken, attempt]);
   const pending: Pending = loaded?.attempt === attempt ? loaded.pending : { status: "loading" };
-  return { pending, retry: () => setAttempt((value) => value + 1) };
+  return {
+    pending,
+    retry: () => setAttempt((value) => value + 1),
+    accept: (secret) => setLoaded({ attempt, pending: { status: "ready", secret } }),
+  };
 }
 
 /**
@@ -62,7 +72,7 @@ function usePendingSecret({ auth, enrolmentToken, onRefused }: TotpSetupProps): 
  */
 export function TotpSetup(props: TotpSetupProps) {
   const { auth, enrolmentToken, onConfirmed, onRefused, onCancel } = props;
-  const { pending, retry } = usePendingSecret(props);
+  const { pending, retry, accept } = usePendingSecret(props);
   const ready = useRef<HTMLDivElement>(null);
   // Where the instructions start, so a screen reader reads them before the code is asked.
   useEffect(() => {
@@ -88,6 +98,15 @@ export function TotpSetup(props: TotpSetupProps) {
         Preparing a new secret…
       </p>
     );
+  }
+  if (pending.status === "failed" && pending.error.code === "REAUTHENTICATION_REQUIRED") {
+    const withPassword = async (currentPassword: string) => {
+      const result = await startTotp(sessionClient(), auth, { currentPassword });
+      if (!result.ok) return result.error;
+      accept(result.data);
+      return null;
+    };
+    return <ReauthPrompt action="set up an authenticator app" onPassword={withPassword} onCancel={onCancel} />;
   }
   if (pending.status === "failed") {
     return (

@@ -26,6 +26,8 @@ export interface ApiKeyDraft {
   readonly expiresAt?: string;
   /** None: every entity operation the user's role allows. */
   readonly scopes?: readonly string[];
+  /** The user's password, when the session signed in too long ago to make a key without it. */
+  readonly currentPassword?: string;
 }
 
 type KeysAuth = Pick<AuthView, "segment">;

@@ -55,13 +55,14 @@ async function prompt<T>(ceremony: () => Promise<T>): Promise<{ ok: true; value:
 /**
  * Adds a passkey: options from the server, the browser's prompt, its answer stored as `name`. With
  * a required enrolment's token, the answer also signs in (`transport: "cookie"`), and the tab takes
- * its user. Other sessions of the user end (CONTRACT §15).
+ * its user. Other sessions of the user end (CONTRACT §15). A session that signed in too long ago
+ * gets 403 `REAUTHENTICATION_REQUIRED` until `currentPassword` is sent.
  */
 export async function addPasskey(
   client: SecondFactorClient,
   auth: SecondFactorAuth,
   name: string,
-  options: EnrolmentOptions = {},
+  options: EnrolmentOptions & { readonly currentPassword?: string } = {},
 ): Promise<PasskeyResult<Passkey>> {
   const paths = apiPaths(auth);
   const bearer = options.enrolmentToken;
@@ -69,7 +70,8 @@ export async function addPasskey(
     bearer === undefined
       ? client.call<T>(path, { method: "POST", ...(body ? { body } : {}) })
       : client.request<T>(path, { method: "POST", bearer, ...(body ? { body } : {}) });
-  const creation = await send<PublicKeyCredentialCreationOptionsJSON>(paths.passkeyOptions);
+  const proof = options.currentPassword === undefined ? undefined : { currentPassword: options.currentPassword };
+  const creation = await send<PublicKeyCredentialCreationOptionsJSON>(paths.passkeyOptions, proof);
   if (!creation.ok) return creation;
   const answer = await prompt(() => startRegistration({ optionsJSON: creation.data }));
   if (!answer.ok) return answer;

@@ -109,14 +109,18 @@ export async function verifySecondFactor(
   return null;
 }
 
-/** `POST mfa/totp`: a new pending secret, replacing any pending one (409 while TOTP is on). */
+/**
+ * `POST mfa/totp`: a new pending secret, replacing any pending one (409 while TOTP is on; 403
+ * `REAUTHENTICATION_REQUIRED` for a session that signed in too long ago, until `currentPassword` is sent).
+ */
 export function startTotp(
   client: SecondFactorClient,
   auth: SecondFactorAuth,
-  options: EnrolmentOptions = {},
+  options: EnrolmentOptions & { readonly currentPassword?: string } = {},
 ): Promise<ApiResult<TotpSecret>> {
   const path = apiPaths(auth).totp;
-  if (options.enrolmentToken === undefined) return client.call<TotpSecret>(path, { method: "POST" });
+  const body = options.currentPassword === undefined ? {} : { body: { currentPassword: options.currentPassword } };
+  if (options.enrolmentToken === undefined) return client.call<TotpSecret>(path, { method: "POST", ...body });
   // An enrolment token is no session: a 401 means it died, with nothing to refresh.
   return client.request<TotpSecret>(path, { method: "POST", bearer: options.enrolmentToken });
 }
