@@ -124,6 +124,30 @@ describe("createAuthFromEnv", () => {
     }
   });
 
+  it("reads AUTH_REAUTH_WINDOW: 600 seconds by default, 0 allowed, and hands it to the instance", async () => {
+    expect(readSettings({})).toMatchObject({ reauthWindowSeconds: 600 });
+    expect(readSettings({ AUTH_REAUTH_WINDOW: "0" })).toMatchObject({ reauthWindowSeconds: 0 });
+    for (const value of ["-1", "1.5", "soon"]) expect(() => readSettings({ AUTH_REAUTH_WINDOW: value })).toThrow(/AUTH_REAUTH_WINDOW/);
+    workspace();
+    const auth = await createAuthFromEnv({ AUTH_BCRYPT_COST: "4", AUTH_REAUTH_WINDOW: "0" });
+    try {
+      const post = (path: string, body: unknown, token?: string) =>
+        auth.handle(
+          new Request(`http://localhost/api/user/${path}`, {
+            method: "POST",
+            headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+            body: JSON.stringify(body),
+          }),
+        );
+      const setup = await post("setup", { email: "admin@example.com", password: "correct horse" });
+      const { token } = (await setup.json()) as { token: string };
+      const key = await post("api-keys", { name: "x" }, token);
+      expect(((await key.json()) as { code: string }).code).toBe("REAUTHENTICATION_REQUIRED");
+    } finally {
+      await auth.close();
+    }
+  });
+
   it("reads AUTH_REFRESH_TTL and AUTH_SESSION_MAX_AGE: 30 and 90 days by default, whole numbers of at least 1", async () => {
     expect(readSettings({})).toMatchObject({ refreshTtlSeconds: 2592000, sessionMaxAgeSeconds: 7776000 });
     expect(readSettings({ AUTH_REFRESH_TTL: "600", AUTH_SESSION_MAX_AGE: "900" })).toMatchObject({
