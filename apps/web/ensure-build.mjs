@@ -13,7 +13,14 @@ const TARGETS = [
   {
     name: "auth-core and the wizard",
     output: join(root, "packages/auth-core/dist/index.js"),
-    sources: ["packages/auth-core/src", "packages/auth-core/package.json", "apps/wizard/src"].map((path) => join(root, path)),
+    // The wizard's templates are copied from the web app's scaffolded folders by its build.
+    sources: [
+      "packages/auth-core/src",
+      "packages/auth-core/package.json",
+      "apps/wizard/src",
+      "apps/wizard/templates/manifest.yaml",
+      ...["app/(domain-auth)", "components/domain-auth", "lib/domain-auth"].map((folder) => `apps/web/${folder}`),
+    ].map((path) => join(root, path)),
     command: ["run", "build"],
   },
   {
