@@ -1,9 +1,9 @@
 import type { Browser, CDPSession, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { setUpAdmin } from "../test/support/accounts.js";
+import { setUpAdmin, signUp } from "../test/support/accounts.js";
 import { type RunningApp, startApp } from "../test/support/app-server.js";
 import { launchBrowser, openTab, saveScreenshot, watchPolicy } from "./support/browser.js";
-import { ADMIN, signIn } from "./support/flows.js";
+import { ADMIN, mainNav, signIn } from "./support/flows.js";
 
 /**
  * Sensitive actions in the pages (docs/security.md#sensitive-actions) in Chromium against the
@@ -76,11 +76,25 @@ describe("a stale session in the browser", () => {
     await saveScreenshot(page, "reauth-passkey");
     await section.getByLabel("Current password").fill(ADMIN.password);
     await section.getByRole("button", { name: "Confirm" }).click();
-    await section
-      .getByRole("status")
-      .filter({ hasText: "The passkey “Laptop” was added" })
-      .waitFor();
+    await section.getByRole("status").filter({ hasText: "The passkey “Laptop” was added" }).waitFor();
     await section.getByRole("listitem").filter({ hasText: "Laptop" }).waitFor();
+  });
+
+  test("gives another user the administrator role only after the password", async () => {
+    const bob = await signUp(app.url, { email: "bob@example.com" });
+    await mainNav(page).getByRole("link", { name: "Admin" }).click();
+    const users = page.getByRole("region", { name: "Users" });
+    await users.getByLabel(`Role of ${bob.email}`, { exact: true }).selectOption("Admin");
+    await users.getByRole("button", { name: `Change role of ${bob.email}` }).click();
+    await users.getByText("To give this role, confirm it is you").waitFor();
+    await users.getByLabel("Current password").fill(ADMIN.password);
+    await users.getByRole("button", { name: "Confirm" }).click();
+    await users
+      .getByRole("status")
+      .filter({ hasText: `${bob.email} now has the role Admin.` })
+      .waitFor();
+    expect(await users.getByLabel(`Role of ${bob.email}`, { exact: true }).inputValue()).toBe("Admin");
+    await page.goto("/profile");
   });
 
   test("creates an API key only after the password", async () => {
@@ -96,5 +110,4 @@ describe("a stale session in the browser", () => {
     expect(await shown.textContent()).toMatch(/^da_/);
     expect(policyReports).toEqual([]);
   });
-
 });

@@ -18,6 +18,11 @@ export interface CreateApiKeyFormProps {
   readonly onCancel: () => void;
 }
 
+/** When a key made now stops working after `days`: none for `0` (until revoked). */
+function expiryAfter(days: number): { expiresAt?: string } {
+  return days === 0 ? {} : { expiresAt: new Date(Date.now() + days * 86_400_000).toISOString() };
+}
+
 /** How long a new key may work, in days; `0`: until revoked. */
 const LIFETIMES = [
   [0, "No expiry"],
@@ -90,8 +95,7 @@ export function CreateApiKeyForm({ auth, onCreated, onCancel }: CreateApiKeyForm
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setBusy(true);
-    const expiresAt = days === 0 ? {} : { expiresAt: new Date(Date.now() + days * 86_400_000).toISOString() };
-    const draft = { name: name.trim(), ...expiresAt, ...(narrow ? { scopes: [...chosen] } : {}) };
+    const draft = { name: name.trim(), ...expiryAfter(days), ...(narrow ? { scopes: [...chosen] } : {}) };
     const result = await createApiKey(auth, draft);
     setBusy(false);
     if (result.ok) return onCreated(result.data);

@@ -6,8 +6,10 @@ import { callApi } from "@/lib/domain-auth/api";
 import type { EntityView } from "@/lib/domain-auth/domain-view";
 import { fieldLabel, formatValue } from "@/lib/domain-auth/format";
 import { usePagedList } from "@/lib/domain-auth/paged-list";
+import { needsReauthentication, type RetryWithPassword } from "@/lib/domain-auth/reauthentication";
 import { FormError } from "./form-error";
 import { Pager } from "./pager";
+import { ReauthPrompt } from "./reauth-prompt";
 import { RecordForm } from "./record-form";
 
 type EntityRecord = Record<string, unknown> & { readonly id: string };
@@ -138,6 +140,7 @@ export function EntityRecords({ entity, caller, authorization }: EntityRecordsPr
   const [confirming, setConfirming] = useState<string | null>(null);
   const [status, setStatus] = useState("");
   const [failure, setFailure] = useState<string | null>(null);
+  const [retry, setRetry] = useState<RetryWithPassword | null>(null);
   const may: MayPerform = (operation, record) => mayPerform(entity, operation, caller, { ...authorization, record });
   const headingId = `entity-${entity.segment}`;
 
@@ -146,7 +149,16 @@ export function EntityRecords({ entity, caller, authorization }: EntityRecordsPr
     const result = target
       ? await callApi(itemPath(entity, target.id), { method: "PATCH", body })
       : await callApi(collectionPath(entity), { method: "POST", body });
-    if (!result.ok) return result.error;
+    // Another user's password, or the setup role, needs a recent sign-in: the same save once the password is confirmed.
+    if (needsReauthentication(result) && body.currentPassword === undefined) {
+      setRetry(() => (currentPassword: string) => save({ ...body, currentPassword }));
+    }
+    if (!result.ok && needsReauthentication(result)) return result.error;
+    setRetry(null);
+    if (!result.ok) {
+      if (body.currentPassword !== undefined) setFailure(result.error.message);
+      return result.error;
+    }
     setEditing(null);
     setStatus(`${entity.name} ${target ? "saved" : "created"}.`);
     list.reload();
@@ -175,6 +187,7 @@ export function EntityRecords({ entity, caller, authorization }: EntityRecordsPr
         {status}
       </p>
       <FormError error={failure ?? list.error} />
+      {retry ? <ReauthPrompt action={`save this ${entity.name}`} onPassword={retry} onCancel={() => setRetry(null)} /> : null}
       {editing !== null ? (
         <RecordForm
           key={editing === "new" ? "new" : editing.id}

@@ -5,7 +5,9 @@ import { ACCOUNT_TOKEN_LIFETIMES, collectionPath } from "@domain-auth/core/polic
 import { type FormEvent, useState } from "react";
 import { callApi } from "@/lib/domain-auth/api";
 import type { AuthView } from "@/lib/domain-auth/domain-view";
+import { needsReauthentication, type RetryWithPassword } from "@/lib/domain-auth/reauthentication";
 import { FormError } from "./form-error";
+import { ReauthPrompt } from "./reauth-prompt";
 import { TextField } from "./text-field";
 
 /** Props of {@link InviteUserForm}. */
@@ -19,6 +21,7 @@ export interface InviteUserFormProps {
 export function InviteUserForm({ auth, onInvited }: InviteUserFormProps) {
   const [error, setError] = useState<ErrorBody | null>(null);
   const [status, setStatus] = useState("");
+  const [retry, setRetry] = useState<RetryWithPassword | null>(null);
 
   async function invite(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -27,13 +30,25 @@ export function InviteUserForm({ auth, onInvited }: InviteUserFormProps) {
     const email = String(data.get("email") ?? "");
     const role = String(data.get("role") ?? "");
     const body = role ? { email, role } : { email };
+    await send(body, () => form.reset());
+  }
+
+  /** Sends an invitation; one with the setup role from a session that signed in long ago first asks for the password. */
+  async function send(body: { email: string; role?: string; currentPassword?: string }, done: () => void) {
     const result = await callApi(collectionPath(auth), { method: "POST", body });
+    if (needsReauthentication(result) && body.currentPassword === undefined) {
+      setRetry(() => (currentPassword: string) => send({ ...body, currentPassword }, done));
+      return null;
+    }
+    if (!result.ok && needsReauthentication(result)) return result.error;
+    setRetry(null);
     setError(result.ok ? null : result.error);
-    if (!result.ok) return;
+    if (!result.ok) return null;
     const days = ACCOUNT_TOKEN_LIFETIMES.invite / 86400;
-    setStatus(`${email} is invited: a link to choose a password is on its way (it works for ${days} days).`);
-    form.reset();
+    setStatus(`${body.email} is invited: a link to choose a password is on its way (it works for ${days} days).`);
+    done();
     onInvited();
+    return null;
   }
 
   return (
@@ -42,7 +57,8 @@ export function InviteUserForm({ auth, onInvited }: InviteUserFormProps) {
       <p className="da-status" role="status">
         {status}
       </p>
-      <form className="da-form" onSubmit={invite}>
+      {retry ? <ReauthPrompt action="invite an administrator" onPassword={retry} onCancel={() => setRetry(null)} /> : null}
+      <form className="da-form" onSubmit={invite} hidden={retry !== null}>
         <FormError error={error} />
         <TextField label="Email to invite" name="email" type="email" autoComplete="off" required />
         {auth.roles.length > 0 ? (

@@ -7,24 +7,39 @@ import type { UserProfile } from "@/lib/domain-auth/current-user";
 import type { AuthView } from "@/lib/domain-auth/domain-view";
 import { fieldLabel, formatValue } from "@/lib/domain-auth/format";
 import { usePagedList } from "@/lib/domain-auth/paged-list";
+import { needsReauthentication, type RetryWithPassword } from "@/lib/domain-auth/reauthentication";
 import { FormError } from "./form-error";
 import { Pager } from "./pager";
+import { ReauthPrompt } from "./reauth-prompt";
 
 /** Every user with their role, a form per user to change it and, where the domain has `sessions`, "sign out everywhere". */
 export function UsersTable({ auth }: { readonly auth: AuthView }) {
   const list = usePagedList<UserProfile>(auth.segment);
   const [status, setStatus] = useState("");
   const [failure, setFailure] = useState<string | null>(null);
+  const [retry, setRetry] = useState<RetryWithPassword | null>(null);
 
   async function changeRole(event: FormEvent<HTMLFormElement>, user: UserProfile) {
     event.preventDefault();
     const form = event.currentTarget;
     const role = String(new FormData(form).get("role") ?? "") || null;
-    const result = await callApi(itemPath(auth, user.id), { method: "PATCH", body: { role } });
-    if (!result.ok) form.reset();
+    await giveRole(user, role, {});
+    form.reset();
+  }
+
+  /** Sends a role change; giving the setup role from a session that signed in long ago first asks for the password. */
+  async function giveRole(user: UserProfile, role: string | null, proof: { currentPassword?: string }) {
+    const result = await callApi(itemPath(auth, user.id), { method: "PATCH", body: { role, ...proof } });
+    if (needsReauthentication(result) && proof.currentPassword === undefined) {
+      setRetry(() => (currentPassword: string) => giveRole(user, role, { currentPassword }));
+      return null;
+    }
+    if (!result.ok && needsReauthentication(result)) return result.error;
+    setRetry(null);
     setFailure(result.ok ? null : result.error.message);
     setStatus(result.ok ? `${user.email} now has the role ${role ?? "none"}.` : "");
     list.reload();
+    return null;
   }
 
   async function signOutEverywhere(user: UserProfile) {
@@ -40,6 +55,7 @@ export function UsersTable({ auth }: { readonly auth: AuthView }) {
         {status}
       </p>
       <FormError error={failure ?? list.error} />
+      {retry ? <ReauthPrompt action="give this role" onPassword={retry} onCancel={() => setRetry(null)} /> : null}
       <div className="da-table-wrap">
         <table>
           <caption className="da-visually-hidden">Users and their roles</caption>

@@ -4,13 +4,12 @@ import type { ApiRequest } from "../http/api-request.js";
 import { readJsonObject } from "../http/body.js";
 import { ApiError } from "../http/errors.js";
 import type { LiveSessionRow } from "../sessions/session-store.js";
-import type { SignedInUser } from "../store/rows.js";
 import { invalidTokenError } from "./authenticate.js";
 import { checkPassword } from "./check-password.js";
 
 /** Who asks for a sensitive action: their user, the session their token belongs to, and whether they hold an enrolment token instead. */
 export interface SensitiveCaller {
-  readonly user: SignedInUser;
+  readonly user: { readonly id: string };
   /** `null` for the holder of a required enrolment's token (no session exists yet). */
   readonly session: LiveSessionRow | null;
   /** A required enrolment's token was presented: it counts as a recent sign-in. */
@@ -35,26 +34,21 @@ function sendsBody(request: ApiRequest): boolean {
 }
 
 /**
- * The recent sign-in a sensitive action needs (adding a second factor, creating an API key,
- * linking a provider; docs/security.md#sensitive-actions): the caller's session signed in within
- * `AUTH_REAUTH_WINDOW` seconds, or holds a required enrolment's token, or the body's
- * `currentPassword` is theirs, compared under login throttling (a wrong one is a failed login).
- * Checked after permission and before the body's other checks; reads the body when one is sent.
+ * The recent sign-in a sensitive action needs (docs/security.md#sensitive-actions): the caller's
+ * session signed in within `AUTH_REAUTH_WINDOW` seconds, or holds a required enrolment's token, or
+ * `currentPassword` (as sent) is theirs, compared under login throttling (a wrong one is a failed login).
  *
- * @returns the body (an empty object when none was sent), `currentPassword` taken out, for the handler's schema.
  * @throws {ApiError} 403 `REAUTHENTICATION_REQUIRED` (with an issue on `currentPassword` when it is
- *   wrong), 429 `TOO_MANY_ATTEMPTS` while the email is locked, and the body's 415, 413 and 400.
+ *   wrong), 429 `TOO_MANY_ATTEMPTS` while the email is locked.
  */
-export async function requireRecentSignIn(
+export async function checkRecentSignIn(
   context: RouteContext,
   services: AuthServices,
   request: ApiRequest,
   caller: SensitiveCaller,
-): Promise<Record<string, unknown>> {
-  const recent = Boolean(caller.enrolment) || (caller.session !== null && services.sessions.isRecent(caller.session));
-  if (!recent && !sendsBody(request)) throw reauthenticationRequired();
-  const { currentPassword, ...body } = sendsBody(request) ? await readJsonObject(request) : {};
-  if (recent) return body;
+  currentPassword: unknown,
+): Promise<void> {
+  if (caller.enrolment || (caller.session !== null && services.sessions.isRecent(caller.session))) return;
   if (typeof currentPassword !== "string" || currentPassword.length > MAX_CURRENT_PASSWORD_LENGTH) {
     throw reauthenticationRequired(
       currentPassword === undefined ? undefined : [{ path: ["currentPassword"], message: "must be a string" }],
@@ -66,5 +60,25 @@ export async function requireRecentSignIn(
   if (!(await checkPassword(context, services, request, attempt))) {
     throw reauthenticationRequired([{ path: ["currentPassword"], message: "is wrong" }]);
   }
+}
+
+/**
+ * {@link checkRecentSignIn} for an endpoint that reads its body only after it: checked after
+ * permission and before the body's other checks, reading the body when one is sent (a stale
+ * session without one is refused before any is read).
+ *
+ * @returns the body (an empty object when none was sent), `currentPassword` taken out, for the handler's schema.
+ * @throws {ApiError} as {@link checkRecentSignIn}, and the body's 415, 413 and 400.
+ */
+export async function requireRecentSignIn(
+  context: RouteContext,
+  services: AuthServices,
+  request: ApiRequest,
+  caller: SensitiveCaller,
+): Promise<Record<string, unknown>> {
+  const recent = Boolean(caller.enrolment) || (caller.session !== null && services.sessions.isRecent(caller.session));
+  if (!recent && !sendsBody(request)) throw reauthenticationRequired();
+  const { currentPassword, ...body } = sendsBody(request) ? await readJsonObject(request) : {};
+  if (!recent) await checkRecentSignIn(context, services, request, caller, currentPassword);
   return body;
 }

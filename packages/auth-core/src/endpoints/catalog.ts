@@ -358,7 +358,7 @@ export const AUTH_ENDPOINTS = {
         caller: "bearer",
         enrolment: true,
         success: { status: 200, description: "Two-step verification is on" },
-        errors: ["CONFLICT"],
+        errors: ["TOO_MANY_ATTEMPTS", "CONFLICT"],
       },
     },
   },

@@ -7,6 +7,8 @@ export interface TotpRow {
   readonly userId: string;
   /** The base32 secret sealed by the secret box: never stored in plain form. */
   readonly sealed: string;
+  /** When the secret was made (for a pending one: when its enrolment started). */
+  readonly createdAt: number;
   readonly confirmedAt: number | null;
   /** The last time step whose code was accepted: no code of it or before is accepted again. */
   readonly lastStep: number | null;
@@ -40,12 +42,18 @@ export class SecondFactorStore {
   async findTotp(userId: string): Promise<TotpRow | undefined> {
     const row = await this.database.db
       .selectFrom(TABLES.totp)
-      .select(["userId", "secret", "confirmedAt", "lastStep"])
+      .select(["userId", "secret", "createdAt", "confirmedAt", "lastStep"])
       .where("userId", "=", userId)
       .executeTakeFirst();
     if (!row) return undefined;
     const time = (value: unknown) => (value === null || value === undefined ? null : Number(value));
-    return { userId: String(row.userId), sealed: String(row.secret), confirmedAt: time(row.confirmedAt), lastStep: time(row.lastStep) };
+    return {
+      userId: String(row.userId),
+      sealed: String(row.secret),
+      createdAt: Number(row.createdAt),
+      confirmedAt: time(row.confirmedAt),
+      lastStep: time(row.lastStep),
+    };
   }
 
   /** Whether the user's TOTP is on, read in a transaction. */

@@ -9,6 +9,8 @@ import { matchTotpStep, newTotpSecret, otpauthUrl } from "./totp.js";
 
 /** How long an mfa token lives: 5 minutes (CONTRACT 15). */
 export const MFA_TOKEN_TTL_SECONDS = 300;
+/** A pending TOTP secret can be confirmed this long after its enrolment started; then it must be started again. */
+export const PENDING_TOTP_TTL_SECONDS = 600;
 /** The longest mfa token worth hashing and looking up; ours are 47 characters. */
 const MAX_MFA_TOKEN_LENGTH = 128;
 
@@ -110,13 +112,16 @@ export class SecondFactors {
   }
 
   /**
-   * Turns TOTP on with a code of the pending secret: its step counts as used, a new set of recovery
+   * Turns TOTP on with a code of the pending secret (started at most {@link PENDING_TOTP_TTL_SECONDS}
+   * ago, else `not-pending`): its step counts as used, a new set of recovery
    * codes replaces any other, and `within` commits with them.
    */
   async confirmTotp(userId: string, code: string, within: Within): Promise<ConfirmOutcome> {
     const now = this.now();
     const row = await this.store.findTotp(userId);
-    if (!row || row.confirmedAt !== null) return { confirmed: false, reason: "not-pending" };
+    // A secret left pending is no standing target: codes of it can be guessed only while it is fresh.
+    const expired = row !== undefined && now - row.createdAt > PENDING_TOTP_TTL_SECONDS * 1000;
+    if (!row || row.confirmedAt !== null || expired) return { confirmed: false, reason: "not-pending" };
     const step = this.stepOf(row, code, now);
     if (step === null) return { confirmed: false, reason: "wrong-code" };
     const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);

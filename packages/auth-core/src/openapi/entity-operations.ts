@@ -81,7 +81,12 @@ const ENTITY_OPERATIONS: readonly EntityOperation[] = [
     description: "The owner field, if any, is set to the caller. Declared defaults fill absent keys.",
     body: (entity) => recordBodySchema(entity, "create"),
     success: { status: 201, description: "The new record", schema: ITEM },
-    errors: (entity) => ["FORBIDDEN", conflict(entity), "CONFLICT"],
+    errors: (entity) => [
+      "FORBIDDEN",
+      conflict(entity),
+      "CONFLICT",
+      ...(entity.isAuthEntity ? (["REAUTHENTICATION_REQUIRED", "TOO_MANY_ATTEMPTS"] as const) : []),
+    ],
   },
   {
     operation: "read",
@@ -106,7 +111,7 @@ const ENTITY_OPERATIONS: readonly EntityOperation[] = [
       "NOT_FOUND",
       conflict(entity),
       "CONFLICT",
-      ...(entity.isAuthEntity ? (["LAST_ADMIN", "TOO_MANY_ATTEMPTS"] as const) : []),
+      ...(entity.isAuthEntity ? (["LAST_ADMIN", "REAUTHENTICATION_REQUIRED", "TOO_MANY_ATTEMPTS"] as const) : []),
     ],
   },
   {

@@ -9,13 +9,20 @@ export function recordSchemaNames(entity: EntityModel): { record: string; page: 
   return { record: entity.name, page: `${entity.name}.page` };
 }
 
+/** What `currentPassword` is for in a body of the auth entity (docs/security.md#sensitive-actions). */
+const CURRENT_PASSWORD_USES = {
+  create:
+    "Your current password: needed to create a user with a password or the setup role when your session signed in longer ago than `AUTH_REAUTH_WINDOW`.",
+  update:
+    "Your current password: needed to change your own password or email, and to set another user's password or email or give them the setup role when your session signed in longer ago than `AUTH_REAUTH_WINDOW`.",
+} as const;
+
 /** The create or update body of an entity: the very zod schema that validates it (`bodySchema`). */
 export function recordBodySchema(entity: EntityModel, mode: "create" | "update"): JsonSchema {
-  const extraKeys = mode === "update" && entity.isAuthEntity ? ["currentPassword"] : [];
+  const extraKeys = entity.isAuthEntity ? ["currentPassword"] : [];
   const json = inputSchemaOf(bodySchema(entity, mode, { extraKeys }), { ignored: IGNORED_KEYS });
   const properties = json.properties as Record<string, JsonSchema>;
-  if (properties.currentPassword)
-    properties.currentPassword.description = "Your current password: needed to change your own password or email.";
+  if (properties.currentPassword) properties.currentPassword.description = CURRENT_PASSWORD_USES[mode];
   return json;
 }
 

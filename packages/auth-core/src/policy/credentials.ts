@@ -49,3 +49,17 @@ export function changesOwnCredentials(caller: Caller, user: PolicyRecord, values
 export function checkCurrentPassword(confirmed: boolean): Verdict {
   return confirmed ? ALLOWED : forbidden("Changing your password or email needs your current password in 'currentPassword'");
 }
+
+/**
+ * Whether a write of a user hands whoever holds the caller's session a sign-in of their own, and so
+ * needs a recent sign-in (docs/security.md#sensitive-actions): creating a user with a password or
+ * with the setup role; setting another user's password or email; giving another user the setup role.
+ * `user` is `null` for a new one.
+ */
+export function grantsSignIn(auth: PolicyAuth, caller: Caller, user: PolicyRecord | null, values: PolicyRecord): boolean {
+  const toSetupRole = Object.hasOwn(values, "role") && holdsSetupRole(auth, values.role);
+  if (user === null) return Object.hasOwn(values, "password") || toSetupRole;
+  if (isSelf(caller, user)) return false;
+  const changes = credentialChanges(user, values);
+  return changes.password || changes.email || (toSetupRole && !holdsSetupRole(auth, user.role));
+}

@@ -1,4 +1,4 @@
-import { requireUser } from "../accounts/authenticate.js";
+import { invalidTokenError, requireUser } from "../accounts/authenticate.js";
 import { requireRecentSignIn } from "../accounts/recent-sign-in.js";
 import { aboutUser, requestEvents } from "../accounts/security-events.js";
 import { apiKeyView } from "../api-keys/api-keys.js";
@@ -34,6 +34,8 @@ export async function createApiKey(context: RouteContext, services: AuthServices
   const scopes = body.scopes === undefined ? null : [...new Set(body.scopes)];
   const events = requestEvents(context, services, request);
   const { row, key } = await writeTransaction(context.database, async (trx) => {
+    // A recovery that revokes the session meanwhile either waits for this key, and revokes it too, or is seen here.
+    if (!(await services.sessions.store.holdLive(trx, session.id, services.sessions.now()))) throw invalidTokenError();
     if ((await services.apiKeys.store.countOf(trx, user.id)) >= API_KEY_LIMITS.maxKeysPerUser) {
       throw new ApiError("CONFLICT", { message: `You have ${API_KEY_LIMITS.maxKeysPerUser} API keys: revoke one first` });
     }

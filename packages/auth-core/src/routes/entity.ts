@@ -1,5 +1,6 @@
 import { invalidTokenError } from "../accounts/authenticate.js";
 import { createUser } from "../accounts/create-user.js";
+import { checkRecentSignIn } from "../accounts/recent-sign-in.js";
 import { aboutUser, requestEvents } from "../accounts/security-events.js";
 import type { EntityModel } from "../config/index.js";
 import type { AuthServices, RouteContext } from "../context.js";
@@ -9,6 +10,7 @@ import { ApiError, type Issue } from "../http/errors.js";
 import { json, noContent, type Reply } from "../http/responses.js";
 import { referenceError, storeError } from "../http/store-errors.js";
 import { checkKeyUserCreate } from "../policy/api-keys.js";
+import { grantsSignIn } from "../policy/credentials.js";
 import { isInvitation, vouchesForEmail } from "../policy/email-verification.js";
 import { checkFieldGuards } from "../policy/field-guards.js";
 import { checkOwnership } from "../policy/ownership.js";
@@ -83,11 +85,18 @@ export async function createRecord(context: RouteContext, request: ApiRequest, e
     entity.isAuthEntity &&
     services !== null &&
     isInvitation(services.auth, caller, body, { mailAvailable: services.mail !== null && services.endpoints.passwordReset });
-  const values = parseRecordBody(entity, body, "create", invitation ? { omit: ["password"] } : {});
+  const { currentPassword, ...values } = parseRecordBody(entity, body, "create", {
+    ...(invitation ? { omit: ["password"] } : {}),
+    ...(entity.isAuthEntity ? { extraKeys: ["currentPassword"] } : {}),
+  });
   if (entity.isAuthEntity && access.credential === "api-key") enforce(checkKeyUserCreate(body));
   checkRoleValue(context, entity, values);
   await checkRefs(context, entity, values);
   enforce(checkFieldGuards(services?.auth ?? null, entity, caller, values));
+  // A user with a password or the setup role is a sign-in of its own: a stolen session must not make one.
+  if (services && caller && access.session && entity.isAuthEntity && grantsSignIn(services.auth, caller, null, values)) {
+    await checkRecentSignIn(context, services, request, { user: caller, session: access.session }, currentPassword);
+  }
 
   if (entity.isAuthEntity && services) return createUserRecord(context, services, request, access, { values, invitation });
 

@@ -45,20 +45,26 @@ export async function confirmTotp(context: RouteContext, services: AuthServices,
   const transport = caller.enrolment ? checkTransport(services, request, body.transport) : "body";
   const events = requestEvents(context, services, request);
   const factorAdded = factorAddedWork(services, caller);
-  const outcome = await services.mfa.confirmTotp(caller.user.id, body.code, async (trx) => {
-    await factorAdded(trx);
-    await events.write(trx, {
-      type: "mfa.enabled",
-      ...byUser(caller.user),
-      sessionId: caller.session?.id ?? null,
-      detail: { method: "totp" },
-    });
-  });
-  if (!outcome.confirmed && outcome.reason === "not-pending") {
-    throw new ApiError("CONFLICT", { message: "There is no pending secret to confirm: start with POST mfa/totp" });
-  }
-  if (!outcome.confirmed) {
+  // Codes are guesses at the pending secret: counted like a sign-in's, so one left pending cannot be brute-forced.
+  const attempt = await countAttempt(context, services, request, caller.user.email, { userId: caller.user.id });
+  const outcome = await attempt.compare(() =>
+    services.mfa.confirmTotp(caller.user.id, body.code, async (trx) => {
+      await factorAdded(trx);
+      await events.write(trx, {
+        type: "mfa.enabled",
+        ...byUser(caller.user),
+        sessionId: caller.session?.id ?? null,
+        detail: { method: "totp" },
+      });
+    }),
+  );
+  if (!outcome.confirmed && outcome.reason === "wrong-code") {
+    attempt.fail("mfa.failed", { method: "totp" });
     throw new ApiError("INVALID_BODY", { issues: [{ path: ["code"], message: "is not a current code of the new secret" }] });
+  }
+  await attempt.giveBack();
+  if (!outcome.confirmed) {
+    throw new ApiError("CONFLICT", { message: "There is no pending secret to confirm, or it expired: start with POST mfa/totp" });
   }
   const { recoveryCodes } = outcome;
   if (!caller.enrolment) return jsonWithToken(200, { recoveryCodes });

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import { checkPassword } from "../accounts/check-password.js";
+import { checkRecentSignIn } from "../accounts/recent-sign-in.js";
 import { type RequestEvents, requestEvents } from "../accounts/security-events.js";
 import { sessionTokens, signedInReply, startSession } from "../accounts/signed-in-body.js";
 import type { EntityModel } from "../config/index.js";
@@ -10,7 +11,13 @@ import { ApiError } from "../http/errors.js";
 import { json, type Reply } from "../http/responses.js";
 import { storeError } from "../http/store-errors.js";
 import { checkKeyUserUpdate } from "../policy/api-keys.js";
-import { changesOwnCredentials, checkCredentialWriter, checkCurrentPassword, credentialChanges } from "../policy/credentials.js";
+import {
+  changesOwnCredentials,
+  checkCredentialWriter,
+  checkCurrentPassword,
+  credentialChanges,
+  grantsSignIn,
+} from "../policy/credentials.js";
 import { checkFieldGuards } from "../policy/field-guards.js";
 import { checkOwnership } from "../policy/ownership.js";
 import { checkLastAdmin, checkSetupRoleUser, removesSetupRoleHolder } from "../policy/setup-role.js";
@@ -65,6 +72,10 @@ async function checkUserUpdate(
   enforce(checkSetupRoleUser(auth, access.caller, user, "update"));
   if (access.credential === "api-key") enforce(checkKeyUserUpdate(user, values));
   enforce(checkCredentialWriter(auth, access.caller, user, values));
+  // Another user's password or email, or the setup role: what a stolen session would keep as a sign-in of its own.
+  if (access.caller && access.session && grantsSignIn(auth, access.caller, user, values)) {
+    await checkRecentSignIn(context, services, request, { user: access.caller, session: access.session }, currentPassword);
+  }
   if (!changesOwnCredentials(access.caller, user, values)) return;
   // Checked under login throttling: wrong answers count as failed logins for the user's email.
   const confirmed =

@@ -329,6 +329,22 @@ export class SessionStore {
     return Number(result.numUpdatedRows);
   }
 
+  /**
+   * Whether a session is live inside `trx`, holding it until `trx` ends: a revocation of it (a
+   * password reset, say) waits for `trx` to commit, or `trx` reads it revoked. PostgreSQL takes a
+   * share lock on the row; SQLite's write transactions run one at a time already.
+   */
+  async holdLive(trx: Kysely<AnyDB>, id: string, now: number): Promise<boolean> {
+    const query = trx
+      .selectFrom(TABLES.sessions)
+      .select("id")
+      .where("id", "=", id)
+      .where("revokedAt", "is", null)
+      .where("expiresAt", ">", now);
+    const row = await (this.database.dialect === "postgres" ? query.forShare() : query).executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** A user's live sessions, newest first. */
   async listActive(userId: string, now: number): Promise<SessionRow[]> {
     const rows = await this.db
