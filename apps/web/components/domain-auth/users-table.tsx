@@ -12,6 +12,33 @@ import { FormError } from "./form-error";
 import { Pager } from "./pager";
 import { ReauthPrompt } from "./reauth-prompt";
 
+/** A user's role as a choice of the domain's roles, and the button that gives the chosen one. */
+function RoleForm({
+  roles,
+  user,
+  onSubmit,
+}: {
+  readonly roles: readonly string[];
+  readonly user: UserProfile;
+  readonly onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+}) {
+  return (
+    <form className="da-inline-form" onSubmit={onSubmit}>
+      <select name="role" aria-label={`Role of ${user.email}`} defaultValue={user.role ?? ""}>
+        {roles.map((role) => (
+          <option key={role} value={role}>
+            {role}
+          </option>
+        ))}
+        <option value="">No role</option>
+      </select>
+      <button type="submit" className="da-button" aria-label={`Change role of ${user.email}`}>
+        Change role
+      </button>
+    </form>
+  );
+}
+
 /** Every user with their role, a form per user to change it and, where the domain has `sessions`, "sign out everywhere". */
 export function UsersTable({ auth }: { readonly auth: AuthView }) {
   const list = usePagedList<UserProfile>(auth.segment);
@@ -79,19 +106,7 @@ export function UsersTable({ auth }: { readonly auth: AuthView }) {
                   <td key={field.name}>{formatValue(user[field.name])}</td>
                 ))}
                 <td>
-                  <form className="da-inline-form" onSubmit={(event) => changeRole(event, user)}>
-                    <select name="role" aria-label={`Role of ${user.email}`} defaultValue={user.role ?? ""}>
-                      {auth.roles.map((role) => (
-                        <option key={role} value={role}>
-                          {role}
-                        </option>
-                      ))}
-                      <option value="">No role</option>
-                    </select>
-                    <button type="submit" className="da-button" aria-label={`Change role of ${user.email}`}>
-                      Change role
-                    </button>
-                  </form>
+                  <RoleForm roles={auth.roles} user={user} onSubmit={(event) => changeRole(event, user)} />
                 </td>
                 {auth.endpoints.sessions ? (
                   <td>
