@@ -3,6 +3,8 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_PASSWORD } from "../../../../test/support/accounts.js";
 import { BACKENDS, type TestDatabase } from "../../../../test/support/databases.js";
+import { ApiError } from "../../src/http/errors.js";
+import { errorResponse, UNAVAILABLE_RETRY_SECONDS } from "../../src/http/responses.js";
 import { sqlitePathOf } from "../../src/store/database.js";
 import { EVENT_TABLES } from "../../src/store/event-table.js";
 import { BLOG_YAML, domainOf } from "../support/domains.js";
@@ -61,5 +63,17 @@ describe.each(BACKENDS)("every 503 carries Retry-After, on $name", { timeout: 60
     }
     const created = await instance.api.post("/api/user/register", { email: "locked@example.com", password: TEST_PASSWORD });
     expect(created.status, created.text).toBe(201);
+  });
+});
+
+describe("the reply of an error", () => {
+  it("gives every 503 Retry-After in seconds, whatever made it, and keeps one the error names", () => {
+    const plain = errorResponse(new ApiError("UNAVAILABLE", { cause: Object.assign(new Error("disk full"), { code: "SQLITE_FULL" }) }));
+    expect(plain.status).toBe(503);
+    expect(plain.headers["retry-after"]).toBe(String(UNAVAILABLE_RETRY_SECONDS));
+    const named = errorResponse(new ApiError("UNAVAILABLE", { headers: { "retry-after": "1" } }));
+    expect(named.headers["retry-after"]).toBe("1");
+    // Other statuses get none of their own.
+    expect(errorResponse(new ApiError("INTERNAL_ERROR")).headers["retry-after"]).toBeUndefined();
   });
 });
