@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { setUpAdmin, TEST_PASSWORD } from "../../../../test/support/accounts.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type SignedIn, setUpAdmin, TEST_PASSWORD } from "../../../../test/support/accounts.js";
 import { BACKENDS } from "../../../../test/support/databases.js";
 import { readAllEvents, settled } from "../support/events.js";
 import { useInstance } from "../support/instance.js";
@@ -15,9 +15,13 @@ const FORGED = "frank@example.com\n2026-01-01T00:00:00Z login.succeeded admin@ex
  */
 describe.each(BACKENDS)("events are one line each, on $name", (backend) => {
   const test = useInstance(backend.create);
+  let admin: SignedIn;
+
+  beforeAll(async () => {
+    admin = await setUpAdmin(test.api);
+  });
 
   it("refuses a login whose email holds a control character inside, 400 INVALID_BODY on email, and records nothing", async () => {
-    const admin = await setUpAdmin(test.api);
     for (const email of [FORGED, "frank@example.com\r\nx", "frank\u0085@example.com", "frank\u001b[2K@example.com"]) {
       const refused = await test.api.post("/api/user/login", { email, password: TEST_PASSWORD });
       expect(refused.status, JSON.stringify(email)).toBe(400);
@@ -34,9 +38,6 @@ describe.each(BACKENDS)("events are one line each, on $name", (backend) => {
   });
 
   it("stores a request's User-Agent with its control characters escaped", async () => {
-    const admin = await setUpAdmin(test.api).catch(() => null);
-    const token =
-      admin?.token ?? (await test.api.post("/api/user/login", { email: "admin@example.com", password: TEST_PASSWORD })).body.token;
     const userAgent = "Evil\u000b2026-01-01 login.succeeded admin@example.com\u001b[2K\u007f";
     const wrong = await test.api.post(
       "/api/user/login",
@@ -45,12 +46,11 @@ describe.each(BACKENDS)("events are one line each, on $name", (backend) => {
     );
     expect(wrong.status).toBe(401);
     await settled(test.auth);
-    const [event] = await readAllEvents(test.api, token, { type: "login.failed" });
+    const [event] = await readAllEvents(test.api, admin.token, { type: "login.failed" });
     expect(event?.userAgent).toBe("Evil\\u000b2026-01-01 login.succeeded admin@example.com\\u001b[2K\\u007f");
   });
 
   it("escapes control characters in every value an event keeps, the detail's included", async () => {
-    const login = await test.api.post("/api/user/login", { email: "admin@example.com", password: TEST_PASSWORD });
     const events = test.auth.events;
     if (!events) throw new Error("no event log");
     events.later({
@@ -61,14 +61,14 @@ describe.each(BACKENDS)("events are one line each, on $name", (backend) => {
       detail: { reason: "unknown_email", typed: "a\nb\tc", count: 2 },
     });
     await settled(test.auth);
-    const [event] = await readAllEvents(test.api, login.body.token, { type: "login.failed" });
+    const [event] = await readAllEvents(test.api, admin.token, { type: "login.failed" });
     expect(event).toMatchObject({
       email: "frank@example.com\\u000a2026-01-01T00:00:00Z login.succeeded admin@example.com",
       address: "203.0.113.9\\u000d\\u000a",
       userAgent: "Agent\\u2028Next",
       detail: { reason: "unknown_email", typed: "a\\u000ab\\u0009c", count: 2 },
     });
-    const all = await readAllEvents(test.api, login.body.token);
+    const all = await readAllEvents(test.api, admin.token);
     for (const stored of all) expect(JSON.stringify(Object.values(stored)).match(LINE_BREAKING), stored.type).toBeNull();
   });
 });
