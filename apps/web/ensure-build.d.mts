@@ -41,3 +41,8 @@ export declare const OWNER_RULES_APP: string;
  * @returns the copy's folder, which holds its `server.mjs`.
  */
 export declare function ensureOwnerRulesBuilt(): string;
+
+/** The path of {@link OWNER_RULES_APP}'s own route handler that answers `{ email }` of `currentUser()` (`null` when signed out). */
+export declare const WHOAMI_PATH: string;
+/** The path of {@link OWNER_RULES_APP}'s own route handler that answers `{ email }` of `requireUser()` (a redirect to sign in when signed out). */
+export declare const API_EXAMPLE_PATH: string;

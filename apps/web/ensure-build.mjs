@@ -28,20 +28,11 @@ const TARGETS = [
     output: join(web, ".next/BUILD_ID"),
     sources: [
       ...["app", "components", "lib", "proxy.ts", "next.config.ts", "tsconfig.json", "package.json"].map((path) => join(web, path)),
-      // The server loads auth-core at run time, but the proxy's bundle holds its security headers
-      // and the client bundles hold @domain-auth/core/policy (src/browser.ts and what it imports).
-      ...[
-        "http/security-headers.ts",
-        "browser.ts",
-        "policy",
-        "endpoints/catalog.ts",
-        "http/api-paths.ts",
-        "http/errors.ts",
-        "password/rules.ts",
-        "records/email.ts",
-        "config/vocabulary.ts",
-        "config/naming.ts",
-      ].map((path) => join(root, "packages/auth-core/src", path)),
+      // server.mjs loads auth-core's dist at run time, but in this monorepo Next.js bundles the core's
+      // sources (a workspace package stays out of serverExternalPackages) into the proxy, the route
+      // handlers and the pages' server code, and @domain-auth/core/policy into the client bundles:
+      // a change anywhere in them calls for a new build.
+      join(root, "packages/auth-core/src"),
     ],
     command: ["run", "build", "--workspace", "@domain-auth/web"],
   },
@@ -106,8 +97,9 @@ const APP_FILES = ["app", "components", "lib", "proxy.ts", "server.mjs", "tsconf
  */
 function ensureCopyBuilt(folder, name, adapt) {
   const built = join(folder, ".next/BUILD_ID");
-  // This file says how each copy is changed: a newer version of it rebuilds them too.
-  const sources = [...APP_FILES.map((path) => join(web, path)), fileURLToPath(import.meta.url)];
+  // This file says how each copy is changed: a newer version of it rebuilds them too, as do the
+  // core's sources, which the copies bundle as the app does.
+  const sources = [...APP_FILES.map((path) => join(web, path)), fileURLToPath(import.meta.url), join(root, "packages/auth-core/src")];
   if (existsSync(built) && !sources.some((path) => newestChange(path) > statSync(built).mtimeMs)) return folder;
   console.log(`Building the web app ${name}…`);
   for (const path of APP_FILES) rmSync(join(folder, path), { recursive: true, force: true });
@@ -195,12 +187,36 @@ function ownerRoute(what) {
   return `${body}\nexport { handle as DELETE, handle as GET, handle as PATCH, handle as POST, handle as PUT };\n`;
 }
 
+/** The path of the copy's own route handler that answers who is signed in (`currentUser`): `{ email }`, `null` when no one. */
+export const WHOAMI_PATH = "/whoami";
+/** The path of the copy's own route handler that needs a signed-in user (`requireUser`): `{ email }`, else a redirect to sign in. */
+export const API_EXAMPLE_PATH = "/api-example";
+
+/** The first route handlers a newcomer adds to the sample: each reads the session through `@domain-auth/core/next`. */
+const SESSION_ROUTES = {
+  [WHOAMI_PATH]: `import { currentUser } from "@domain-auth/core/next";
+
+export async function GET(): Promise<Response> {
+  const user = await currentUser();
+  return Response.json({ email: user?.email ?? null });
+}
+`,
+  [API_EXAMPLE_PATH]: `import { requireUser } from "@domain-auth/core/next";
+
+export async function GET(): Promise<Response> {
+  const user = await requireUser();
+  return Response.json({ email: user.email });
+}
+`,
+};
+
 /**
  * Builds a copy of the app as a project that claims some API paths itself: its proxy closes
  * `/api/post` and `/api/post/:path*` (403 `{ owner: "proxy" }`), its own route handler answers
  * `/api/user/register` (`{ owner: "route" }`), and a next.config rewrite sends `/api/user/login` to
- * another route of its own (`{ owner: "rewrite" }`). Skipped when the copy's build is newer than the
- * app's sources.
+ * another route of its own (`{ owner: "rewrite" }`). It also has the route handlers a newcomer
+ * writes first, at {@link WHOAMI_PATH} and {@link API_EXAMPLE_PATH}, which ask who is signed in.
+ * Skipped when the copy's build is newer than the app's sources.
  * @returns the copy's folder, which holds its `server.mjs`.
  */
 export function ensureOwnerRulesBuilt() {
@@ -212,6 +228,10 @@ export function ensureOwnerRulesBuilt() {
     ]) {
       mkdirSync(join(folder, path), { recursive: true });
       writeFileSync(join(folder, path, "route.ts"), ownerRoute(what));
+    }
+    for (const [path, source] of Object.entries(SESSION_ROUTES)) {
+      mkdirSync(join(folder, "app", path.slice(1)), { recursive: true });
+      writeFileSync(join(folder, "app", path.slice(1), "route.ts"), source);
     }
     const config = readFileSync(join(web, "next.config.ts"), "utf8");
     const changed = config.replace(

@@ -14,6 +14,20 @@ const OWN_PAGE_HEADERS = [
 const nextConfig: NextConfig = {
   // The core uses native better-sqlite3 and worker threads: Node loads it, the bundler does not.
   serverExternalPackages: ["@domain-auth/core"],
+  turbopack: {
+    // In this monorepo the core is a workspace package, which Turbopack bundles whatever
+    // serverExternalPackages says (only packages installed in node_modules stay external, as in a
+    // project the wizard sets up). Bundled, `@domain-auth/core/next`'s imports of `next/navigation.js`
+    // and the like (the `.js` that Node.js needs) would skip Next.js's own mapping of those modules for
+    // route handlers and pull in client code a route cannot load (`next build` then fails with
+    // MODULE_UNPARSABLE … app-router-context.js). Mapped to their bare names, they resolve as the
+    // project's own imports do, in pages, route handlers and server actions alike.
+    resolveAlias: {
+      "next/headers.js": "next/headers",
+      "next/navigation.js": "next/navigation",
+      "next/server.js": "next/server",
+    },
+  },
   // `npm run typecheck` at the root checks the app; the build does not repeat it.
   typescript: { ignoreBuildErrors: true },
   poweredByHeader: false,

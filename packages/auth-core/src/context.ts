@@ -11,6 +11,7 @@ import type { PasswordHasher } from "./password/hasher.js";
 import type { SessionService } from "./sessions/sessions.js";
 import type { Database } from "./store/database.js";
 import type { RecordStore } from "./store/record-store.js";
+import type { AddressThrottle } from "./throttle/address-throttle.js";
 import type { LoginThrottle } from "./throttle/login-throttle.js";
 import type { MailThrottle } from "./throttle/mail-throttle.js";
 import type { RegisterThrottle } from "./throttle/register-throttle.js";
@@ -28,6 +29,8 @@ export interface AuthServices {
   /** Checks `POST setup`'s `setupToken`; `null` when setup is open to anyone (no `setupToken` option). */
   readonly setupToken: SetupTokenCheck | null;
   readonly registerThrottle: RegisterThrottle;
+  /** Counts `login/passkey/options` calls by client address (30 a minute). */
+  readonly passkeyOptionsThrottle: AddressThrottle;
   readonly sessions: SessionService;
   /**
    * The endpoints that exist: the model's flags, the e-mail ones (`passwordReset`, `verifyEmail`)

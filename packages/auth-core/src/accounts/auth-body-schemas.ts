@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { EntityModel } from "../config/index.js";
 import { type BodySchemaOptions, bodySchema } from "../records/body-schema.js";
+import { normalizeEmail } from "../records/email.js";
 
 const requiredString = (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : "must be a string");
 
@@ -22,7 +23,10 @@ export const loginBodySchema = z.object({
     .string({ error: requiredString })
     .max(1024, "is too long")
     // PostgreSQL text cannot hold U+0000 (the lookup and the throttle key would fail); no account has it.
-    .refine((email) => !email.includes("\u0000"), "must not contain U+0000"),
+    .refine((email) => !email.includes("\u0000"), { message: "must not contain U+0000", abort: true })
+    // No account has one either (register refuses them), and a newline inside would be a line of its
+    // own wherever the failed attempt is logged. Around the address they are trimmed, as spaces are.
+    .refine((email) => !/\p{Cc}/u.test(normalizeEmail(email)), "must not contain control characters"),
   password: z.string({ error: requiredString }).max(1024, "is too long"),
   transport: transportSchema,
 });

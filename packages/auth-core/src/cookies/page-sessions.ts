@@ -8,8 +8,7 @@ import { ApiError } from "../http/errors.js";
 import { isApiKey } from "../policy/api-keys.js";
 import { mayPerform } from "../policy/authorize.js";
 import { serializeRecord } from "../records/serialize.js";
-import { REUSE_GRACE_MS } from "../sessions/lifetimes.js";
-import type { RefreshOutcome, SessionWithin } from "../sessions/sessions.js";
+import type { SessionWithin } from "../sessions/sessions.js";
 
 /** A request's headers, as a framework hands them to server code (a Web `Headers` is one). */
 export type RequestHeaders = Pick<Headers, "get" | "has">;
@@ -44,7 +43,8 @@ export interface PageSessions {
   /**
    * For a page request whose access cookie is missing or expired while its refresh cookie lives:
    * refreshes the session and returns the new cookies; `null` when there is nothing to renew (a
-   * valid access cookie is checked without reading the database) or the refresh is refused.
+   * valid access cookie is checked without reading the database) or the refresh is refused, as the
+   * API's refresh refuses it (a refresh token already spent, by another tab's renewal too).
    */
   renewSession(headers: RequestHeaders): Promise<SessionRenewal | null>;
   /**
@@ -67,7 +67,6 @@ function readOnlyRequest(headers: RequestHeaders): ApiRequest {
  */
 export function createPageSessions(context: RouteContext): PageSessions {
   const services = context.services;
-  const renewing = new Map<string, SharedRenewal>();
   return {
     async currentUser(headers) {
       if (!services) return null;
@@ -94,7 +93,7 @@ export function createPageSessions(context: RouteContext): PageSessions {
       const events = requestEvents(context, services, request);
       const onReuse: SessionWithin = (trx, session) =>
         events.write(trx, { type: "session.reuse_detected", userId: session.userId, sessionId: session.id });
-      return renew(services, request, renewing, onReuse);
+      return renew(services, request, onReuse);
     },
     can(user, operation, entityName, record) {
       const entity = context.model.entities.find((candidate) => candidate.name === entityName);
@@ -105,49 +104,22 @@ export function createPageSessions(context: RouteContext): PageSessions {
   };
 }
 
-/** A refresh that page requests with the same refresh token share, and when (on the instance's clock) it started. */
-interface SharedRenewal {
-  readonly outcome: Promise<RefreshOutcome>;
-  readonly startedAt: number;
-}
-
 /**
  * Renews a page request's session from its refresh cookie when its access cookie is missing or
  * expired; `null` when there is nothing to renew (a valid access cookie costs no database read) or
- * the refresh is refused. Requests that carry the same refresh token within the reuse grace share
- * one refresh (two tabs opening pages at once both stay signed in). Only a refresh that succeeded is
- * shared once it is done, and only within the grace on the instance's clock, the one the reuse check
- * reads: past it, the spent token is a replay and goes to the store, which revokes the session. A
- * refused one is forgotten at once, so refresh cookies that renew nothing are not kept.
+ * the refresh is refused. Each renewal is a refresh of its own, under the API's rules: a refresh
+ * token works once, so of page requests that carry the same one, at once or within the reuse grace,
+ * one is renewed and the others are refused (without revoking, within the grace). A renewal is
+ * never handed to another request: a copy of the spent cookie gets no token, as the API answers it
+ * 401; past the grace, the spent token is a replay and revokes the session.
  */
-async function renew(
-  services: AuthServices,
-  request: ApiRequest,
-  renewing: Map<string, SharedRenewal>,
-  onReuse: SessionWithin,
-): Promise<SessionRenewal | null> {
+async function renew(services: AuthServices, request: ApiRequest, onReuse: SessionWithin): Promise<SessionRenewal | null> {
   const { cookies } = services;
   const access = cookies.accessToken(request);
   if (access !== null && (await services.tokens.verify(access))) return null;
   const refreshToken = cookies.refreshToken(request);
   if (refreshToken === null) return null;
-  const now = services.sessions.now();
-  let shared = renewing.get(refreshToken);
-  if (!shared || now - shared.startedAt > REUSE_GRACE_MS) {
-    const started: SharedRenewal = { outcome: services.sessions.refresh(services.auth.entity, refreshToken, { onReuse }), startedAt: now };
-    const forget = () => {
-      clearTimeout(timer);
-      if (renewing.get(refreshToken) === started) renewing.delete(refreshToken);
-    };
-    renewing.set(refreshToken, started);
-    // Cleared when the refresh is refused: its closure would otherwise hold the cookie for the grace.
-    const timer = setTimeout(forget, REUSE_GRACE_MS).unref();
-    started.outcome.then((outcome) => {
-      if (!outcome.refreshed) forget();
-    }, forget);
-    shared = started;
-  }
-  const result = await shared.outcome;
+  const result = await services.sessions.refresh(services.auth.entity, refreshToken, { onReuse });
   if (!result.refreshed) return null;
   const tokens = await sessionTokens(services, result.user, result.issued);
   // Built without re-serializing the page's other cookies: a name or value the cookie library would

@@ -50,6 +50,24 @@ function afterAnswer(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
+/** Control characters, and the two line separators some log readers break lines at. */
+const LINE_BREAKING = /[\p{Cc}\u2028\u2029]/gu;
+
+/**
+ * `value` with each control character written as a `\uXXXX` escape: what came from a request (an
+ * email as typed, a `User-Agent`) stays on one line wherever the event is written as text, so it
+ * cannot forge a line of a log.
+ */
+export function oneLine(value: string | null | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  return value.replace(LINE_BREAKING, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/** A detail whose text values are each {@link oneLine}. */
+function oneLineDetail(detail: EventDetail): EventDetail {
+  return Object.fromEntries(Object.entries(detail).map(([key, value]) => [key, typeof value === "string" ? oneLine(value) : value]));
+}
+
 /** An event as the API answers it. */
 export function eventOf(row: EventRow): SecurityEvent {
   return { ...row, at: new Date(row.at).toISOString() };
@@ -116,11 +134,11 @@ export class EventLog {
       type: draft.type,
       userId: draft.userId ?? null,
       actorId: draft.actorId ?? null,
-      email: draft.email ?? null,
-      address: draft.address ?? null,
-      userAgent: draft.userAgent?.slice(0, MAX_EVENT_USER_AGENT_LENGTH) ?? null,
+      email: oneLine(draft.email),
+      address: oneLine(draft.address),
+      userAgent: oneLine(draft.userAgent)?.slice(0, MAX_EVENT_USER_AGENT_LENGTH) ?? null,
       sessionId: draft.sessionId ?? null,
-      detail: draft.detail ?? {},
+      detail: draft.detail ? oneLineDetail(draft.detail) : {},
     };
   }
 

@@ -34,9 +34,19 @@ export function noContent(): Reply {
   return { status: 204, headers: { ...API_SECURITY_HEADERS }, body: null };
 }
 
-/** The error reply for an {@link ApiError}. */
+/**
+ * How long a client waits after a 503 that names no time of its own (a database that is locked,
+ * down or out of space): a restart or a failover takes seconds, and a sooner retry only adds load.
+ */
+export const UNAVAILABLE_RETRY_SECONDS = 5;
+
+/** The error reply for an {@link ApiError}. Every 503 carries `Retry-After`, whatever made it. */
 export function errorResponse(error: ApiError): Reply {
-  return json(error.status, error.toBody(), error.headers);
+  const headers =
+    error.status === 503 && error.headers["retry-after"] === undefined
+      ? { ...error.headers, "retry-after": String(UNAVAILABLE_RETRY_SECONDS) }
+      : error.headers;
+  return json(error.status, error.toBody(), headers);
 }
 
 /** The Web `Response` of a reply. */

@@ -19,6 +19,7 @@ import { SessionService } from "../sessions/sessions.js";
 import type { Database } from "../store/database.js";
 import { createLoginThrottle } from "../throttle/login-throttle.js";
 import { createMailThrottle } from "../throttle/mail-throttle.js";
+import { createPasskeyOptionsThrottle } from "../throttle/passkey-options-throttle.js";
 import { createRegisterThrottle } from "../throttle/register-throttle.js";
 import { createTokenService } from "../tokens/tokens.js";
 import type { InstanceOptions } from "./options.js";
@@ -55,6 +56,7 @@ export function createServices(
     throttle: createLoginThrottle(database),
     setupToken: options.setupTokenCheck,
     registerThrottle: createRegisterThrottle(database, { limit: options.registerLimit }),
+    passkeyOptionsThrottle: createPasskeyOptionsThrottle(database),
     sessions: new SessionService(
       new SessionStore(database),
       {

@@ -32,7 +32,7 @@ const HEADERS_BY_CODE: Partial<Record<ErrorCode, Record<string, JsonSchema>>> = 
     "WWW-Authenticate": { description: '`Bearer` (no token) or `Bearer error="invalid_token"`', schema: { type: "string" } },
   },
   TOO_MANY_ATTEMPTS: { "Retry-After": { description: "Seconds to wait", schema: { type: "integer" } } },
-  UNAVAILABLE: { "Retry-After": { description: "Seconds to wait, when known", schema: { type: "integer" } } },
+  UNAVAILABLE: { "Retry-After": { description: "Seconds to wait", schema: { type: "integer" } } },
 };
 
 /**

@@ -12,15 +12,21 @@ import { enforce } from "./access.js";
 import { loginPasskeyBodySchema, passkeySignInOptionsBodySchema } from "./passkey-bodies.js";
 import { requireRelyingParty } from "./passkeys.js";
 
+const TOO_MANY_CHALLENGES = "Too many passkey sign-ins started from this address; try again later";
+
 /**
  * `POST /api/<auth>/login/passkey/options` `{ mfaToken? }`: the options of a sign-in with any
  * passkey of this site (discoverable credentials), or, with the `mfaToken` of a login, of its
  * second step with one of that user's passkeys (401 `INVALID_MFA_TOKEN` for a spent or expired one).
+ * At most 30 a minute per client address, then 429 `TOO_MANY_ATTEMPTS` with `Retry-After`.
  */
 export async function loginPasskeyOptions(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
   await authenticate(context, request, { cookie: false });
   const body = await readBody(request, passkeySignInOptionsBodySchema);
   const rp = requireRelyingParty(services, request);
+  // Anyone may ask, and each answer stores a challenge: counted by address before anything is written.
+  const wait = await services.passkeyOptionsThrottle.admit(context.clientAddress(request));
+  if (wait !== null) throw new ApiError("TOO_MANY_ATTEMPTS", { message: TOO_MANY_CHALLENGES, headers: { "retry-after": String(wait) } });
   let ceremony: SignInCeremony = { purpose: "sign-in" };
   if (body.mfaToken !== undefined) {
     const found = await services.mfa.findTokenOf(body.mfaToken, "challenge", (id) => context.store.findUser(services.auth.entity, id));

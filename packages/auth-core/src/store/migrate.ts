@@ -106,6 +106,17 @@ function sessionSteps(dialect: Database["dialect"]): Step[] {
   ];
 }
 
+/** The index the sweep of expired throttle counters reads (the table itself comes before any step). */
+function throttleSteps(): Step[] {
+  const index = `${TABLES.throttle}__expire`;
+  return [
+    {
+      name: `create index ${index}`,
+      run: (trx) => trx.schema.createIndex(index).ifNotExists().on(TABLES.throttle).column("expire").execute(),
+    },
+  ];
+}
+
 /** The trigger that records, in the same statement, each refresh token a rotation spends. */
 const SPEND_TRIGGER = `${TABLES.sessions}__spend`;
 const SPEND_FUNCTION = "domain_auth_spend_refresh_token";
@@ -294,6 +305,7 @@ async function plannedSteps(db: Kysely<AnyDB>, model: DomainModel, dialect: Data
         ...secondFactorSteps(dialect, existing.get(SECOND_FACTOR_TABLES.mfaTokens)),
         ...eventSteps(dialect),
         ...apiKeySteps(dialect),
+        ...throttleSteps(),
       ]
     : [];
   for (const entity of model.entities) steps.push(...tableSteps(entity, dialect, existing.get(entity.table)), ...indexSteps(entity));

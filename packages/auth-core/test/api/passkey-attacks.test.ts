@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { setUpAdmin, signUp, TEST_PASSWORD } from "../../../../test/support/accounts.js";
 import { BACKENDS } from "../../../../test/support/databases.js";
 import { Passkeys } from "../../src/mfa/passkeys.js";
+import { PASSKEY_OPTIONS_LIMITS } from "../../src/throttle/passkey-options-throttle.js";
 import type { ApiClient, ApiResult } from "../support/client.js";
 import { useClockedPair } from "../support/clocked.js";
 import { BLOG_YAML } from "../support/domains.js";
@@ -39,8 +40,12 @@ async function addPasskey(api: ApiClient, token: string, device: SoftAuthenticat
   return api.post("/api/user/passkeys", { response }, on(token));
 }
 
+let optionsCalls = 0;
+/** A client address of its own for each sign-in's options: the tests below that are not about their limit stay under it. */
+const nextAddress = () => `198.18.${Math.floor(++optionsCalls / 250)}.${optionsCalls % 250}`;
+
 async function signInOptions(api: ApiClient, mfaToken?: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
-  const options = await api.post("/api/user/login/passkey/options", mfaToken ? { mfaToken } : {}, on());
+  const options = await api.post("/api/user/login/passkey/options", mfaToken ? { mfaToken } : {}, on(undefined, nextAddress()));
   expect(options.status, options.text).toBe(200);
   return options.body;
 }
@@ -391,6 +396,26 @@ describe.each(BACKENDS)("passkeys under attack on $name", (backend) => {
     pair.advance(121);
     await signInOptions(api());
     expect(await challengeRows()).toBe(1);
+  });
+
+  it("limits the anonymous options endpoint to 30 a minute per client address on every instance, then 429 with Retry-After and no row", async () => {
+    const address = "192.0.2.77";
+    const ask = (index: number) =>
+      (index % 2 === 0 ? pair.first : pair.second).api.post("/api/user/login/passkey/options", {}, on(undefined, address));
+    const before = await challengeRows();
+    for (let call = 0; call < PASSKEY_OPTIONS_LIMITS.perAddress; call++) expect((await ask(call)).status, `call ${call + 1}`).toBe(200);
+    expect(await challengeRows()).toBe(before + PASSKEY_OPTIONS_LIMITS.perAddress);
+    for (let call = 0; call < 10; call++) {
+      const refused = await ask(call);
+      expect(refused.status, refused.text).toBe(429);
+      expect(refused.body.code).toBe("TOO_MANY_ATTEMPTS");
+      const retryAfter = Number(refused.headers.get("retry-after"));
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(PASSKEY_OPTIONS_LIMITS.windowSeconds);
+    }
+    // The refused calls wrote nothing; another address is not held back.
+    expect(await challengeRows()).toBe(before + PASSKEY_OPTIONS_LIMITS.perAddress);
+    expect((await api().post("/api/user/login/passkey/options", {}, on(undefined, "192.0.2.78"))).status).toBe(200);
   });
 
   it("counts a refused answer for a known passkey against its owner's email, an unknown passkey against nothing", async () => {
