@@ -14,9 +14,10 @@ import { ensureBuilt, ensureTrivialRouteBuilt, ME_VIA_NEXT_PATH, TRIVIAL_ROUTE_P
 import { createEventScale } from "./lib/events-scale.mjs";
 import * as http from "./lib/http.mjs";
 import { BCRYPT_COST, createOurs, createTheirs } from "./lib/in-process.mjs";
-import { hashCapacityNow, hashLimits, loginLimitNow, meFloor, NATIVE_BCRYPT } from "./lib/limits.mjs";
+import { hashLimits, meFloor } from "./lib/limits.mjs";
 import { createListScale } from "./lib/list-scale.mjs";
 import { alternate, closedLoop } from "./lib/load.mjs";
+import { measureLogins } from "./lib/logins.mjs";
 import { renderMarkdown, renderText } from "./lib/report.mjs";
 import * as startup from "./lib/startup.mjs";
 import { median, sleep } from "./lib/stats.mjs";
@@ -151,20 +152,12 @@ try {
       },
     ]),
     register: await pair("register", hashingMs),
-    // The ceilings are measured in the same turns as the logins, for each library: cores / one
-    // comparison, and what one thread per core comparing back to back actually gets from the
-    // machine at the time. The core on bcryptjs logs in in the same turns too.
-    login: await pair("login", hashingMs, [
-      { name: "oursBcryptjs", measure: measure(oursBcryptjs, "login", hashingMs) },
-      { name: "limit", measure: async () => loginLimitNow({ cost: BCRYPT_COST }) },
-      { name: "capacity", measure: () => hashCapacityNow({ cost: BCRYPT_COST, durationMs: 2000 }) },
-      ...(NATIVE_BCRYPT
-        ? [
-            { name: "limitNative", measure: async () => loginLimitNow({ cost: BCRYPT_COST, library: "bcrypt" }) },
-            { name: "capacityNative", measure: () => hashCapacityNow({ cost: BCRYPT_COST, durationMs: 2000, library: "bcrypt" }) },
-          ]
-        : []),
-    ]),
+    // The ceilings are measured in the same turns as the logins, for each library; the core on
+    // bcryptjs logs in in the same turns too.
+    login: await measureLogins(
+      { ours, oursBcryptjs, theirs },
+      { rounds, durationMs: hashingMs, callers: SETTINGS.callers, cost: BCRYPT_COST },
+    ),
   };
   const verifyMs = median(floorRuns.map((run) => run.verifyMs));
   const readMs = median(floorRuns.map((run) => run.readMs));

@@ -49,7 +49,7 @@ export function loginFigures(r) {
 }
 
 /** The two login targets: against the limit of the library in use, and against the bcryptjs limit. */
-function loginTargets(r) {
+export function loginTargets(r) {
   const f = loginFigures(r);
   const cores = r.machine.cores;
   const ratio = f.logins / f.limit;
@@ -89,7 +89,7 @@ function loginTargets(r) {
 }
 
 /** The rows of the limits table about hashing: each library's hash, comparison, login limit and capacity, and the logins against them. */
-function hashLimitRows(r) {
+export function hashLimitRows(r) {
   const login = r.inProcess.login;
   const f = loginFigures(r);
   const turns = (figure) => `${ops(figure.median)}/s (turns: ${figure.samples.map(ops).join(", ")})`;
@@ -128,6 +128,35 @@ function hashLimitRows(r) {
     ]);
   }
   return rows;
+}
+
+/**
+ * The login rows alone (`node bench/login.mjs`): the two login targets, the in-process logins
+ * against Better Auth, and the hashing limits, from a run of the login turns only.
+ */
+export function renderLoginRows(r) {
+  const login = r.inProcess.login;
+  const versus = (figure) => [ops(figure.median), ops(login.theirs.median), formatRatio(figure.median / login.theirs.median)];
+  return [
+    table(
+      ["Measure", "Target", "This run", "Met", "Why"],
+      loginTargets(r).map((t) => [t.measure, t.target, formatRatio(t.value), t.met ? "yes" : "**no**", t.why]),
+    ),
+    "",
+    table(
+      ["domain-auth", "Better Auth", "domain-auth ops/s", "Better Auth ops/s", "Ratio"],
+      [
+        ["`login`", "sign-in/email", ...versus(login.ours)],
+        ["`login` on bcryptjs (`AUTH_BCRYPT_LIBRARY=bcryptjs`)", "sign-in/email", ...versus(login.oursBcryptjs)],
+      ],
+    ),
+    "",
+    `Per-turn ops/s: ${Object.entries(login)
+      .map(([name, figure]) => `${name} ${figure.samples.map(ops).join(", ")}`)
+      .join("; ")}.`,
+    "",
+    table(["Measure", "Value"], hashLimitRows(r)),
+  ].join("\n");
 }
 
 /** The targets, each with its figure, whether it is met, and why. */
