@@ -664,6 +664,34 @@ function sections(r) {
 
 const FINDINGS = `## Profiles and changes
 
+### The native bcrypt (auth-core change)
+
+A login is one bcrypt comparison and little else, so what the hash costs is what a login costs. The
+hashing threads now run the native \`bcrypt\` (6.0.0, prebuilt binaries inside its npm package) where
+it loads and \`bcryptjs\` otherwise, at the same cost and with the same hashes
+([security.md](security.md#password-hashing)). The two login targets above and the login rows of
+"In process" and "Limits of this machine" measure the core on each library in the same turns.
+
+Two builds side by side on bare node:http, taking turns (\`node bench/ab.mjs --a OLD/dist/index.js
+--only login,me --connections 1 --rounds 5 --seconds 3\`: one caller, bcrypt cost 10, medians of 5
+turns): the build before (bcryptjs) against the one with the native bcrypt, run twice on a busy
+machine (load average 7.8 to 8.3 in the first run, 9.6 to 12.8 in the second; other engineers'
+builds and tests were running).
+
+| Measure | Before (bcryptjs) | After (native bcrypt) | Ratio |
+| --- | --- | --- | --- |
+| \`login\` p50, one caller, first run | 103.44 ms | 72.90 ms | 1.42× |
+| \`login\` p50, one caller, second run | 119.51 ms | 83.25 ms | 1.44× |
+| \`login\`, server CPU per login (first / second run) | 79.6 / 80.0 ms | 58.5 / 58.6 ms | 1.36× / 1.36× |
+| \`me\`, server CPU per request (first / second run; \`me\` did not change) | 0.140 / 0.123 ms | 0.122 / 0.112 ms | 1.15× / 1.10× |
+
+The CPU a login costs the server fell by the same factor in both runs (1.36×), and the one-caller
+p50 by 1.42× and 1.44×; \`me\`, whose code did not change, moved by 1.10× to 1.15×, which is this
+machine's noise. In process (\`node bench/login.mjs --rounds 5\`, the login turns alone), logins on the
+native bcrypt against the same core forced onto bcryptjs in the same turns: 1.30× (17.8 against 13.7
+logins/s, load average 6.9 to 8.1) and 1.37× (9.3 against 6.8, load average 9.6 to 10.6); what two
+threads comparing back to back got from the machine: 1.52× and 1.40× more with the native bcrypt.
+
 ### Sign-in with second factors and security events (auth-core changes)
 
 A login now also asks whether the user has a passkey (beside the TOTP read, at once) and writes its
@@ -892,6 +920,8 @@ ${FINDINGS}
 ## Reproducing
 
 - \`npm run bench\`: everything above, and rewrites this file (\`-- --no-write\` only prints).
+- \`node bench/login.mjs [--rounds N]\`: the login rows alone (the limits of both bcrypt libraries, logins
+  on each and Better Auth's, taking turns), in about a minute and a half; prints them in Markdown.
 - \`node bench/profile.mjs next|node-http|better-auth [--target me|refresh|list]\`: one server under a
   \`me\` (or refresh, or entity list) load with \`--cpu-prof\`, then a summary of the profile by
   package and function.
