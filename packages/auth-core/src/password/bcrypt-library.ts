@@ -30,11 +30,20 @@ function firstLine(error: unknown): string {
   return message.split("\n")[0]?.trim() || "unknown error";
 }
 
+/** What {@link loadNative} found, kept: whether the module loads does not change within a process. */
+let nativeChecked: { readonly problem: string | undefined } | undefined;
+
 /**
  * Loads the native module here and runs it once at the lowest cost, so a package installed without
  * a build for this platform (or built for another Node.js) is found at start, not at the first login.
+ * @returns why it cannot be used, or `undefined` when it can.
  */
 function loadNative(): string | undefined {
+  nativeChecked ??= { problem: tryNative() };
+  return nativeChecked.problem;
+}
+
+function tryNative(): string | undefined {
   try {
     const native = createRequire(import.meta.url)("bcrypt") as SyncBcrypt;
     if (!native.compareSync("probe", native.hashSync("probe", 4))) return "it failed a self-test";
