@@ -14,9 +14,10 @@ import { ensureBuilt, ensureTrivialRouteBuilt, ME_VIA_NEXT_PATH, TRIVIAL_ROUTE_P
 import { createEventScale } from "./lib/events-scale.mjs";
 import * as http from "./lib/http.mjs";
 import { BCRYPT_COST, createOurs, createTheirs } from "./lib/in-process.mjs";
-import { hashCapacityNow, hashLimits, loginLimitNow, meFloor } from "./lib/limits.mjs";
+import { hashLimits, meFloor } from "./lib/limits.mjs";
 import { createListScale } from "./lib/list-scale.mjs";
 import { alternate, closedLoop } from "./lib/load.mjs";
+import { measureLogins } from "./lib/logins.mjs";
 import { renderMarkdown, renderText } from "./lib/report.mjs";
 import * as startup from "./lib/startup.mjs";
 import { median, sleep } from "./lib/stats.mjs";
@@ -116,6 +117,9 @@ try {
   // ---- In process ----
   log("In process: domain-auth and Better Auth, taking turns…", "in process");
   const ours = await createOurs(dir);
+  // The same core forced onto bcryptjs: the fallback's logins, measured in the same turns.
+  const oursBcryptjs = await createOurs(dir, { bcryptLibrary: "bcryptjs" }, "domain-auth-bcryptjs.db");
+  results.hash.library = ours.auth.hasher.implementation.library;
   const theirs = await createTheirs(dir);
   await meFloor(ours, { batches: 1, size: 500 }); // warm-up
   const floorRuns = [];
@@ -132,7 +136,7 @@ try {
       rounds,
     );
   // Warm-up, and the users login cycles through.
-  await Promise.all([ours.ensureUsers(SETTINGS.callers), theirs.ensureUsers(SETTINGS.callers)]);
+  await Promise.all([ours.ensureUsers(SETTINGS.callers), oursBcryptjs.ensureUsers(SETTINGS.callers), theirs.ensureUsers(SETTINGS.callers)]);
   await closedLoop(ours.me, { durationMs: 500 });
   await closedLoop(theirs.me, { durationMs: 500 });
   results.inProcess = {
@@ -148,12 +152,12 @@ try {
       },
     ]),
     register: await pair("register", hashingMs),
-    // The ceilings are measured in the same turns as the logins: cores / one comparison, and what
-    // one thread per core comparing back to back actually gets from the machine at the time.
-    login: await pair("login", hashingMs, [
-      { name: "limit", measure: async () => loginLimitNow({ cost: BCRYPT_COST }) },
-      { name: "capacity", measure: () => hashCapacityNow({ cost: BCRYPT_COST, durationMs: 2000 }) },
-    ]),
+    // The ceilings are measured in the same turns as the logins, for each library; the core on
+    // bcryptjs logs in in the same turns too.
+    login: await measureLogins(
+      { ours, oursBcryptjs, theirs },
+      { rounds, durationMs: hashingMs, callers: SETTINGS.callers, cost: BCRYPT_COST },
+    ),
   };
   const verifyMs = median(floorRuns.map((run) => run.verifyMs));
   const readMs = median(floorRuns.map((run) => run.readMs));
@@ -167,6 +171,7 @@ try {
     floorBeforeMs: verifyMs + readMs,
   };
   await ours.close();
+  await oursBcryptjs.close();
   await theirs.close();
 
   // ---- Security events at scale ----

@@ -55,8 +55,11 @@ describe("benchmarks, briefly", () => {
     const hash = hashLimits({ cost: BCRYPT_COST, runs: 1 });
     for (const value of [hash.bcryptHashMs, hash.bcryptCompareMs, hash.scryptMs, hash.loginLimitPerSecond])
       expect(value).toBeGreaterThan(0);
-    expect(loginLimitNow({ cost: BCRYPT_COST, runs: 1 })).toBeGreaterThan(0);
-    expect(await hashCapacityNow({ cost: BCRYPT_COST, durationMs: 300 })).toBeGreaterThan(0);
+    expect(hash.nativeCompareMs).toBeGreaterThan(0);
+    for (const library of ["bcryptjs", "bcrypt"]) {
+      expect(loginLimitNow({ cost: BCRYPT_COST, runs: 1, library })).toBeGreaterThan(0);
+      expect(await hashCapacityNow({ cost: BCRYPT_COST, durationMs: 300, library })).toBeGreaterThan(0);
+    }
     const floor = await meFloor(contenders[0], { batches: 1, size: 50 });
     expect(floor.verifyMs).toBeGreaterThan(0);
     expect(floor.readMs).toBeGreaterThan(0);

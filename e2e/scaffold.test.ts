@@ -246,7 +246,7 @@ function expectLintClean(project: string): void {
 }
 
 /**
- * `npm run build`, then the production server `npm start` runs: setup → sign-out → sign-in on /login →
+ * `npm run build`, then the production server `npm start` runs (and says it hashes with the native bcrypt): setup → sign-out → sign-in on /login →
  * profile in Chromium, then login → me over the API; the auth pages carry their nonce policy, nothing
  * is loaded from another origin and no script fails.
  */
@@ -254,6 +254,8 @@ async function expectBuildAndFirstRun(project: string, screenshot: string): Prom
   run(project, "npm", ["run", "build"], 600_000);
   const app = await startApp({ app: project, domain: await readFile(join(project, "domain.yaml"), "utf8") });
   running.push(app);
+  // The core's optional dependency came with it, and its prebuilt binary loads: no compiler was needed.
+  expect(app.output()).toContain("domain-auth: passwords are hashed with the native bcrypt\n");
   const page = await openTab(browser, app.url);
   const foreign: string[] = [];
   page.on("request", (request) => {

@@ -62,11 +62,14 @@ function contender({ name, handle, urls, tokenOf, registerBody, registered }) {
   return operations;
 }
 
-/** domain-auth on its own SQLite file in `dir`. */
-export async function createOurs(dir, options = {}) {
+/**
+ * domain-auth on its own SQLite file in `dir` (`file`, so that two instances can share `dir`);
+ * `options` go to `createAuth` (`bcryptLibrary: "bcryptjs"` for the fallback).
+ */
+export async function createOurs(dir, options = {}, file = "domain-auth.db") {
   const auth = await createAuth({
     domain: await loadDomain(DOMAIN_FILE),
-    database: `file:${join(dir, "domain-auth.db")}`,
+    database: `file:${join(dir, file)}`,
     secret: SECRET,
     bcryptCost: BCRYPT_COST,
     // The in-process callers have no client address, so they share one bucket: keep the

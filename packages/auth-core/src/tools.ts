@@ -7,6 +7,7 @@
  * import { ensureAdministrator } from "@domain-auth/core/admin";
  */
 export { type AdministratorResult, ensureAdministrator, resetSecondFactors } from "./admin.js";
+export type { BcryptChoice, BcryptImplementation, BcryptLibrary } from "./password/bcrypt-library.js";
 export {
   createPasswordHasher,
   HashQueueFullError,

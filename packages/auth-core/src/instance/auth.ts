@@ -7,6 +7,7 @@ import type { CorsOrigins } from "../http/cors.js";
 import type { Reply } from "../http/responses.js";
 import type { MailOptions } from "../mail/mail-service.js";
 import type { SecondFactors } from "../mfa/second-factors.js";
+import type { BcryptChoice } from "../password/bcrypt-library.js";
 import type { PasswordHasher } from "../password/hasher.js";
 import type { SessionService } from "../sessions/sessions.js";
 import type { Database } from "../store/database.js";
@@ -30,6 +31,12 @@ export interface CreateAuthOptions {
   now?: () => number;
   /** bcrypt cost. @default 10 */
   bcryptCost?: number;
+  /**
+   * The bcrypt implementation: `auto` runs the native `bcrypt` when it loads on this platform and
+   * `bcryptjs` otherwise; `bcrypt` refuses to start without the native one; `bcryptjs` never tries it.
+   * @default the AUTH_BCRYPT_LIBRARY environment variable, else `auto`
+   */
+  bcryptLibrary?: BcryptChoice;
   /** Password hashing threads. @default the number of cores */
   hashThreads?: number;
   /**

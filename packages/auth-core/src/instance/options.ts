@@ -3,6 +3,7 @@ import type { EventListener } from "../events/event-log.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { type CorsPolicy, createCorsPolicy } from "../http/cors.js";
 import { type CheckedOptions, ConfigurationError, checkAppUrl, checkOptions } from "../options.js";
+import { type BcryptChoice, bcryptChoice, resolveBcrypt } from "../password/bcrypt-library.js";
 import { createSetupTokenCheck, type SetupTokenCheck } from "../tokens/setup-token.js";
 import { MIN_SECRET_BYTES } from "../tokens/tokens.js";
 import type { CreateAuthOptions } from "./auth.js";
@@ -20,6 +21,19 @@ export interface InstanceOptions extends CheckedOptions {
   readonly onError: (error: unknown) => void;
   /** `undefined` when nobody listens. */
   readonly onEvent: EventListener | undefined;
+  /** The `bcryptLibrary` option, or the AUTH_BCRYPT_LIBRARY default. */
+  readonly bcryptLibrary: BcryptChoice;
+}
+
+/** The bcrypt choice, checked before anything is opened: a bad value, or a native module asked for that does not load, stops here. */
+function checkBcryptLibrary(choice: BcryptChoice | undefined): BcryptChoice {
+  try {
+    const checked = bcryptChoice(choice);
+    if (checked === "bcrypt") resolveBcrypt(checked);
+    return checked;
+  } catch (error) {
+    throw new ConfigurationError((error as Error).message);
+  }
 }
 
 /** Finds a request's client address, saying once per instance when one arrives without a recorded address. */
@@ -61,5 +75,6 @@ export function resolveOptions(options: CreateAuthOptions): InstanceOptions {
     clientAddress: options.clientAddress ?? addressFinder(checked.trustProxy),
     onError: options.onError ?? ((error: unknown) => console.error("domain-auth: unexpected error", error)),
     onEvent: options.onEvent,
+    bcryptLibrary: checkBcryptLibrary(options.bcryptLibrary),
   };
 }

@@ -50,6 +50,7 @@ export function createServices(
       cost: options.bcryptCost,
       ...(options.hashThreads !== undefined ? { threads: options.hashThreads } : {}),
       ...(options.maxHashQueue !== undefined ? { maxQueue: options.maxHashQueue } : {}),
+      library: options.bcryptLibrary,
     }),
     tokens: createTokenService({ secret: options.secret as string, issuer: options.issuer, ttlSeconds: options.tokenTtlSeconds, now }),
     cookies: new CookieTransport(options.appUrl),

@@ -1,5 +1,6 @@
 // Runs bcrypt off the main thread: one task is { op: "hash", password, cost } or { op: "compare", password, hash }.
-import bcrypt from "bcryptjs";
+import { createRequire } from "node:module";
+import { workerData } from "node:worker_threads";
 import { lowerThreadPriority } from "../threads/lower-priority.js";
 
 /**
@@ -9,6 +10,15 @@ import { lowerThreadPriority } from "../threads/lower-priority.js";
  */
 const HASH_THREAD_NICENESS = 10;
 lowerThreadPriority(HASH_THREAD_NICENESS);
+
+/**
+ * The library the hasher chose on the main thread (where the native one was loaded and tried), so
+ * every thread runs the same one. Its synchronous functions run on this thread, at this thread's
+ * priority: the native module's asynchronous ones would hash on libuv's pool instead.
+ *
+ * @type {{ hashSync(password: string, cost: number): string, compareSync(password: string, hash: string): boolean }}
+ */
+const bcrypt = createRequire(import.meta.url)(workerData?.library === "bcrypt" ? "bcrypt" : "bcryptjs");
 
 /** @param {{ op: "hash", password: string, cost: number } | { op: "compare", password: string, hash: string }} task */
 export default function run(task) {

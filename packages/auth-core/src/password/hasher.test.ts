@@ -1,11 +1,19 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { getPriority } from "node:os";
 import { afterAll, describe, expect, it } from "vitest";
+import type { BcryptLibrary } from "./bcrypt-library.js";
 import { createPasswordHasher, HashQueueFullError } from "./hasher.js";
 
-describe("password hasher", () => {
-  const hasher = createPasswordHasher({ cost: 10, threads: 2 });
+// Every test runs on both implementations: the native bcrypt and the bcryptjs fallback.
+const LIBRARIES: readonly BcryptLibrary[] = ["bcrypt", "bcryptjs"];
+
+describe.each(LIBRARIES)("password hasher on %s", (library) => {
+  const hasher = createPasswordHasher({ cost: 10, threads: 2, library });
   afterAll(() => hasher.close());
+
+  it("runs the library asked for", () => {
+    expect(hasher.implementation.library).toBe(library);
+  });
 
   it("hashes with bcrypt at the given cost and verifies", async () => {
     const hash = await hasher.hash("correct horse");
@@ -48,7 +56,7 @@ describe("password hasher", () => {
   });
 });
 
-describe("password hasher queue", () => {
+describe.each(LIBRARIES)("password hasher queue on %s", (library) => {
   /** Settles every promise, noting the order in which they settled. */
   async function settleInOrder<T>(promises: Promise<T>[]): Promise<{ order: number[]; results: PromiseSettledResult<T>[] }> {
     const order: number[] = [];
@@ -57,7 +65,7 @@ describe("password hasher queue", () => {
   }
 
   it("refuses work past the running threads and maxQueue at once, with a named error", async () => {
-    const hasher = createPasswordHasher({ cost: 10, threads: 1, maxQueue: 1 });
+    const hasher = createPasswordHasher({ cost: 10, threads: 1, maxQueue: 1, library });
     try {
       const { order, results } = await settleInOrder(Array.from({ length: 6 }, (_, index) => hasher.hash(`password ${index}`)));
       // One running, one waiting; the other four are refused before either hash is done.
@@ -72,7 +80,7 @@ describe("password hasher queue", () => {
   });
 
   it("bounds comparisons too, and does not keep a refused dummy hash", async () => {
-    const hasher = createPasswordHasher({ cost: 10, threads: 1, maxQueue: 0 });
+    const hasher = createPasswordHasher({ cost: 10, threads: 1, maxQueue: 0, library });
     try {
       const stored = await hasher.hash("correct horse");
       const busy = hasher.hash("keeps the only thread busy");
@@ -87,7 +95,7 @@ describe("password hasher queue", () => {
   });
 
   it("lets a place be reserved ahead of the hash, and given back once", async () => {
-    const hasher = createPasswordHasher({ cost: 4, threads: 1, maxQueue: 1 });
+    const hasher = createPasswordHasher({ cost: 4, threads: 1, maxQueue: 1, library });
     try {
       hasher.ensureRoom();
       const first = hasher.reserve();
@@ -112,7 +120,7 @@ describe("password hasher queue", () => {
   });
 
   it("queues 8 per thread by default", async () => {
-    const hasher = createPasswordHasher({ cost: 4, threads: 2 });
+    const hasher = createPasswordHasher({ cost: 4, threads: 2, library });
     try {
       const results = await Promise.allSettled(Array.from({ length: 19 }, (_, index) => hasher.hash(`password ${index}`)));
       expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(18);

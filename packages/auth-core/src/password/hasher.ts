@@ -1,9 +1,12 @@
 import { availableParallelism } from "node:os";
 import { Piscina } from "piscina";
+import { type BcryptChoice, type BcryptImplementation, bcryptChoice, resolveBcrypt } from "./bcrypt-library.js";
 import { isComparable } from "./rules.js";
 
 /** Hashes and compares passwords with bcrypt on worker threads, so requests keep flowing. */
 export interface PasswordHasher {
+  /** The bcrypt implementation the threads run: the native `bcrypt`, or `bcryptjs` when that cannot load or was chosen. */
+  readonly implementation: BcryptImplementation;
   /** @throws {HashQueueFullError} at once when the queue is full. */
   hash(password: string): Promise<string>;
   /**
@@ -51,6 +54,13 @@ export interface PasswordHasherOptions {
    * @default 8 × threads
    */
   maxQueue?: number;
+  /**
+   * The bcrypt implementation: `auto` runs the native `bcrypt` (an optional dependency) when it
+   * loads and `bcryptjs` otherwise; `bcrypt` refuses to start without the native one; `bcryptjs`
+   * never tries it. Both make and accept the same `$2a$`/`$2b$` hashes.
+   * @default the AUTH_BCRYPT_LIBRARY environment variable, else `auto`
+   */
+  library?: BcryptChoice;
 }
 
 /** Queued hashes per thread by default: at cost 10 on a 2-core machine, about 0.6 s of waiting at most. */
@@ -121,7 +131,7 @@ function reservation(
 
 /**
  * Creates the bcrypt hasher. Work runs on a pool of worker threads sized to the cores, behind
- * a bounded queue.
+ * a bounded queue, with the native `bcrypt` when it loads (see {@link PasswordHasherOptions.library}).
  *
  * @example
  * const hasher = createPasswordHasher({ cost: 10 });
@@ -132,8 +142,10 @@ export function createPasswordHasher(options: PasswordHasherOptions = {}): Passw
   const threads = options.threads ?? availableParallelism();
   const maxQueue = options.maxQueue ?? DEFAULT_QUEUE_PER_THREAD * threads;
   if (!Number.isSafeInteger(maxQueue) || maxQueue < 0) throw new RangeError("maxQueue must be a whole number of at least 0");
+  const implementation = resolveBcrypt(bcryptChoice(options.library));
   const pool = new Piscina({
     filename: new URL("./hash-worker.js", import.meta.url).href,
+    workerData: { library: implementation.library },
     minThreads: 1,
     maxThreads: threads,
     idleTimeout: 60_000,
@@ -166,6 +178,7 @@ export function createPasswordHasher(options: PasswordHasherOptions = {}): Passw
   };
 
   return {
+    implementation,
     hash,
     // No usable password (an invited user who has not chosen one): the same cost, never a match.
     verify: (password, stored) => (isComparable(password) && stored !== "" ? compare(password, stored) : verifyNothing(password)),

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { TEST_PASSWORD } from "../../../../test/support/accounts.js";
 import { BACKENDS } from "../../../../test/support/databases.js";
+import type { BcryptLibrary } from "../../src/password/bcrypt-library.js";
 import { BLOG_YAML } from "../support/domains.js";
 import { useInstance } from "../support/instance.js";
 import { median } from "../support/timing.js";
@@ -14,12 +15,20 @@ const CASES = [
   ["over 72 bytes", "x".repeat(73)],
   ["holding U+0000", "correct\u0000horse battery"],
 ] as const;
+const BCRYPT_LIBRARIES: readonly BcryptLibrary[] = ["bcrypt", "bcryptjs"];
 const ACCOUNTS = 3;
 const TRIES_PER_ACCOUNT = 3; // under the 5 failures that lock an email
 
-describe.each(BACKENDS)("login timing on $name", (backend) => {
+// On both bcrypt libraries: the dummy comparison must cost what a real one costs on the library in use.
+const RUNS = BACKENDS.flatMap((backend) => BCRYPT_LIBRARIES.map((library) => ({ ...backend, library })));
+
+describe.each(RUNS)("login timing on $name with $library", (backend) => {
   // The production cost, so a comparison takes tens of milliseconds and its absence shows.
-  const instance = useInstance(backend.create, BLOG_YAML, { bcryptCost: 10 });
+  const instance = useInstance(backend.create, BLOG_YAML, { bcryptCost: 10, bcryptLibrary: backend.library });
+
+  it("runs the library asked for", () => {
+    expect(instance.auth.hasher?.implementation.library).toBe(backend.library);
+  });
 
   beforeAll(async () => {
     for (const [kind] of CASES) {
