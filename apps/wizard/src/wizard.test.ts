@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { validateDomainText } from "@domain-auth/core/config";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { INSTANT_LINE } from "./protect-a-page.js";
 import { starterDomainText } from "./starter.js";
 import { snapshotFiles } from "./testing/file-snapshot.js";
 import { KEY, startWizard } from "./testing/virtual-terminal.js";
@@ -443,11 +444,19 @@ describe("unattended", () => {
         .join("\n");
       expect(/^│ {2}cd /m.test(steps), folder).toBe(cd !== undefined);
       if (cd) expect(steps).toContain(`│  ${cd}\n`);
+      // A new app has no cacheComponents: the page needs no `instant` line.
       expect(steps).toContain(
         [
           "│  Protect a page of your own (currentUser and can too; see the docs):",
+          "│    // app/dashboard/page.tsx",
           '│    import { requireUser } from "@domain-auth/core/next";',
-          "│    const user = await requireUser(); // signed out: to /login, then back",
+          "│",
+          "│    export default async function Dashboard() {",
+          "│      const user = await requireUser(); // signed out: to /login, then back",
+          "│      return <p>Signed in as {user.email}</p>;",
+          "│    }",
+          "│  In proxy.ts, for a 307 to /login or a 403 before it renders:",
+          '│    const PROTECTED_PAGES: ProtectedPage[] = [{ path: "/dashboard" }];',
         ].join("\n"),
       );
       await rm(join(dir, "domain.yaml"), { force: true });
@@ -667,6 +676,8 @@ describe("in an existing Next.js project", () => {
     // cacheComponents is on: the auth pages' layout opts out of the prerendered shell.
     expect(await read("app/(domain-auth)/layout.tsx")).toContain("export const instant = false;");
     expect(out).toContain("npm install ");
+    // …and so does the page the next steps show (without the line, next build stops at it).
+    expect(out).toContain(`│    ${INSTANT_LINE}`);
 
     const first = await snapshotFiles(dir);
     const again = await unattended(["--yes"]);
@@ -684,10 +695,14 @@ describe("in an existing Next.js project", () => {
 
   it("gives the auth pages the plain layout when cacheComponents is off", async () => {
     await nextProject({ config: CONFIG.replace("cacheComponents: true", "cacheComponents: false") });
-    expect((await unattended(["--yes"])).code).toBe(0);
+    const { code, out } = await unattended(["--yes"]);
+    expect(code).toBe(0);
     const layout = await read("app/(domain-auth)/layout.tsx");
     expect(layout).toContain("AuthFrame");
     expect(layout).not.toContain("instant");
+    // Next.js refuses `instant` without cacheComponents: the next steps' page has none either.
+    expect(out).toContain("const user = await requireUser();");
+    expect(out).not.toContain(INSTANT_LINE);
   });
 
   it("writes nothing and names the change when next.config wraps its object", async () => {
@@ -795,7 +810,10 @@ describe("beside the user's own proxy", () => {
     expect(out).toContain("skip       proxy.ts");
     expect(out).toContain('import { isAuthPage, withSecurityHeaders } from "@/lib/domain-auth/security-headers";');
     expect(out).toContain('import { withSession } from "@domain-auth/core/next";');
-    expect(out).toContain("return withSession(request, (requestHeaders) => {");
+    expect(out).toContain("return withSession(request, {");
+    expect(out).toContain("protect: [], // pages answered 307 (signed out) or 403 (another role) before they render");
+    expect(out).toContain("respond: (requestHeaders) => {");
+    expect(out).toContain("In proxy.ts, for a 307 to /login or a 403 before it renders:");
     expect(out).toContain("if (isAuthPage(request.nextUrl.pathname)) return withSecurityHeaders(request, { requestHeaders });");
     expect(out).toContain("/setup, /login, /register, /profile, /admin");
     expect(out).not.toContain("differs from the template");
