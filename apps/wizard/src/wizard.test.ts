@@ -490,6 +490,38 @@ describe("unattended", () => {
     expect(await readFile(join(dir, "my-app", "domain.yaml"), "utf8")).toContain("auth:");
   });
 
+  it("says how to try it from a clone when the registry has no @domain-auth/core (a real npm install)", { timeout: 120_000 }, async () => {
+    const output = new PassThrough();
+    let out = "";
+    output.on("data", (chunk: Buffer) => {
+      out += chunk;
+    });
+    const errorOutput = new PassThrough();
+    let err = "";
+    errorOutput.on("data", (chunk: Buffer) => {
+      err += chunk;
+    });
+    const env = { ...process.env, npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" };
+    const code = await runWizard({ cwd: dir, argv: ["my-app", "--yes"], input: new PassThrough(), output, errorOutput, env });
+    expect(code).toBe(1);
+    // The version of this wizard is not published (yet): npm answers 404 for the core.
+    expect(err).toMatch(/404[^\n]*@domain-auth(%2f|\/)core/i);
+    expect(out).toContain("The registry has no @domain-auth/core of this version yet.");
+    expect(out).toContain("npm run try-wizard -- <your project folder>");
+    expect(out).toContain("Not done: wrote domain.yaml and");
+  });
+
+  it("depends on the core tarball --core names, from the project's folder; refuses a missing one", async () => {
+    await writeFile(join(dir, "core.tgz"), "a tarball");
+    const { code, out } = await unattended(["my-app", "--yes", "--core", "core.tgz"]);
+    expect(code, out).toBe(0);
+    const manifest = JSON.parse(await readFile(join(dir, "my-app", "package.json"), "utf8"));
+    expect(manifest.dependencies["@domain-auth/core"]).toBe("file:../core.tgz");
+    const missing = await unattended(["other-app", "--yes", "--core", "nowhere.tgz"]);
+    expect(missing).toMatchObject({ code: 2, err: "create-domain-auth: --core: no file at nowhere.tgz\n" });
+    await expect(readdir(join(dir, "other-app"))).rejects.toThrow();
+  });
+
   it("writes auth.verifyEmail with --verify-email, and --yes keeps the file's value", async () => {
     await writeFile(join(dir, "domain.yaml"), BLOG);
     expect((await unattended(["--yes", "--verify-email", "--no-install"])).code).toBe(0);
