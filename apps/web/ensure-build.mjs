@@ -31,6 +31,7 @@ const TARGETS = [
         "http/api-paths.ts",
         "http/errors.ts",
         "password/rules.ts",
+        "password/limits.ts",
         "records/email.ts",
         "config/vocabulary.ts",
         "config/naming.ts",

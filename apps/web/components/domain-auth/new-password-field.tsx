@@ -1,6 +1,6 @@
 "use client";
 
-import type { PasswordScore } from "@domain-auth/core/policy";
+import type { PasswordScore } from "@domain-auth/core/password";
 import { useEffect, useId, useMemo, useState } from "react";
 import { NEW_PASSWORD_HINT } from "@/lib/domain-auth/password-hint";
 
@@ -13,8 +13,8 @@ const STRENGTH_WORDS: Readonly<Record<PasswordScore, string>> = {
   4: "strong",
 };
 
-/** The server's password rules, as `@domain-auth/core/policy` has them. */
-type PasswordRules = Pick<typeof import("@domain-auth/core/policy"), "passwordProblem" | "passwordScore">;
+/** The server's password rules, as `@domain-auth/core/password` has them. */
+type PasswordRules = Pick<typeof import("@domain-auth/core/password"), "passwordProblem" | "passwordScore">;
 
 /**
  * The password rules, loaded once the field is on screen: their common-password dictionary is a
@@ -24,7 +24,7 @@ function usePasswordRules(): PasswordRules | null {
   const [rules, setRules] = useState<PasswordRules | null>(null);
   useEffect(() => {
     let current = true;
-    import("@domain-auth/core/policy").then(({ passwordProblem, passwordScore }) => {
+    import("@domain-auth/core/password").then(({ passwordProblem, passwordScore }) => {
       if (current) setRules({ passwordProblem, passwordScore });
     });
     return () => {
@@ -43,7 +43,7 @@ export interface NewPasswordFieldProps {
 
 /**
  * The input of a password being set (setup, register, reset), with its strength as the person types:
- * the server's own rules (`passwordProblem` of `@domain-auth/core/policy`), checked in the browser
+ * the server's own rules (`passwordProblem` of `@domain-auth/core/password`), checked in the browser
  * too, so what the meter says is what the server will answer. Nothing is sent while typing.
  */
 export function NewPasswordField({ label, error }: NewPasswordFieldProps) {

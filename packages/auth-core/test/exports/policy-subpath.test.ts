@@ -6,8 +6,8 @@ import { describe, expect, it } from "vitest";
 
 // `@domain-auth/core/policy` runs in client components: its whole import graph must bundle for a
 // browser, with nothing from Node (no node:* built-in) and no package (no kysely, pg,
-// better-sqlite3, jose, bcrypt…): only the core's own browser-safe modules, and the offline
-// password estimator its rules use.
+// better-sqlite3, jose, bcrypt…): only the core's own browser-safe modules. `./password` adds the
+// offline password estimator its rule uses, and nothing else.
 
 const PACKAGE = fileURLToPath(new URL("../../", import.meta.url));
 const manifest = JSON.parse(readFileSync(join(PACKAGE, "package.json"), "utf8")) as {
@@ -16,7 +16,7 @@ const manifest = JSON.parse(readFileSync(join(PACKAGE, "package.json"), "utf8"))
 const subpath = manifest.exports["./policy"];
 
 /**
- * The packages the password rules need, made for browsers and Node alike and working offline (their
+ * The packages `./password`'s rule needs, made for browsers and Node alike and working offline (their
  * word lists are in the package): zxcvbn-ts's estimator, its common-password dictionary, and theirs.
  */
 const BROWSER_SAFE_PACKAGES = new Set([
@@ -60,7 +60,8 @@ describe("@domain-auth/core/policy", () => {
     const foreign = modules.filter((path) => !path.startsWith(folder) || path.includes("node_modules"));
     // Named by package where there is one: ["kysely"] reads better than its 200 files.
     const packages = [...new Set(foreign.map((path) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1] ?? path))];
-    expect(packages.filter((name) => !BROWSER_SAFE_PACKAGES.has(name))).toEqual([]);
+    // No package at all: the password estimator is `./password`'s, loaded only where a password is set.
+    expect(packages).toEqual([]);
   });
 
   it("exports the rules, the error codes, the limits and the paths", async () => {
@@ -71,8 +72,7 @@ describe("@domain-auth/core/policy", () => {
         "MAX_EMAIL_LENGTH",
         "MAX_PASSWORD_BYTES",
         "MIN_PASSWORD_CHARACTERS",
-        "passwordProblem",
-        "passwordScore",
+        "passwordLengthProblem",
         "apiPaths",
         "authorize",
       ]),
@@ -108,7 +108,7 @@ async function nodeImportsOf(entry: string): Promise<string[]> {
   );
 }
 
-describe.each(["./policy", "./endpoints"])("@domain-auth/core%s in a browser", (name) => {
+describe.each(["./policy", "./endpoints", "./password"])("@domain-auth/core%s in a browser", (name) => {
   const paths = manifest.exports[name];
 
   it.each([
@@ -120,7 +120,17 @@ describe.each(["./policy", "./endpoints"])("@domain-auth/core%s in a browser", (
     expect(await nodeImportsOf(entry)).toEqual([]);
     const modules = await browserBundleOf(entry);
     const packageOf = (path: string) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1];
-    expect(modules.filter((path) => path.includes("node_modules") && !BROWSER_SAFE_PACKAGES.has(packageOf(path) ?? ""))).toEqual([]);
+    const allowed = (path: string) => name === "./password" && BROWSER_SAFE_PACKAGES.has(packageOf(path) ?? "");
+    expect(modules.filter((path) => path.includes("node_modules") && !allowed(path))).toEqual([]);
+  });
+});
+
+describe("@domain-auth/core/password", () => {
+  it("is the rule the server applies, with its estimate, for the pages' strength meter", async () => {
+    const password = await import("@domain-auth/core/password");
+    expect(password.passwordProblem("password")).toBe(password.COMMON_PASSWORD_PROBLEM);
+    expect(password.passwordProblem("short")).toBe("must be at least 8 characters long");
+    expect(password.passwordScore("correct horse battery staple")).toBe(4);
   });
 });
 
