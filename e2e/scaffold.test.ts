@@ -317,7 +317,7 @@ describe("npx create-domain-auth in a project create-next-app made with its defa
     await mkdir(join(project, "app/api/hello"), { recursive: true });
     mine["app/api/hello/route.ts"] = 'export function GET() {\n  return Response.json({ hello: "world" });\n}\n';
     await writeFile(join(project, "app/api/hello/route.ts"), mine["app/api/hello/route.ts"]);
-    // Pages and a route handler of the user's own that ask who is signed in (CONTRACT §14): the
+    // Pages and a route handler of the user's own that ask who is signed in (docs/web.md): the
     // dashboard exactly as the README shows it, listed in proxy.ts as the README says.
     Object.assign(mine, await addOwnFiles(project, "app", true, await readmeBlock("// app/dashboard/page.tsx")));
     wizard(project, "--yes", "--no-install");

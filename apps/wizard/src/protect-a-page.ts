@@ -1,5 +1,5 @@
 /**
- * How to protect a page of the project's own (CONTRACT §14), as the next steps print it and the
+ * How to protect a page of the project's own (docs/web.md), as the next steps print it and the
  * README shows it: the page, then the line of the scaffolded `proxy.ts` that gives it a real status.
  */
 
