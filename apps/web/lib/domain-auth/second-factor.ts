@@ -109,7 +109,7 @@ export async function verifySecondFactor(
   return null;
 }
 
-/** `POST mfa/totp`: a new pending secret, replacing any pending one (409 while TOTP is on). */
+/** `POST mfa/totp`: the pending secret (the same one for 10 minutes, then a new one; 409 while TOTP is on). */
 export function startTotp(
   client: SecondFactorClient,
   auth: SecondFactorAuth,
