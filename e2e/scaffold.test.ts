@@ -25,7 +25,8 @@ const made: string[] = [];
 /** The node_modules the create-next-app project installed, reused by the next install. */
 let installedModules: string | undefined;
 
-const REPOSITORY_MODULES = fileURLToPath(new URL("../node_modules/", import.meta.url));
+const REPOSITORY = fileURLToPath(new URL("../", import.meta.url));
+const REPOSITORY_MODULES = join(REPOSITORY, "node_modules");
 const { CI: _ci, ...environment } = process.env;
 const env: NodeJS.ProcessEnv = {
   ...environment,
@@ -209,6 +210,28 @@ afterAll(async () => {
   for (const dir of [work, ...made]) await rm(dir, { recursive: true, force: true });
 });
 
+/** The README's fenced code block that starts with `firstLine`: what a user copies. */
+async function readmeBlock(firstLine: string): Promise<string> {
+  const readme = await readFile(new URL("../README.md", import.meta.url), "utf8");
+  const blocks = [...readme.matchAll(/```\w*\n([\s\S]*?)```/g)].map((match) => match[1] ?? "");
+  const block = blocks.find((text) => text.startsWith(`${firstLine}\n`));
+  if (!block) throw new Error(`README.md has no code block starting with ${firstLine}`);
+  return block;
+}
+
+/**
+ * Lists the project's own pages in the scaffolded proxy.ts with the README's line (the dashboard),
+ * and the admins' page for its role.
+ */
+async function protectInProxy(project: string, file: string): Promise<void> {
+  const [, line = ""] = (await readmeBlock("// proxy.ts")).split("\n");
+  expect(line).toMatch(/^const PROTECTED_PAGES: ProtectedPage\[\] = \[\{ path: "\/dashboard" \}\];$/);
+  const proxy = await readFile(join(project, file), "utf8");
+  const empty = "const PROTECTED_PAGES: ProtectedPage[] = [];";
+  expect(proxy).toContain(empty);
+  await writeFile(join(project, file), proxy.replace(empty, line.replace("}];", '}, { path: "/admins-only", roles: ["Admin"] }];')));
+}
+
 /** A copy of a create-next-app project, fonts made local, the user's files as they were. */
 async function userProject(shape: "default" | "src" | "js"): Promise<{ project: string; mine: Record<string, string> }> {
   const project = await copyOfNextProject(shape);
@@ -296,9 +319,11 @@ describe("npx create-domain-auth in a project create-next-app made with its defa
     await mkdir(join(project, "app/api/hello"), { recursive: true });
     mine["app/api/hello/route.ts"] = 'export function GET() {\n  return Response.json({ hello: "world" });\n}\n';
     await writeFile(join(project, "app/api/hello/route.ts"), mine["app/api/hello/route.ts"]);
-    // Pages and a route handler of the user's own that ask who is signed in (CONTRACT §14).
-    Object.assign(mine, await addOwnFiles(project, "app", true));
+    // Pages and a route handler of the user's own that ask who is signed in (docs/web.md): the
+    // dashboard exactly as the README shows it, listed in proxy.ts as the README says.
+    Object.assign(mine, await addOwnFiles(project, "app", true, await readmeBlock("// app/dashboard/page.tsx")));
     wizard(project, "--yes", "--no-install");
+    await protectInProxy(project, "proxy.ts");
     await install(project);
   }, 900_000);
 
@@ -352,7 +377,7 @@ describe("npx create-domain-auth in a project create-next-app made with its defa
     expect(style.background).not.toBe("rgba(0, 0, 0, 0)");
     expect(style.padding).not.toBe("0px");
     await page.context().close();
-    await expectOwnPagesWork(browser, app, ADMIN, true);
+    await expectOwnPagesWork(browser, app, ADMIN, { streamsRoleCheck: true, proxyProtects: true });
     // The same build on a server whose access tokens live 2 seconds.
     const shortLived = await startApp({
       app: project,
@@ -385,7 +410,7 @@ describe("npx create-domain-auth in the same project with cacheComponents off", 
     const { statuses, output } = await devServerAnswers(project, ["/setup", "/api/user/setup"]);
     expect(statuses, output).toEqual({ "/setup": 200, "/api/user/setup": 200 });
     const app = await expectBuildAndFirstRun(project, "scaffold-cache-components-off-profile");
-    await expectOwnPagesWork(browser, app, ADMIN, false);
+    await expectOwnPagesWork(browser, app, ADMIN, { streamsRoleCheck: false, proxyProtects: false });
   });
 });
 
@@ -428,14 +453,19 @@ describe("npx create-domain-auth in a JavaScript project create-next-app made (-
   });
 });
 
-describe("npx create-domain-auth my-app in an empty folder", () => {
-  it("creates an app that builds and whose npm start serves its home page and the first run", { timeout: 900_000 }, async () => {
+describe("npm run try-wizard -- my-app, from the clone, for an empty folder (the packages unpublished)", () => {
+  it("creates an app with the clone's core installed, that builds and whose npm start serves its home page and the first run", {
+    timeout: 1_200_000,
+  }, async () => {
     const parent = await mkdtemp(join(work, "empty-"));
-    wizard(parent, "my-app", "--yes", "--no-install");
     const project = join(parent, "my-app");
+    // As docs/wizard.md says: one command in the clone; the wizard installs too.
+    const output = run(REPOSITORY, "npm", ["run", "try-wizard", "--", project, "--yes"], 1_200_000);
+    expect(output).toContain("Done: wrote");
     const manifest = JSON.parse(await readFile(join(project, "package.json"), "utf8"));
     expect(manifest.scripts).toMatchObject({ dev: "next dev", build: "next build", start: "node server.mjs" });
-    await install(project);
+    expect(manifest.dependencies["@domain-auth/core"]).toMatch(/^file:.*\/\.try-wizard\/domain-auth-core-[\d.]+\.tgz$/);
+    expect(JSON.parse(await readFile(join(project, "node_modules/@domain-auth/core/package.json"), "utf8")).name).toBe("@domain-auth/core");
     const app = await expectBuildAndFirstRun(project, "scaffold-new-app-profile");
     const home = await fetch(`${app.url}/`);
     expect(home.status).toBe(200);

@@ -77,9 +77,17 @@ export async function GET() {
   };
 }
 
-/** Writes {@link ownFiles} into the project's app folder; returns them by path from the project. */
-export async function addOwnFiles(project: string, appDir: string, cacheComponents: boolean): Promise<Record<string, string>> {
-  const files = ownFiles(cacheComponents);
+/**
+ * Writes {@link ownFiles} into the project's app folder, `dashboard` in place of its dashboard page
+ * when given; returns them by path from the project.
+ */
+export async function addOwnFiles(
+  project: string,
+  appDir: string,
+  cacheComponents: boolean,
+  dashboard?: string,
+): Promise<Record<string, string>> {
+  const files = { ...ownFiles(cacheComponents), ...(dashboard !== undefined && { "dashboard/page.tsx": dashboard }) };
   for (const [file, content] of Object.entries(files)) {
     await mkdir(join(project, appDir, file, ".."), { recursive: true });
     await writeFile(join(project, appDir, file), content);
@@ -108,6 +116,20 @@ async function cookieHeaderOfContext(page: Page): Promise<string> {
   return cookieHeaderOf((await page.context().cookies()).map((cookie) => `${cookie.name}=${cookie.value}`));
 }
 
+/** How the project's own pages answer a visitor who may not see them. */
+export interface OwnPagesShape {
+  /** The admins' page checks the role inside a stream: Next.js's 403 page under a 200. */
+  readonly streamsRoleCheck: boolean;
+  /** `proxy.ts` lists `/dashboard` and `/admins-only` (Admin): a real 307 or 403 before they render. */
+  readonly proxyProtects: boolean;
+}
+
+/** The path and query a redirect answer leads to. */
+function redirectTarget(response: Response, base: string): string {
+  const url = new URL(response.headers.get("location") ?? "", base);
+  return url.pathname + url.search;
+}
+
 /**
  * The project's own code at work in Chromium and over HTTP: a signed-out visitor of `/dashboard`
  * goes to sign-in and back; nothing token-like is readable by the page's scripts; a second tab and
@@ -119,8 +141,17 @@ export async function expectOwnPagesWork(
   browser: Browser,
   app: RunningApp,
   admin: { email: string; password: string },
-  streamsRoleCheck: boolean,
+  { streamsRoleCheck, proxyProtects }: OwnPagesShape,
 ): Promise<void> {
+  if (proxyProtects) {
+    // As curl sees it: a redirect before anything renders, the page's query kept for the way back.
+    const signedOut = await fetch(`${app.url}/dashboard?tab=2`, { redirect: "manual" });
+    expect(signedOut.status, await signedOut.text()).toBe(307);
+    expect(redirectTarget(signedOut, app.url)).toBe(`/login?next=${encodeURIComponent("/dashboard?tab=2")}`);
+    const below = await fetch(`${app.url}/admins-only/x`, { redirect: "manual" });
+    expect(below.status).toBe(307);
+    expect(redirectTarget(below, app.url)).toBe(`/login?next=${encodeURIComponent("/admins-only/x")}`);
+  }
   const page = await openTab(browser, app.url);
   await page.goto("/dashboard");
   await page.waitForURL("**/login?next=%2Fdashboard");
@@ -150,7 +181,9 @@ export async function expectOwnPagesWork(
   await restarted.close();
 
   const jar = await cookieHeaderOfContext(page);
-  expect(await (await fetch(`${app.url}/dashboard`, { headers: { cookie: jar } })).text()).toContain(admin.email);
+  const dashboard = await fetch(`${app.url}/dashboard`, { headers: { cookie: jar }, redirect: "manual" });
+  expect(dashboard.status).toBe(200);
+  expect(await dashboard.text()).toContain(admin.email);
   expect(await (await fetch(`${app.url}/whoami`, { headers: { cookie: jar } })).json()).toEqual({
     signedIn: true,
     email: admin.email,
@@ -172,8 +205,14 @@ export async function expectOwnPagesWork(
   const readerJar = await cookieSignIn(app, reader.email, reader.password);
   const refused = await fetch(`${app.url}/admins-only`, { headers: { cookie: readerJar } });
   const refusal = await refused.text();
-  // Streamed (cacheComponents): Next.js's 403 page in place of the content, under a 200 and noindex.
-  expect(refused.status, refusal.slice(0, 500)).toBe(streamsRoleCheck ? 200 : 403);
+  // Streamed (cacheComponents): Next.js's 403 page in place of the content, under a 200 and noindex;
+  // listed in proxy.ts, a 403 before anything renders.
+  expect(refused.status, refusal.slice(0, 500)).toBe(streamsRoleCheck && !proxyProtects ? 200 : 403);
+  if (proxyProtects) {
+    const readerDashboard = await fetch(`${app.url}/dashboard`, { headers: { cookie: readerJar }, redirect: "manual" });
+    expect(readerDashboard.status).toBe(200);
+    expect(await readerDashboard.text()).toContain(reader.email);
+  }
   // Next.js's own 403 page (the project has no forbidden.tsx of its own).
   expect(refusal).toContain("This page could not be accessed.");
   expect(refusal).not.toContain("Administrators only");
@@ -199,6 +238,15 @@ export async function expectOwnPagesWork(
   await second.goto(`${app.url}/dashboard`);
   await second.waitForURL("**/login?next=%2Fdashboard");
   await page.context().close();
+}
+
+/** When the access token of a `Cookie` header expires (ms), from its payload's `exp`; `null` without one. */
+function accessTokenExpiry(cookieHeader: string): number | null {
+  const token = /(?:^|; )(?:__Host-)?domain-auth\.token=([^;]+)/.exec(cookieHeader)?.[1];
+  const payload = token?.split(".")[1];
+  if (!payload) return null;
+  const { exp } = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as { exp?: number };
+  return typeof exp === "number" ? exp * 1000 : null;
 }
 
 /**
@@ -228,8 +276,10 @@ export async function expectRenewalPastTokenLifetime(
   await page.goto("/dashboard");
   await expect.poll(() => page.getByText(`Signed in as ${admin.email}`).count()).toBe(1);
   const first = await cookieHeaderOfContext(page);
-  // A deadline, not a guess: the token of the sign-in has expired once this much time has passed.
-  const left = signedInAt + (ttlSeconds + 1) * 1000 - Date.now();
+  // A deadline, not a guess: the access token these cookies hold (the sign-in's, or one the proxy
+  // renewed if loading the page outlasted it) has expired once its own `exp` has passed.
+  const expiresAt = accessTokenExpiry(first) ?? signedInAt + ttlSeconds * 1000;
+  const left = expiresAt + 1000 - Date.now();
   if (left > 0) await page.waitForTimeout(left);
   expect((await fetch(`${app.url}/api/user/me`, { headers: { cookie: first.replace(/[^;]*refresh-token=[^;]*;? ?/, "") } })).status).toBe(
     401,

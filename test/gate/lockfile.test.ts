@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import semver from "semver";
 import { expect, test } from "vitest";
 
 /**
@@ -40,4 +41,34 @@ test("every dependency of every locked package, optional platform builds include
     }
   }
   expect(missing).toEqual([]);
+});
+
+/** The locked packages the published packages run with: their dependencies, and theirs, to the end. */
+function runtimeClosure(workspaces: readonly string[]): Set<string> {
+  const found = new Set<string>();
+  const pending = [...workspaces];
+  for (let location = pending.pop(); location !== undefined; location = pending.pop()) {
+    const entry = lock.packages[location];
+    for (const name of Object.keys({ ...entry?.dependencies, ...entry?.optionalDependencies })) {
+      const resolved = resolveFrom(location, name);
+      if (resolved && !found.has(resolved)) {
+        found.add(resolved);
+        pending.push(resolved);
+      }
+    }
+  }
+  return found;
+}
+
+test("every package the published packages run with accepts the oldest Node.js they declare (no engine warning on install)", () => {
+  const root = JSON.parse(readFileSync(fileURLToPath(new URL("../../package.json", import.meta.url)), "utf8")) as {
+    engines: { node: string };
+  };
+  const oldest = semver.minVersion(root.engines.node)?.version ?? "";
+  expect(oldest).toMatch(/^\d+\.\d+\.\d+$/);
+  const refusing = [...runtimeClosure(["packages/auth-core", "apps/wizard"])]
+    .map((location) => [location, (lock.packages[location] as LockedPackage & { engines?: { node?: string } }).engines?.node] as const)
+    .filter(([, range]) => range !== undefined && !semver.satisfies(oldest, range))
+    .map(([location, range]) => `${location} wants node ${range}`);
+  expect(refusing).toEqual([]);
 });

@@ -35,7 +35,7 @@ async function readPassword(context: WizardContext, fromStdin: boolean): Promise
   const interactive = context.input.isTTY === true && context.output.isTTY === true;
   if (!interactive) return undefined;
   const streams = { input: context.input, output: context.output };
-  const first = await password({ message: "New password (8 to 72 bytes)", ...streams });
+  const first = await password({ message: "New password (at least 8 characters, not a common one)", ...streams });
   if (isCancel(first)) return first;
   const again = await password({
     message: "Repeat the password",

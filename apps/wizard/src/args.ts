@@ -34,6 +34,8 @@ ${ENDPOINT_OPTION_LINES}
   --no-mfa               no second factors: turn off the authenticator app and passkeys
   --no-install           do not run the package manager's install
   --keep-start           keep a "next start" start script (default: node server.mjs)
+  --core FILE            depend on this @domain-auth/core tarball (npm pack) in place of
+                         the registry's, e.g. to try the wizard from a clone
   -y, --yes              ask nothing: flags, else the file's current values
   --dry-run              show the change, write nothing
   -h, --help             show this help
@@ -58,6 +60,8 @@ export type WizardArgs =
       readonly noInstall: boolean;
       /** `--keep-start`: leave a stock `next start` script as it is. */
       readonly keepStart: boolean;
+      /** `--core FILE`: the `@domain-auth/core` tarball to depend on, as typed; unset: the registry's. */
+      readonly core?: string;
     };
 
 const OPTIONS = {
@@ -79,6 +83,7 @@ const OPTIONS = {
   "no-mfa": { type: "boolean" },
   "no-install": { type: "boolean" },
   "keep-start": { type: "boolean" },
+  core: { type: "string" },
   yes: { type: "boolean", short: "y" },
   "dry-run": { type: "boolean" },
   help: { type: "boolean", short: "h" },
@@ -147,5 +152,6 @@ export function parseWizardArgs(argv: readonly string[]): WizardArgs {
     dryRun: values["dry-run"] === true,
     noInstall: values["no-install"] === true,
     keepStart: values["keep-start"] === true,
+    ...(values.core !== undefined && { core: values.core }),
   };
 }

@@ -37,13 +37,16 @@ describe("withDomainAuth", () => {
           '"dependencies": {\n',
           `"dependencies": {\n    "@domain-auth/core": "^0.1.0",\n    "@next/env": "16.4.3",\n    "@simplewebauthn/browser": "${SCAFFOLD_PACKAGES["@simplewebauthn/browser"]}",\n    "better-sqlite3": "${SCAFFOLD_PACKAGES["better-sqlite3"]}",\n`,
         )
-        .replace('"react-dom": "19.3.0"\n', `"react-dom": "19.3.0",\n    "swagger-ui-dist": "${SCAFFOLD_PACKAGES["swagger-ui-dist"]}"\n`),
+        .replace('"react-dom": "19.3.0"\n', `"react-dom": "19.3.0",\n    "swagger-ui-dist": "${SCAFFOLD_PACKAGES["swagger-ui-dist"]}"\n`)
+        // swagger-ui-dist's @scarf/scarf sends install-time analytics unless the project's package.json says no.
+        .replace('    "typescript": "^5"\n  }\n}', '    "typescript": "^5"\n  },\n  "scarfSettings": {\n    "enabled": false\n  }\n}'),
     );
     expect(withDomainAuth(edit.content as string, { version: "^0.1.0", keepStart: false })).toEqual({
       content: null,
       addedDependencies: [],
       addedDevDependencies: [],
       changedStart: false,
+      addedScarfSettings: false,
     });
   });
 
@@ -60,14 +63,17 @@ describe("withDomainAuth", () => {
       '"@domain-auth/core": "file:../core.tgz",\n    "@simplewebauthn/browser": "14.0.0",\n    "better-sqlite3": "12.0.0",\n    "swagger-ui-dist": "5.30.0",\n    "typescript": "^5"',
     );
     expect(withDomainAuth(listed, { version: "^0.1.0", keepStart: true })).toMatchObject({ addedDependencies: ["@next/env"] });
-    const all = listed.replace('"typescript"', '"@next/env": "16.4.3",\n    "typescript"');
+    const all = listed
+      .replace('"typescript"', '"@next/env": "16.4.3",\n    "typescript"')
+      .replace('"private": true,', '"private": true,\n  "scarfSettings": { "enabled": true },');
+    // The project's own scarfSettings are its choice.
     expect(withDomainAuth(all, { version: "^0.1.0", keepStart: true })).toMatchObject({ content: null, addedDependencies: [] });
   });
 
   it("creates dependencies before devDependencies, keeping tabs and a missing final newline", () => {
     const text = '{\n\t"name": "x",\n\t"devDependencies": {\n\t\t"next": "16"\n\t}\n}';
     expect(withDomainAuth(text, { version: "^0.1.0", keepStart: false }).content).toBe(
-      '{\n\t"name": "x",\n\t"dependencies": {\n\t\t"@domain-auth/core": "^0.1.0",\n\t\t"@next/env": "16",\n\t\t"swagger-ui-dist": "^5.35.0",\n\t\t"@simplewebauthn/browser": "^14.0.0",\n\t\t"better-sqlite3": "^12.6.2"\n\t},\n\t"devDependencies": {\n\t\t"next": "16"\n\t}\n}',
+      '{\n\t"name": "x",\n\t"dependencies": {\n\t\t"@domain-auth/core": "^0.1.0",\n\t\t"@next/env": "16",\n\t\t"swagger-ui-dist": "^5.35.0",\n\t\t"@simplewebauthn/browser": "^14.0.0",\n\t\t"better-sqlite3": "^12.6.2"\n\t},\n\t"devDependencies": {\n\t\t"next": "16"\n\t},\n\t"scarfSettings": {\n\t\t"enabled": false\n\t}\n}',
     );
   });
 
@@ -76,7 +82,7 @@ describe("withDomainAuth", () => {
     const edit = withDomainAuth(CREATE_NEXT_APP, { version: "^0.1.0", keepStart: true, devDependencies: typescript });
     expect(edit).toMatchObject({ addedDevDependencies: ["@types/node", "@types/react"] });
     expect(edit.content).toContain(
-      '"devDependencies": {\n    "@types/node": "^20.19.0",\n    "@types/react": "^19.2.0",\n    "typescript": "^5"\n  }\n}\n',
+      '"devDependencies": {\n    "@types/node": "^20.19.0",\n    "@types/react": "^19.2.0",\n    "typescript": "^5"\n  },\n  "scarfSettings": {\n    "enabled": false\n  }\n}\n',
     );
     expect(withDomainAuth(edit.content as string, { version: "^0.1.0", keepStart: true, devDependencies: typescript })).toMatchObject({
       content: null,
@@ -110,6 +116,7 @@ describe("newPackageJson", () => {
       name: "shop",
       scripts: { dev: "next dev", build: "next build", start: "node server.mjs" },
       dependencies: { "@domain-auth/core": "^0.1.0", next: "16.4.5", react: "^19.3.1", "react-dom": "latest" },
+      scarfSettings: { enabled: false },
     });
   });
 });

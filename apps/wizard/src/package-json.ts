@@ -18,6 +18,12 @@ export const SCAFFOLD_PACKAGES: Readonly<Record<string, string>> = {
   "better-sqlite3": "^12.6.2",
 };
 
+/**
+ * What turns off the install-time analytics of `@scarf/scarf`, which swagger-ui-dist depends on: it
+ * reads the project's own `package.json` (the domain-auth repository sets the same).
+ */
+export const SCARF_SETTINGS: Readonly<{ enabled: false }> = { enabled: false };
+
 /** What `withDomainAuth` changed, for the summary. */
 export interface PackageJsonEdit {
   /** The text to write, or `null` when nothing changes. */
@@ -27,6 +33,8 @@ export interface PackageJsonEdit {
   /** The packages added to `devDependencies`, in order. */
   readonly addedDevDependencies: readonly string[];
   readonly changedStart: boolean;
+  /** `scarfSettings` added (analytics off). */
+  readonly addedScarfSettings: boolean;
 }
 
 /** The package the scaffolded `server.mjs` loads `.env` files with; Next.js's own, at Next.js's version. */
@@ -54,6 +62,7 @@ function withKey(record: Record<string, unknown>, key: string, value: unknown): 
  * production server loads `.env` files with it; a strict package manager such as pnpm does not let a
  * project import what it does not list), and the {@link SCAFFOLD_PACKAGES}. `scripts.start` is
  * pointed at `server.mjs` when it is the stock `next start` and `keepStart` is not set.
+ * `scarfSettings` turns off the install-time analytics swagger-ui-dist pulls in, unless the project set it.
  * `devDependencies` (TypeScript, for a JavaScript project) join that list unless listed in either. Key
  * order, indentation and the final newline are kept.
  *
@@ -77,11 +86,13 @@ export function withDomainAuth(
   const changedStart = !options.keepStart && scripts.start === STOCK_START;
   const addedDependencies = added.map(([name]) => name);
   const addedDevDependencies = addedDev.map(([name]) => name);
-  if (added.length === 0 && addedDev.length === 0 && !changedStart) {
-    return { content: null, addedDependencies, addedDevDependencies, changedStart };
+  const addedScarfSettings = manifest.scarfSettings === undefined;
+  if (added.length === 0 && addedDev.length === 0 && !changedStart && !addedScarfSettings) {
+    return { content: null, addedDependencies, addedDevDependencies, changedStart, addedScarfSettings };
   }
 
   let edited: Manifest = { ...manifest };
+  if (addedScarfSettings) edited.scarfSettings = SCARF_SETTINGS;
   if (changedStart) edited.scripts = { ...scripts, start: SERVER_START };
   if (added.length > 0) {
     if (manifest.dependencies === undefined) {
@@ -97,7 +108,7 @@ export function withDomainAuth(
   if (addedDev.length > 0) {
     edited.devDependencies = addedDev.reduce((record, [name, range]) => withKey(record, name, range), devDependencies);
   }
-  return { content: serialize(edited, text), addedDependencies, addedDevDependencies, changedStart };
+  return { content: serialize(edited, text), addedDependencies, addedDevDependencies, changedStart, addedScarfSettings };
 }
 
 /** The packages Next.js needs to compile and type-check TypeScript, which a JavaScript project lacks. */
@@ -126,6 +137,7 @@ export function newPackageJson(options: { name: string; coreVersion: string; ver
       ...SCAFFOLD_PACKAGES,
     },
     devDependencies: Object.fromEntries(TYPESCRIPT_PACKAGES.map((name) => [name, version(name)])),
+    scarfSettings: SCARF_SETTINGS,
   };
   return `${JSON.stringify(manifest, null, 2)}\n`;
 }

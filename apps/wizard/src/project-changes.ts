@@ -105,6 +105,7 @@ export async function planProjectEdits(
     // The diff above the file list names them; the line stays short enough for a narrow terminal.
     ...(added.length > 0 ? [`adds ${added.length === 1 ? added[0] : "dependencies"}`] : []),
     ...(packageEdit.changedStart ? [`start: ${SERVER_START}`] : []),
+    ...(packageEdit.addedScarfSettings && added.length === 0 && !packageEdit.changedStart ? ["install-time analytics off"] : []),
   ];
   const packageChange: FileChange =
     packageEdit.content === null

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { validateDomainText } from "@domain-auth/core/config";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { INSTANT_LINE } from "./protect-a-page.js";
 import { starterDomainText } from "./starter.js";
 import { snapshotFiles } from "./testing/file-snapshot.js";
 import { KEY, startWizard } from "./testing/virtual-terminal.js";
@@ -443,11 +444,19 @@ describe("unattended", () => {
         .join("\n");
       expect(/^│ {2}cd /m.test(steps), folder).toBe(cd !== undefined);
       if (cd) expect(steps).toContain(`│  ${cd}\n`);
+      // A new app has no cacheComponents: the page needs no `instant` line.
       expect(steps).toContain(
         [
           "│  Protect a page of your own (currentUser and can too; see the docs):",
+          "│    // app/dashboard/page.tsx",
           '│    import { requireUser } from "@domain-auth/core/next";',
-          "│    const user = await requireUser(); // signed out: to /login, then back",
+          "│",
+          "│    export default async function Dashboard() {",
+          "│      const user = await requireUser(); // signed out: to /login, then back",
+          "│      return <p>Signed in as {user.email}</p>;",
+          "│    }",
+          "│  In proxy.ts, for a 307 to /login or a 403 before it renders:",
+          '│    const PROTECTED_PAGES: ProtectedPage[] = [{ path: "/dashboard" }];',
         ].join("\n"),
       );
       await rm(join(dir, "domain.yaml"), { force: true });
@@ -479,6 +488,38 @@ describe("unattended", () => {
       expect(out).not.toContain("again in .");
     }
     expect(await readFile(join(dir, "my-app", "domain.yaml"), "utf8")).toContain("auth:");
+  });
+
+  it("says how to try it from a clone when the registry has no @domain-auth/core (a real npm install)", { timeout: 120_000 }, async () => {
+    const output = new PassThrough();
+    let out = "";
+    output.on("data", (chunk: Buffer) => {
+      out += chunk;
+    });
+    const errorOutput = new PassThrough();
+    let err = "";
+    errorOutput.on("data", (chunk: Buffer) => {
+      err += chunk;
+    });
+    const env = { ...process.env, npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" };
+    const code = await runWizard({ cwd: dir, argv: ["my-app", "--yes"], input: new PassThrough(), output, errorOutput, env });
+    expect(code).toBe(1);
+    // The version of this wizard is not published (yet): npm answers 404 for the core.
+    expect(err).toMatch(/404[^\n]*@domain-auth(%2f|\/)core/i);
+    expect(out).toContain("The registry has no @domain-auth/core of this version yet.");
+    expect(out).toContain("npm run try-wizard -- <your project folder>");
+    expect(out).toContain("Not done: wrote domain.yaml and");
+  });
+
+  it("depends on the core tarball --core names, from the project's folder; refuses a missing one", async () => {
+    await writeFile(join(dir, "core.tgz"), "a tarball");
+    const { code, out } = await unattended(["my-app", "--yes", "--core", "core.tgz"]);
+    expect(code, out).toBe(0);
+    const manifest = JSON.parse(await readFile(join(dir, "my-app", "package.json"), "utf8"));
+    expect(manifest.dependencies["@domain-auth/core"]).toBe("file:../core.tgz");
+    const missing = await unattended(["other-app", "--yes", "--core", "nowhere.tgz"]);
+    expect(missing).toMatchObject({ code: 2, err: "create-domain-auth: --core: no file at nowhere.tgz\n" });
+    await expect(readdir(join(dir, "other-app"))).rejects.toThrow();
   });
 
   it("writes auth.verifyEmail with --verify-email, and --yes keeps the file's value", async () => {
@@ -667,6 +708,8 @@ describe("in an existing Next.js project", () => {
     // cacheComponents is on: the auth pages' layout opts out of the prerendered shell.
     expect(await read("app/(domain-auth)/layout.tsx")).toContain("export const instant = false;");
     expect(out).toContain("npm install ");
+    // …and so does the page the next steps show (without the line, next build stops at it).
+    expect(out).toContain(`│    ${INSTANT_LINE}`);
 
     const first = await snapshotFiles(dir);
     const again = await unattended(["--yes"]);
@@ -684,10 +727,14 @@ describe("in an existing Next.js project", () => {
 
   it("gives the auth pages the plain layout when cacheComponents is off", async () => {
     await nextProject({ config: CONFIG.replace("cacheComponents: true", "cacheComponents: false") });
-    expect((await unattended(["--yes"])).code).toBe(0);
+    const { code, out } = await unattended(["--yes"]);
+    expect(code).toBe(0);
     const layout = await read("app/(domain-auth)/layout.tsx");
     expect(layout).toContain("AuthFrame");
     expect(layout).not.toContain("instant");
+    // Next.js refuses `instant` without cacheComponents: the next steps' page has none either.
+    expect(out).toContain("const user = await requireUser();");
+    expect(out).not.toContain(INSTANT_LINE);
   });
 
   it("writes nothing and names the change when next.config wraps its object", async () => {
@@ -795,7 +842,10 @@ describe("beside the user's own proxy", () => {
     expect(out).toContain("skip       proxy.ts");
     expect(out).toContain('import { isAuthPage, withSecurityHeaders } from "@/lib/domain-auth/security-headers";');
     expect(out).toContain('import { withSession } from "@domain-auth/core/next";');
-    expect(out).toContain("return withSession(request, (requestHeaders) => {");
+    expect(out).toContain("return withSession(request, {");
+    expect(out).toContain("protect: [], // pages answered 307 (signed out) or 403 (another role) before they render");
+    expect(out).toContain("respond: (requestHeaders) => {");
+    expect(out).toContain("In proxy.ts, for a 307 to /login or a 403 before it renders:");
     expect(out).toContain("if (isAuthPage(request.nextUrl.pathname)) return withSecurityHeaders(request, { requestHeaders });");
     expect(out).toContain("/setup, /login, /register, /profile, /admin");
     expect(out).not.toContain("differs from the template");

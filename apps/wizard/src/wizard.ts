@@ -1,5 +1,6 @@
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { basename, join, resolve } from "node:path";
+import { basename, join, relative, resolve, sep } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { cancel, intro, log, note, outro } from "@clack/prompts";
 import type { Diagnostic, DomainModel } from "@domain-auth/core/config";
@@ -12,6 +13,7 @@ import { installCommand, runInstall } from "./install.js";
 import { detectProject, findMiddleware, type PackageManager, type Project, projectPath } from "./project.js";
 import { type EditedFile, manualChangeText, type ProjectPlan, planProjectEdits } from "./project-changes.js";
 import { askAuthChoices, askOverwrite, askStarter, askToWrite, PromptCancelled, type PromptStreams } from "./prompts.js";
+import { type ProtectAPageOptions, protectAPage } from "./protect-a-page.js";
 import { ownProxyAdvice } from "./proxy-advice.js";
 import { serviceNameFrom, starterDomainText } from "./starter.js";
 import { describeSecondFactors, formatDomainChange, formatFileChanges, type Paint, paintFor } from "./summary.js";
@@ -72,14 +74,9 @@ interface ProjectOutcome {
   readonly startsServer: boolean;
   /** Whether the project is in another folder than the one the wizard ran in (one it created, say). */
   readonly elsewhere: boolean;
+  /** How to protect a page there: under `cacheComponents`, in `src/`, beside the project's own proxy. */
+  readonly pages: ProtectAPageOptions;
 }
-
-/** How to protect a page of the project's own (CONTRACT §14), in two lines of code, for the next steps. */
-export const PROTECT_A_PAGE = [
-  "Protect a page of your own (currentUser and can too; see the docs):",
-  `  import { requireUser } from "@domain-auth/core/next";`,
-  "  const user = await requireUser(); // signed out: to /login, then back",
-] as const;
 
 /** The folder as the user typed it, for a sentence: "this folder" when they named none. */
 export function folderName(dirArg: string): string {
@@ -107,7 +104,7 @@ function nextSteps(dirArg: string, choices: AuthChoices, outcome: ProjectOutcome
       "",
       describeSecondFactors(choices.mfa),
       "",
-      ...PROTECT_A_PAGE,
+      ...protectAPage(outcome.pages),
       "",
       "In production, set AUTH_SECRET (32 bytes or more) and DATABASE_URL.",
     );
@@ -160,6 +157,8 @@ interface RunOptions {
   readonly dryRun: boolean;
   readonly noInstall: boolean;
   readonly keepStart: boolean;
+  /** `--core FILE`: a tarball of the core to depend on, as typed. */
+  readonly core?: string;
   readonly interactive: boolean;
   readonly io: PromptStreams;
   readonly errorOutput: Writable;
@@ -262,7 +261,18 @@ async function runSteps(context: WizardContext, options: RunOptions): Promise<nu
   }
   // A proxy.ts that gives way to the project's own was explained with the summary.
   const skipped = files.filter((file) => file.action === "skip" && !(ownProxy && file.path === projectPath("proxy.ts", target.sourceDir)));
-  return writeChanges(run, target, { choices: domain.choices, changes, skipped });
+  return writeChanges(run, target, { choices: domain.choices, changes, skipped, ownProxy });
+}
+
+/**
+ * The dependency on the core tarball of `--core`: `file:` and its path from the project (which package
+ * managers resolve from the project's folder), or `null` when there is no such file.
+ */
+function coreTarballSpec(run: Run): string | null {
+  const tarball = resolve(run.cwd, run.core ?? "");
+  if (!existsSync(tarball)) return null;
+  const path = relative(run.root, tarball).split(sep).join("/");
+  return `file:${path.startsWith(".") ? path : `./${path}`}`;
 }
 
 /** Detects the project and plans the edits of its own files; stops where the wizard cannot change it. */
@@ -272,7 +282,11 @@ async function findTarget(run: Run, userAgent: string | undefined): Promise<Targ
     log.error(project.message, { output: run.output });
     return { exit: EXIT.invalid };
   }
-  const coreVersion = `^${await packageVersion()}`;
+  const coreVersion = run.core === undefined ? `^${await packageVersion()}` : coreTarballSpec(run);
+  if (coreVersion === null) {
+    run.errorOutput.write(`create-domain-auth: --core: no file at ${run.core}\n`);
+    return { exit: EXIT.usage };
+  }
   const plan = project.kind === "next" ? await planProjectEdits(run.root, project, { coreVersion, keepStart: run.keepStart }) : undefined;
   if (plan?.kind === "refused") {
     run.errorOutput.write(`create-domain-auth: ${manualChangeText(plan)}\n`);
@@ -395,11 +409,23 @@ function showChanges(run: Run, changed: { domain: DomainOutcome; edits: readonly
   note(formatFileChanges(changed.files, paint).join("\n"), "Files", { output: run.output, format });
 }
 
+/** What to do when the registry has no `@domain-auth/core` of this version (a wizard run from a clone). */
+export const CORE_NOT_PUBLISHED = [
+  "The registry has no @domain-auth/core of this version yet. To try the wizard from a clone of domain-auth, run there:",
+  "  npm run try-wizard -- <your project folder>",
+  "It packs the core and runs this wizard with --core <its tarball>; or pass --core yourself (npm pack -w @domain-auth/core).",
+].join("\n");
+
+/** Whether an install's output is the registry's 404 for the core. */
+export function coreNotPublished(output: string): boolean {
+  return /\b(?:E404|404)\b/.test(output) && /@domain-auth(?:\/|%2f)core/i.test(output);
+}
+
 /** Writes the changes, says which files it skipped, installs the dependencies, and shows the next steps. */
 async function writeChanges(
   run: Run,
   target: Target,
-  written: { choices: AuthChoices; changes: readonly FileChange[]; skipped: readonly FileChange[] },
+  written: { choices: AuthChoices; changes: readonly FileChange[]; skipped: readonly FileChange[]; ownProxy: string | undefined },
 ): Promise<number> {
   const { output } = run;
   const { project, plan } = target;
@@ -420,6 +446,7 @@ async function writeChanges(
       log.error(`${install} failed; the files are written. Run ${install} again in ${folderName(run.dir)} once the error above is fixed.`, {
         output,
       });
+      if (coreNotPublished(failure)) log.info(CORE_NOT_PUBLISHED, { output });
     }
   }
   const outcome: ProjectOutcome = {
@@ -427,6 +454,7 @@ async function writeChanges(
     installed: !needsInstall || (!run.noInstall && !installFailed),
     startsServer: project.kind === "new" || plan === undefined || plan.startsServer,
     elsewhere: run.root !== run.cwd,
+    pages: { cacheComponents: plan?.cacheComponents === true, sourceDir: target.sourceDir, ownProxy: written.ownProxy },
   };
   // Written files stay written whatever failed after them, so the way on is always shown.
   note(nextSteps(run.dir, written.choices, outcome), "Next steps", { output, format: (line) => line });

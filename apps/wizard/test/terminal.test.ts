@@ -1,11 +1,11 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { validateDomainText } from "@domain-auth/core/config";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { BIN, buildCli } from "./built-cli.js";
+import { BIN, buildCli, WIZARD_DIR } from "./built-cli.js";
 
 function hasTmux(): boolean {
   return spawnSync("tmux", ["-V"]).status === 0;
@@ -15,11 +15,11 @@ const sessions: string[] = [];
 let dir: string;
 
 /** The built CLI in a real 120×40 terminal (tmux), keys sent and the pane read back. */
-function startInTmux(cwd: string, args: string, options: { runAs?: string; columns?: number } = {}) {
+function startInTmux(cwd: string, args: string, options: { runAs?: string; columns?: number; bin?: string } = {}) {
   const name = `wizard-${process.pid}-${sessions.length}`;
   const exitFile = join(cwd, "..", `${name}.exit`);
   sessions.push(name);
-  const command = `cd '${cwd}' && env -u CI ${options.runAs ?? ""} node '${BIN}' ${args}; echo $? > '${exitFile}'; sleep 60`;
+  const command = `cd '${cwd}' && env -u CI ${options.runAs ?? ""} node '${options.bin ?? BIN}' ${args}; echo $? > '${exitFile}'; sleep 60`;
   execFileSync("tmux", ["new-session", "-d", "-s", name, "-x", String(options.columns ?? 120), "-y", "40", command]);
   const pane = () => execFileSync("tmux", ["capture-pane", "-p", "-t", name], { encoding: "utf8" });
   return {
@@ -45,6 +45,22 @@ function startInTmux(cwd: string, args: string, options: { runAs?: string; colum
   };
 }
 
+/** Folders made by {@link readableCopyOfCli}, removed after each test. */
+const copies: string[] = [];
+
+/**
+ * The built CLI as the package publishes it (bin, dist, templates, package.json: it bundles its
+ * dependencies), copied to a folder every user may read; resolves to its bin.
+ */
+async function readableCopyOfCli(): Promise<string> {
+  const folder = await mkdtemp(join(tmpdir(), "wizard-cli-"));
+  copies.push(folder);
+  for (const entry of ["bin", "dist", "templates", "package.json"])
+    await cp(join(WIZARD_DIR, entry), join(folder, entry), { recursive: true });
+  execFileSync("chmod", ["-R", "a+rX", folder]);
+  return join(folder, "bin", "create-domain-auth.js");
+}
+
 describe("the built CLI in a real terminal (tmux)", () => {
   beforeAll(() => {
     // `npm test` installs tmux; a missing one is a failure, never a skip.
@@ -54,6 +70,7 @@ describe("the built CLI in a real terminal (tmux)", () => {
   afterEach(async () => {
     for (const name of sessions.splice(0)) spawnSync("tmux", ["kill-session", "-t", name]);
     await rm(join(dir, ".."), { recursive: true, force: true });
+    for (const folder of copies.splice(0)) await rm(folder, { recursive: true, force: true });
   });
 
   async function freshProject(): Promise<string> {
@@ -122,7 +139,10 @@ describe("the built CLI in a real terminal (tmux)", () => {
     const asRoot = process.getuid?.() === 0;
     await chmod(join(project, ".."), 0o755);
     if (!asRoot) await chmod(project, 0o555);
-    const term = startInTmux(project, "", asRoot ? { runAs: "setpriv --reuid=65534 --regid=65534 --clear-groups" } : {});
+    // nobody may not reach a checkout inside a folder only its owner enters (a clone under /root, a
+    // `mktemp -d`): it runs a copy of the CLI that everyone may read.
+    const bin = asRoot ? await readableCopyOfCli() : BIN;
+    const term = startInTmux(project, "", asRoot ? { runAs: "setpriv --reuid=65534 --regid=65534 --clear-groups", bin } : {});
     await term.waitFor("Cannot write in this folder (permission denied)");
     expect(await term.exitCode()).toBe(1);
     const screen = term.pane();

@@ -39,7 +39,7 @@ export {
 } from "./http/api-paths.js";
 export { ERROR_CODES, type ErrorBody, type ErrorCode, type Issue } from "./http/errors.js";
 export { ACCOUNT_TOKEN_LIFETIMES, type AccountTokenKind } from "./mail/lifetimes.js";
-export { MAX_PASSWORD_BYTES, MIN_PASSWORD_BYTES } from "./password/rules.js";
+export { MAX_PASSWORD_BYTES, MIN_PASSWORD_BYTES, MIN_PASSWORD_CHARACTERS, passwordLengthProblem } from "./password/limits.js";
 export {
   API_KEY_LIMITS,
   API_KEY_OPERATIONS,

@@ -8,6 +8,7 @@ import { readFieldValues } from "@/lib/domain-auth/form-values";
 import { useHydrated } from "@/lib/domain-auth/hydrated";
 import { FieldInput } from "./field-input";
 import { FormError } from "./form-error";
+import { NewPasswordField } from "./new-password-field";
 import { TextField } from "./text-field";
 
 /** A secret asked before the account's fields and sent under its `name` (the setup token). */
@@ -25,6 +26,7 @@ export interface AccountFormProps {
   readonly fields: readonly FieldView[];
   readonly submitLabel: string;
   readonly passwordAutoComplete: "new-password" | "current-password";
+  /** Shown under a current password's input; a new password's says what the rules are, and its strength. */
   readonly passwordHint?: string;
   /** Sends the body; resolves to the API's error, or `null` once the page has moved on. */
   readonly onSubmit: (body: Record<string, unknown>) => Promise<ErrorBody | null>;
@@ -69,15 +71,19 @@ export function AccountForm({ secretField, fields, submitLabel, passwordAutoComp
         />
       ) : null}
       <TextField label="Email" name="email" type="email" autoComplete="email" required error={fieldErrors.email} />
-      <TextField
-        label="Password"
-        name="password"
-        type="password"
-        autoComplete={passwordAutoComplete}
-        required
-        hint={passwordHint}
-        error={fieldErrors.password}
-      />
+      {passwordAutoComplete === "new-password" ? (
+        <NewPasswordField label="Password" error={fieldErrors.password} />
+      ) : (
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete={passwordAutoComplete}
+          required
+          hint={passwordHint}
+          error={fieldErrors.password}
+        />
+      )}
       {fields.map((field) => (
         <FieldInput key={field.name} field={field} error={fieldErrors[field.name]} />
       ))}

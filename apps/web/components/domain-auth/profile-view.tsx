@@ -56,14 +56,20 @@ export function ProfileView({ auth, twoStep = null }: ProfileViewProps) {
         {current.source === "token" ? <p className="da-field-hint">Shown from your sign-in token.</p> : null}
         {user.emailVerified === false && auth.endpoints.verifyEmail ? (
           <div className="da-notice" role="note">
-            <p>Your email address is not confirmed yet: follow the link we sent to {user.email}.</p>
-            <ResendVerification auth={auth} email={user.email} />
+            {/* Registering sends a link only under auth.verifyEmail: without it, nothing was sent to follow. */}
+            {auth.verifyEmail ? (
+              <p>Your email address is not confirmed yet: follow the link we sent to {user.email}.</p>
+            ) : (
+              <p>Your email address is not confirmed.</p>
+            )}
+            <ResendVerification auth={auth} email={user.email} first={!auth.verifyEmail} />
           </div>
         ) : null}
       </section>
+      {/* Each section starts afresh for another user; siblings, so each key of its own (React refuses two alike). */}
       {auth.endpoints.totp ? (
         <TwoStepSection
-          key={user.id}
+          key={`two-step-${user.id}`}
           auth={auth}
           userId={user.id}
           rendered={twoStep}
@@ -77,7 +83,7 @@ export function ProfileView({ auth, twoStep = null }: ProfileViewProps) {
           onOtherSessionsEnded={() => setSessionsVersion((version) => version + 1)}
         />
       ) : null}
-      {auth.endpoints.sessions ? <SessionsList key={user.id} auth={auth} version={sessionsVersion} /> : null}
+      {auth.endpoints.sessions ? <SessionsList key={`sessions-${user.id}`} auth={auth} version={sessionsVersion} /> : null}
       <ApiKeysSection key={`api-keys-${user.id}`} auth={auth} />
       <RecentSignIns key={`sign-ins-${user.id}`} auth={auth} userId={user.id} />
     </>

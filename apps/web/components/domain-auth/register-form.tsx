@@ -7,7 +7,6 @@ import { useState } from "react";
 import { AccountForm } from "@/components/domain-auth/account-form";
 import { callApi } from "@/lib/domain-auth/api";
 import type { AuthView } from "@/lib/domain-auth/domain-view";
-import { NEW_PASSWORD_HINT } from "@/lib/domain-auth/password-hint";
 import { signIn } from "@/lib/domain-auth/sign-in";
 
 /** Creates an account; signs it in and opens the profile when sign-in is enabled. */
@@ -27,7 +26,6 @@ export function RegisterForm({ auth }: { readonly auth: AuthView }) {
       fields={auth.profileFields}
       submitLabel="Create account"
       passwordAutoComplete="new-password"
-      passwordHint={NEW_PASSWORD_HINT}
       onSubmit={async (body) => {
         const created = await callApi(apiPaths(auth).register, { method: "POST", body });
         if (!created.ok) return created.error;

@@ -15,10 +15,12 @@ export interface ResendVerificationProps {
   readonly auth: AuthView;
   /** The address to send to; without it, the form asks for one. */
   readonly email?: string;
+  /** No link was sent before (registering sends none without `auth.verifyEmail`). @default false */
+  readonly first?: boolean;
 }
 
 /** Sends a new confirmation link (the earlier ones stop working). */
-export function ResendVerification({ auth, email }: ResendVerificationProps) {
+export function ResendVerification({ auth, email, first = false }: ResendVerificationProps) {
   const [error, setError] = useState<ErrorBody | null>(null);
   const [sent, setSent] = useState(false);
   const [pending, setPending] = useState(false);
@@ -47,7 +49,7 @@ export function ResendVerification({ auth, email }: ResendVerificationProps) {
       <FormError error={error} />
       {email === undefined ? <TextField label="Email" name="email" type="email" autoComplete="email" required /> : null}
       <button type="submit" className="da-button" disabled={pending || !hydrated}>
-        {pending ? "Please wait…" : "Send a new confirmation link"}
+        {pending ? "Please wait…" : first ? "Send me a confirmation link" : "Send a new confirmation link"}
       </button>
     </form>
   );

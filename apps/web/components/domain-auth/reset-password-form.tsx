@@ -7,11 +7,10 @@ import { type FormEvent, useState } from "react";
 import { issuesByField } from "@/lib/domain-auth/api";
 import type { AuthView } from "@/lib/domain-auth/domain-view";
 import { useHydrated } from "@/lib/domain-auth/hydrated";
-import { NEW_PASSWORD_HINT } from "@/lib/domain-auth/password-hint";
 import { type SecondStep, signIn } from "@/lib/domain-auth/sign-in";
 import { FormError } from "./form-error";
+import { NewPasswordField } from "./new-password-field";
 import { SecondStepView } from "./second-step";
-import { TextField } from "./text-field";
 
 /** Props of {@link ResetPasswordForm}. */
 export interface ResetPasswordFormProps {
@@ -79,15 +78,7 @@ export function ResetPasswordForm({ auth, token, invite }: ResetPasswordFormProp
   return (
     <form className="da-form" method="post" onSubmit={submit} aria-busy={pending}>
       <FormError error={fieldErrors.password ? null : error} />
-      <TextField
-        label={invite ? "Your password" : "New password"}
-        name="password"
-        type="password"
-        autoComplete="new-password"
-        required
-        hint={NEW_PASSWORD_HINT}
-        error={fieldErrors.password}
-      />
+      <NewPasswordField label={invite ? "Your password" : "New password"} error={fieldErrors.password} />
       <button type="submit" className="da-button da-button-primary" disabled={pending || !hydrated}>
         {pending ? "Please wait…" : invite ? "Set my password and sign in" : "Change my password and sign in"}
       </button>

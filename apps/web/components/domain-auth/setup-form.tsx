@@ -4,7 +4,6 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { AccountForm } from "@/components/domain-auth/account-form";
 import type { AuthView } from "@/lib/domain-auth/domain-view";
-import { NEW_PASSWORD_HINT } from "@/lib/domain-auth/password-hint";
 import { signIn } from "@/lib/domain-auth/sign-in";
 import { EnrolmentStep } from "./enrolment-step";
 import { SignInLink } from "./sign-in-link";
@@ -55,7 +54,6 @@ export function SetupForm({ auth, tokenRequired }: SetupFormProps) {
       fields={auth.profileFields}
       submitLabel="Create administrator"
       passwordAutoComplete="new-password"
-      passwordHint={NEW_PASSWORD_HINT}
       onSubmit={async (body) => {
         const result = await signIn(auth, "setup", body);
         if (!result.ok) {

@@ -34,7 +34,10 @@ type Pending =
   | { readonly status: "ready"; readonly secret: TotpSecret }
   | { readonly status: "failed"; readonly error: ErrorBody };
 
-/** Starts a pending secret when mounted, and again after each `retry`. */
+/**
+ * Starts a pending secret when mounted, and again after each `retry`: one request each, even when
+ * React runs the effect twice (development), so the page never waits on two starts.
+ */
 function usePendingSecret({ auth, enrolmentToken, onRefused }: TotpSetupProps): {
   pending: Pending;
   retry: () => void;
@@ -44,10 +47,13 @@ function usePendingSecret({ auth, enrolmentToken, onRefused }: TotpSetupProps): 
   const segment = auth.segment;
   const [attempt, setAttempt] = useState(0);
   const [loaded, setLoaded] = useState<{ attempt: number; pending: Pending } | null>(null);
+  const started = useRef<{ key: string; answer: ReturnType<typeof startTotp> } | null>(null);
   const refused = useEffectEvent((failure: ApiFailure) => onRefused?.(failure));
   useEffect(() => {
     let current = true;
-    startTotp(sessionClient(), { segment }, { enrolmentToken }).then((result) => {
+    const key = JSON.stringify([segment, enrolmentToken ?? null, attempt]);
+    if (started.current?.key !== key) started.current = { key, answer: startTotp(sessionClient(), { segment }, { enrolmentToken }) };
+    started.current.answer.then((result) => {
       if (!current) return;
       if (!result.ok && result.status === 401) refused(result);
       setLoaded({ attempt, pending: result.ok ? { status: "ready", secret: result.data } : { status: "failed", error: result.error } });

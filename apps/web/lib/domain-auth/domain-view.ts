@@ -45,6 +45,8 @@ export interface AuthView {
    * and show only those.
    */
   readonly endpoints: Readonly<Record<EndpointFlag, boolean>>;
+  /** `auth.verifyEmail`: register sends a confirmation link, and sign-in waits for it. */
+  readonly verifyEmail: boolean;
   /** Fields of the auth entity besides `email`, `password` and `role` (asked at setup and register). */
   readonly profileFields: readonly FieldView[];
   /** Every scope an API key may carry: each entity's segment with each operation (CONTRACT §17). */
@@ -103,6 +105,7 @@ export function toDomainView(model: DomainModel, endpoints?: Readonly<Record<End
       setupRole: auth.setupRole,
       defaultRole: auth.defaultRole,
       endpoints: endpoints ?? endpointFlagsOf(auth),
+      verifyEmail: auth.verifyEmail,
       profileFields: auth.entity.fields.filter((field) => !CREDENTIAL_FIELDS.has(field.name)).map(toFieldView),
       apiKeyScopes: apiKeyScopes(model.entities),
     },

@@ -1,4 +1,7 @@
-import { MAX_PASSWORD_BYTES, MIN_PASSWORD_BYTES } from "@domain-auth/core/policy";
+import { MIN_PASSWORD_CHARACTERS } from "@domain-auth/core/policy";
 
-/** What a new password must be, counted the way the server counts it: in UTF-8 bytes. */
-export const NEW_PASSWORD_HINT = `${MIN_PASSWORD_BYTES} to ${MAX_PASSWORD_BYTES} bytes: most letters count 1, accented letters and emoji 2 to 4.`;
+/**
+ * What a new password must be, in the words people count in: characters. The 72-byte bound bcrypt
+ * sets is said only when a password reaches it (the server's message then explains bytes).
+ */
+export const NEW_PASSWORD_HINT = `At least ${MIN_PASSWORD_CHARACTERS} characters, and not a common password: a few unrelated words make a strong one.`;

@@ -110,8 +110,8 @@ export async function verifySecondFactor(
 }
 
 /**
- * `POST mfa/totp`: a new pending secret, replacing any pending one (409 while TOTP is on; 403
- * `REAUTHENTICATION_REQUIRED` for a session that signed in too long ago, until `currentPassword` is sent).
+ * `POST mfa/totp`: the pending secret (the same one for 5 minutes, then a new one; 409 while TOTP is
+ * on; 403 `REAUTHENTICATION_REQUIRED` for a session that signed in too long ago, until `currentPassword` is sent).
  */
 export function startTotp(
   client: SecondFactorClient,

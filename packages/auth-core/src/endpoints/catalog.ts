@@ -328,7 +328,7 @@ export const AUTH_ENDPOINTS = {
         operationId: "startTotp",
         summary: "Set up an authenticator app",
         description:
-          "A new pending secret, its `otpauth://` URI and a QR code of it (SVG): the only answer that ever holds the secret. It replaces any pending one; confirm it with a code. 409 while TOTP is on.",
+          "The pending secret, its `otpauth://` URI and a QR code of it (SVG): the only answer that ever holds the secret. Starting again within 5 minutes answers the same secret; later, a new one replaces it. Confirm it with a code within 10 minutes of its start. 409 while TOTP is on.",
         caller: "bearer",
         enrolment: true,
         recentSignIn: true,

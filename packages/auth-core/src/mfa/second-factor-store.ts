@@ -67,13 +67,21 @@ export class SecondFactorStore {
     return row !== undefined;
   }
 
-  /** Stores a pending secret in place of any pending one; `false` when the user's TOTP is confirmed (nothing written). */
-  async savePending(userId: string, sealed: string, now: number): Promise<boolean> {
+  /**
+   * Stores a pending secret unless the user has one created after `keepSince` (ms; `Infinity` replaces
+   * any pending one) or a confirmed one: the database settles simultaneous starts, so all of them then
+   * read the same row. `true` when `sealed` was written.
+   */
+  async savePending(userId: string, sealed: string, now: number, keepSince = Number.POSITIVE_INFINITY): Promise<boolean> {
     const result = await this.database.db
       .insertInto(TABLES.totp)
       .values({ userId, secret: sealed, createdAt: now, confirmedAt: null, lastStep: null })
       .onConflict((conflict) =>
-        conflict.column("userId").doUpdateSet({ secret: sealed, createdAt: now }).where(`${TABLES.totp}.confirmedAt`, "is", null),
+        conflict
+          .column("userId")
+          .doUpdateSet({ secret: sealed, createdAt: now })
+          .where(`${TABLES.totp}.confirmedAt`, "is", null)
+          .where(`${TABLES.totp}.createdAt`, "<", keepSince),
       )
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows) === 1;

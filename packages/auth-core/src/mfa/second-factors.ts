@@ -11,6 +11,11 @@ import { matchTotpStep, newTotpSecret, otpauthUrl } from "./totp.js";
 export const MFA_TOKEN_TTL_SECONDS = 300;
 /** A pending TOTP secret can be confirmed this long after its enrolment started; then it must be started again. */
 export const PENDING_TOTP_TTL_SECONDS = 600;
+/**
+ * How long `POST mfa/totp` answers the same pending secret again: 5 minutes, time enough to scan it
+ * and type a code, and each answer leaves at least as long to confirm it; a later start makes a new one.
+ */
+export const PENDING_TOTP_REUSE_SECONDS = 300;
 /** The longest mfa token worth hashing and looking up; ours are 47 characters. */
 const MAX_MFA_TOKEN_LENGTH = 128;
 
@@ -97,10 +102,27 @@ export class SecondFactors {
     return this.store.findToken(hashSecret(token), kind, this.now());
   }
 
-  /** A new pending TOTP secret for the user, in place of any pending one; `null` when their TOTP is on already. */
+  /**
+   * The user's pending TOTP secret: the one started within {@link PENDING_TOTP_REUSE_SECONDS}, else a
+   * new one in its place; `null` when their TOTP is on already. Starting twice (a page's effect run
+   * twice, a double click, two tabs) answers the same secret, so the one shown is the one a code is
+   * checked against.
+   */
   async startTotp(user: { readonly id: string; readonly email: string }): Promise<TotpEnrolment | null> {
-    const secret = newTotpSecret();
-    if (!(await this.store.savePending(user.id, this.box.seal(secret, user.id), this.now()))) return null;
+    const now = this.now();
+    const keepSince = now - PENDING_TOTP_REUSE_SECONDS * 1000;
+    await this.store.savePending(user.id, this.box.seal(newTotpSecret(), user.id), now, keepSince);
+    let row = await this.store.findTotp(user.id);
+    if (!row || row.confirmedAt !== null) return null;
+    let secret = this.box.open(row.sealed, row.userId);
+    if (secret === null) {
+      // Sealed under an instance secret since replaced: nobody can confirm it; start afresh.
+      await this.store.savePending(user.id, this.box.seal(newTotpSecret(), user.id), now);
+      row = await this.store.findTotp(user.id);
+      if (!row || row.confirmedAt !== null) return null;
+      secret = this.box.open(row.sealed, row.userId);
+      if (secret === null) throw new Error("a TOTP secret sealed a moment ago cannot be opened");
+    }
     const url = otpauthUrl(secret, { issuer: this.issuer, account: user.email });
     return { secret, otpauthUrl: url, qrSvg: qrCodeSvg(url) };
   }

@@ -96,28 +96,92 @@ export async function can(
 /** Builds a proxy's response from the request headers to pass on. */
 export type Respond = (requestHeaders: Headers) => NextResponse | Promise<NextResponse>;
 
+/** A page (and every page under it) that needs a signed-in user, checked by {@link withSession}. */
+export interface ProtectedPage {
+  /** The page's path: `/dashboard` covers `/dashboard` and `/dashboard/…`, not `/dashboards`; `/` the home page alone. */
+  readonly path: string;
+  /** Roles that may open it; a signed-in user with another gets a 403. @default any role */
+  readonly roles?: readonly string[];
+}
+
+/** Options of {@link withSession}. */
+export interface SessionOptions {
+  /** Builds the response from the request headers to pass on (a proxy of the project's own). @default pass on */
+  readonly respond?: Respond;
+  /**
+   * Pages answered before they render: a signed-out visitor gets a 307 to `/login?next=<page>`, a
+   * user without one of the page's `roles` a 403. `requireUser()` in the page stays its check;
+   * this gives the answer its real status, which a page that streams (`<Suspense>`, or
+   * `cacheComponents`) can no longer set. @default none
+   */
+  readonly protect?: readonly ProtectedPage[];
+}
+
 const passOn: Respond = (requestHeaders) => NextResponse.next({ request: { headers: requestHeaders } });
+
+/** The entry of `protect` that covers `pathname`, if any. */
+export function protectedPageOf(protect: readonly ProtectedPage[], pathname: string): ProtectedPage | undefined {
+  let path: string;
+  try {
+    // `/%64ashboard` is `/dashboard` to the router: compare what it routes.
+    path = decodeURIComponent(pathname);
+  } catch {
+    path = pathname;
+  }
+  return protect.find((page) => {
+    const base = page.path.replace(/\/+$/, "");
+    // `/` is the home page alone: everything under it would take in the sign-in page too.
+    if (base === "") return path === "/";
+    return path === base || path.startsWith(`${base}/`);
+  });
+}
+
+/** The 403 a proxy answers before the page renders, in Next.js's own words for it. */
+function forbiddenResponse(): NextResponse {
+  const html =
+    '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>403: Forbidden</title></head>' +
+    "<body><h1>403</h1><p>This page could not be accessed.</p></body></html>";
+  return new NextResponse(html, { status: 403, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
+}
+
+/**
+ * The answer for a protected page before it renders: a redirect to sign-in, a 403, or `null` when the
+ * visitor may open it (`requestHeaders` carry the renewed cookies, if any).
+ */
+async function refusal(request: NextRequest, page: ProtectedPage, requestHeaders: Headers): Promise<NextResponse | null> {
+  const auth = await authFromEnv();
+  const user = await auth.currentUser(requestHeaders);
+  if (!user) {
+    const path = signInPath(request.nextUrl.pathname + request.nextUrl.search);
+    return NextResponse.redirect(new URL(path, request.nextUrl.origin), 307);
+  }
+  if (page.roles && (user.role === null || !page.roles.includes(user.role))) return forbiddenResponse();
+  return null;
+}
 
 /**
  * The session part of a project's `proxy.ts`: tells server code the page's path (for
  * `requireUser`'s way back), and when the access cookie has expired while the refresh cookie lives,
  * renews both before the page renders, so the page sees the user and the browser keeps the new
  * cookies. A valid access cookie is checked without reading the database; a refused refresh leaves
- * the request as it was (the page then sees no user). `respond` builds the response from the
+ * the request as it was (the page then sees no user). The pages in `protect` are answered first
+ * with a real 307 (signed out) or 403 (another role). `respond` builds the response from the
  * request headers to pass on, so the project's own proxy composes with it.
  *
  * @example
  * export function proxy(request: NextRequest) {
- *   return withSession(request, (requestHeaders) => NextResponse.next({ request: { headers: requestHeaders } }));
+ *   return withSession(request, { protect: [{ path: "/dashboard" }, { path: "/reports", roles: ["Admin"] }] });
  * }
  */
-export async function withSession(request: NextRequest, respond: Respond = passOn): Promise<NextResponse> {
+export async function withSession(request: NextRequest, options: Respond | SessionOptions = {}): Promise<NextResponse> {
+  const { respond = passOn, protect = [] } = typeof options === "function" ? { respond: options } : options;
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set(PAGE_PATH_HEADER, request.nextUrl.pathname + request.nextUrl.search);
   const auth = await authFromEnv();
   const renewal = await auth.renewSession(request.headers);
   if (renewal) requestHeaders.set("cookie", renewal.cookieHeader);
-  const response = await respond(requestHeaders);
+  const page = protectedPageOf(protect, request.nextUrl.pathname);
+  const response = (page && (await refusal(request, page, requestHeaders))) || (await respond(requestHeaders));
   for (const cookie of renewal?.setCookies ?? []) response.headers.append("set-cookie", cookie);
   return response;
 }

@@ -1,20 +1,47 @@
-/** bcrypt reads at most this many bytes of a password. */
-export const MAX_PASSWORD_BYTES = 72;
-/** The shortest accepted password, in UTF-8 bytes. */
-export const MIN_PASSWORD_BYTES = 8;
+import { ZxcvbnFactory } from "@zxcvbn-ts/core";
+import { adjacencyGraphs, dictionary } from "@zxcvbn-ts/language-common";
+import { passwordLengthProblem } from "./limits.js";
 
-const encoder = new TextEncoder();
+export {
+  isComparable,
+  MAX_PASSWORD_BYTES,
+  MIN_PASSWORD_BYTES,
+  MIN_PASSWORD_CHARACTERS,
+  passwordLengthProblem,
+} from "./limits.js";
 
-/** Why a new password is refused, or `undefined` when it is acceptable. */
-export function passwordProblem(password: string): string | undefined {
-  const bytes = encoder.encode(password).byteLength;
-  if (password.includes("\u0000")) return "must not contain the NUL character";
-  if (bytes < MIN_PASSWORD_BYTES) return `must be at least ${MIN_PASSWORD_BYTES} bytes long`;
-  if (bytes > MAX_PASSWORD_BYTES) return `must be at most ${MAX_PASSWORD_BYTES} bytes long (UTF-8)`;
-  return undefined;
+/** What {@link passwordProblem} says of a password among the most common ones (or as easy to guess). */
+export const COMMON_PASSWORD_PROBLEM = "is too common or too easy to guess (like “password” or “12345678”): choose a less common one";
+
+/** How hard a password is to guess, from 0 (among the most common) to 4 (very hard). */
+export type PasswordScore = 0 | 1 | 2 | 3 | 4;
+
+/**
+ * The estimate looks at this many characters at most: its cost grows with the length, and a password
+ * this long is hard to guess for its length alone.
+ */
+const ESTIMATED_CHARACTERS = 64;
+
+let estimator: ZxcvbnFactory | undefined;
+
+/**
+ * zxcvbn's estimate of `password` (offline: the common-password and word lists are part of the
+ * package), made once and kept: only where a password is set, never when one is checked at sign-in.
+ */
+export function passwordScore(password: string): PasswordScore {
+  estimator ??= new ZxcvbnFactory({ dictionary: { ...dictionary }, graphs: adjacencyGraphs });
+  return estimator.check([...password].slice(0, ESTIMATED_CHARACTERS).join("")).score as PasswordScore;
 }
 
-/** `true` when bcrypt could compare this password without truncating it. */
-export function isComparable(password: string): boolean {
-  return encoder.encode(password).byteLength <= MAX_PASSWORD_BYTES && !password.includes("\u0000");
+/**
+ * Why a new password is refused, or `undefined` when it is acceptable: a NUL, fewer than 8
+ * characters, more than 72 UTF-8 bytes (all bcrypt reads; see `./limits.ts`), or a score of 0
+ * (among the most common passwords, or as easy to guess). The one rule of every password the server
+ * sets, and of the pages' strength meter (`@domain-auth/core/password`).
+ */
+export function passwordProblem(password: string): string | undefined {
+  const problem = passwordLengthProblem(password);
+  if (problem) return problem;
+  if (passwordScore(password) === 0) return COMMON_PASSWORD_PROBLEM;
+  return undefined;
 }

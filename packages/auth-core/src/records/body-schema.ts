@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { EntityModel, FieldModel } from "../config/index.js";
-import { MAX_PASSWORD_BYTES, MIN_PASSWORD_BYTES, passwordProblem } from "../password/rules.js";
+import { MAX_PASSWORD_BYTES, MIN_PASSWORD_CHARACTERS, passwordProblem } from "../password/rules.js";
 import { emailProblem, MAX_EMAIL_LENGTH, normalizeEmail } from "./email.js";
 
 /** Keys clients may send but that are never written. */
@@ -59,13 +59,13 @@ export const EMAIL_DOCS = {
   description: `Trimmed, NFKC-normalized and lower-cased; then one @, a dot in the domain, at most ${MAX_EMAIL_LENGTH} characters, no spaces.`,
 } as const;
 
-/** A password's bounds are in UTF-8 bytes: in code points, at least 2 (4 bytes each at most) and at most 72 (1 byte each at least). */
+/** A password's least length counts code points, as JSON Schema does; its most is in UTF-8 bytes (at most 72 code points, 1 byte each at least). */
 const PASSWORD_DOCS = {
   format: "password",
-  minLength: Math.ceil(MIN_PASSWORD_BYTES / 4),
+  minLength: MIN_PASSWORD_CHARACTERS,
   maxLength: MAX_PASSWORD_BYTES,
   pattern: NO_NUL,
-  description: `${MIN_PASSWORD_BYTES} to ${MAX_PASSWORD_BYTES} UTF-8 bytes, no U+0000.`,
+  description: `At least ${MIN_PASSWORD_CHARACTERS} characters, at most ${MAX_PASSWORD_BYTES} UTF-8 bytes, no U+0000, and not among the most common passwords (zxcvbn score 0).`,
 } as const;
 
 /**

@@ -20,9 +20,9 @@ function totpOnAlready(): ApiError {
 }
 
 /**
- * `POST /api/<auth>/mfa/totp`: a new pending secret for the caller (signed in, or holding a
- * required enrolment's token), in place of any pending one: the secret, its `otpauth://` URI and a
- * QR code of it drawn here. It is stored sealed and never answered again. 409 while TOTP is on.
+ * `POST /api/<auth>/mfa/totp`: the caller's pending secret (signed in, or holding a required
+ * enrolment's token): the one started within 5 minutes, else a new one in its place; the secret,
+ * its `otpauth://` URI and a QR code of it drawn here. It is stored sealed. 409 while TOTP is on.
  * Needs a recent sign-in (or `{ currentPassword }`): a stolen session must not add a factor.
  */
 export async function startTotp(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {

@@ -2,6 +2,7 @@ import { parseSetCookie } from "cookie";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type SignedIn, setUpAdmin, signIn, signUp, TEST_PASSWORD } from "../../../../test/support/accounts.js";
 import { BACKENDS } from "../../../../test/support/databases.js";
+import { PENDING_TOTP_REUSE_SECONDS } from "../../src/mfa/second-factors.js";
 import { totpCodeAt } from "../../src/mfa/totp.js";
 import { useClockedPair } from "../support/clocked.js";
 import { clockOf, currentCode, enrolTotp, passwordStep, type TotpHolder, wrongCode } from "../support/second-factors.js";
@@ -89,9 +90,27 @@ describe.each(BACKENDS)("TOTP second factors on $name", (backend) => {
       await passwordStep(api(), user.email, TEST_PASSWORD);
     });
 
-    it("replaces a pending secret when started again, and refuses to start or confirm while TOTP is on", async () => {
+    it("answers the same pending secret to every start within 5 minutes, simultaneous ones included", async () => {
+      const user = await signUp(api(), { email: freshEmail("twice") });
+      const start = async () => (await api().post("/api/user/mfa/totp", undefined, { token: user.token })).body.secret as string;
+      // A page's effect run twice (React in development), a double click, two tabs: one secret, the one kept.
+      const together = await Promise.all([start(), start(), start()]);
+      const [first] = together;
+      expect(together).toEqual([first, first, first]);
+      pair.advance(PENDING_TOTP_REUSE_SECONDS - 60);
+      expect(await start()).toBe(first);
+      const confirmed = await api().post(
+        "/api/user/mfa/totp/confirm",
+        { code: currentCode(auth(), first as string) },
+        { token: user.token },
+      );
+      expect(confirmed.status).toBe(200);
+    });
+
+    it("replaces a pending secret started over 5 minutes ago, and refuses to start or confirm while TOTP is on", async () => {
       const user = await signUp(api(), { email: freshEmail("restart") });
       const first = (await api().post("/api/user/mfa/totp", undefined, { token: user.token })).body.secret;
+      pair.advance(PENDING_TOTP_REUSE_SECONDS + 1);
       const second = (await api().post("/api/user/mfa/totp", undefined, { token: user.token })).body.secret;
       expect(second).not.toBe(first);
       const stale = await api().post("/api/user/mfa/totp/confirm", { code: currentCode(auth(), first) }, { token: user.token });

@@ -6,13 +6,25 @@ import { describe, expect, it } from "vitest";
 
 // `@domain-auth/core/policy` runs in client components: its whole import graph must bundle for a
 // browser, with nothing from Node (no node:* built-in) and no package (no kysely, pg,
-// better-sqlite3, jose, bcrypt…): only the core's own browser-safe modules.
+// better-sqlite3, jose, bcrypt…): only the core's own browser-safe modules. `./password` adds the
+// offline password estimator its rule uses, and nothing else.
 
 const PACKAGE = fileURLToPath(new URL("../../", import.meta.url));
 const manifest = JSON.parse(readFileSync(join(PACKAGE, "package.json"), "utf8")) as {
   exports: Record<string, { source: string; types: string; default: string }>;
 };
 const subpath = manifest.exports["./policy"];
+
+/**
+ * The packages `./password`'s rule needs, made for browsers and Node alike and working offline (their
+ * word lists are in the package): zxcvbn-ts's estimator, its common-password dictionary, and theirs.
+ */
+const BROWSER_SAFE_PACKAGES = new Set([
+  "@zxcvbn-ts/core",
+  "@zxcvbn-ts/language-common",
+  "@zxcvbn-ts/dictionary-compression",
+  "fastest-levenshtein",
+]);
 
 /** How the tests bundle a file for the browser: in memory, with the metafile that says what went in and what it imports. */
 const BROWSER_BUILD = {
@@ -47,13 +59,23 @@ describe("@domain-auth/core/policy", () => {
     expect(modules.length).toBeGreaterThan(1);
     const foreign = modules.filter((path) => !path.startsWith(folder) || path.includes("node_modules"));
     // Named by package where there is one: ["kysely"] reads better than its 200 files.
-    expect([...new Set(foreign.map((path) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1] ?? path))]).toEqual([]);
+    const packages = [...new Set(foreign.map((path) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1] ?? path))];
+    // No package at all: the password estimator is `./password`'s, loaded only where a password is set.
+    expect(packages).toEqual([]);
   });
 
   it("exports the rules, the error codes, the limits and the paths", async () => {
     const policy = await import("@domain-auth/core/policy");
     expect(Object.keys(policy).sort()).toEqual(
-      expect.arrayContaining(["ERROR_CODES", "MAX_EMAIL_LENGTH", "MAX_PASSWORD_BYTES", "MIN_PASSWORD_BYTES", "apiPaths", "authorize"]),
+      expect.arrayContaining([
+        "ERROR_CODES",
+        "MAX_EMAIL_LENGTH",
+        "MAX_PASSWORD_BYTES",
+        "MIN_PASSWORD_CHARACTERS",
+        "passwordLengthProblem",
+        "apiPaths",
+        "authorize",
+      ]),
     );
     expect(policy.apiPaths({ segment: "staff-member" })).toMatchObject({
       login: "/api/staff-member/login",
@@ -86,7 +108,7 @@ async function nodeImportsOf(entry: string): Promise<string[]> {
   );
 }
 
-describe.each(["./policy", "./endpoints"])("@domain-auth/core%s in a browser", (name) => {
+describe.each(["./policy", "./endpoints", "./password"])("@domain-auth/core%s in a browser", (name) => {
   const paths = manifest.exports[name];
 
   it.each([
@@ -97,7 +119,18 @@ describe.each(["./policy", "./endpoints"])("@domain-auth/core%s in a browser", (
     expect(existsSync(join(PACKAGE, entry)), `${entry} is missing: run npm run build`).toBe(true);
     expect(await nodeImportsOf(entry)).toEqual([]);
     const modules = await browserBundleOf(entry);
-    expect(modules.filter((path) => path.includes("node_modules"))).toEqual([]);
+    const packageOf = (path: string) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1];
+    const allowed = (path: string) => name === "./password" && BROWSER_SAFE_PACKAGES.has(packageOf(path) ?? "");
+    expect(modules.filter((path) => path.includes("node_modules") && !allowed(path))).toEqual([]);
+  });
+});
+
+describe("@domain-auth/core/password", () => {
+  it("is the rule the server applies, with its estimate, for the pages' strength meter", async () => {
+    const password = await import("@domain-auth/core/password");
+    expect(password.passwordProblem("password")).toBe(password.COMMON_PASSWORD_PROBLEM);
+    expect(password.passwordProblem("short")).toBe("must be at least 8 characters long");
+    expect(password.passwordScore("correct horse battery staple")).toBe(4);
   });
 });
 
