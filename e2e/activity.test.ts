@@ -7,7 +7,7 @@ import { launchBrowser, openTab, saveScreenshot, WAIT_MS } from "./support/brows
 import { ADMIN, signIn, signOut } from "./support/flows.js";
 
 /**
- * The security events in the pages (CONTRACT §16) in Chromium against the production server: the
+ * The security events in the pages (docs/events.md) in Chromium against the production server: the
  * "Activity" view of /admin (everyone's events, filtered by user and by type, a page at a time) and
  * "Recent sign-ins" of /profile (the user's sign-ins and the failed attempts against the account);
  * and the admin's record lists, a page at a time after each page's cursor.

@@ -6,7 +6,7 @@ import { launchBrowser, openTab, saveScreenshot, WAIT_MS, watchPolicy } from "./
 import { ADMIN, signIn, signOut } from "./support/flows.js";
 
 /**
- * API keys in the pages (CONTRACT §17) in Chromium against the production server: a user creates a
+ * API keys in the pages (docs/api-keys.md) in Chromium against the production server: a user creates a
  * key on /profile with a few scopes, copies it once and a Node program uses it; the administrator
  * sees and revokes a user's keys on /admin; /docs authorizes with a key.
  */

@@ -17,7 +17,7 @@ import {
 } from "./support/flows.js";
 
 /**
- * The pages' cookie sessions (CONTRACT §8, §14) in Chromium against the production server: no token
+ * The pages' cookie sessions (docs/web.md#pages, docs/api.md#cookie-sessions) in Chromium against the production server: no token
  * within reach of the page's scripts, the session shared by the browser's tabs and kept across a
  * restart, the server's render signed in, sign-out everywhere at once, and the proxy's renewal.
  */

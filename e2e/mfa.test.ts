@@ -9,7 +9,7 @@ import { launchBrowser, openTab, saveScreenshot, WAIT_MS, watchPolicy } from "./
 import { ADMIN, api, fieldErrorText, fillAccountForm, mainNav, profileValue, scriptStorage, signIn, signOut } from "./support/flows.js";
 
 /**
- * Two-step verification in the pages (CONTRACT §8, §15) in Chromium against the production server:
+ * Two-step verification in the pages (docs/web.md#pages, docs/mfa.md) in Chromium against the production server:
  * turning TOTP on and off on /profile, the second step of /login with a code or a recovery code, and
  * the enrolment a required role goes through at setup and at sign-in. Codes are computed here from
  * the key the page shows, as an authenticator app would.

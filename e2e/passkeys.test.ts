@@ -7,7 +7,7 @@ import { launchBrowser, openTab, saveScreenshot, WAIT_MS, watchPolicy } from "./
 import { ADMIN, fillAccountForm, profileValue, signIn, signOut } from "./support/flows.js";
 
 /**
- * Passkeys in the pages (CONTRACT §15) in Chromium against the production server, with the
+ * Passkeys in the pages (docs/mfa.md) in Chromium against the production server, with the
  * browser's own WebAuthn and a virtual authenticator of the DevTools protocol standing in for
  * Touch ID or a security key: adding one on /profile, "Sign in with a passkey" on /login, a passkey
  * as the second step after the password, removing it, and a first administrator who must use a

@@ -18,7 +18,7 @@ function directivesOf(policy: string | null): Map<string, string[]> {
   );
 }
 
-/** Asserts the headers every page carries (CONTRACT §13) and returns the response's nonce. */
+/** Asserts the headers every page carries (docs/security.md#security-headers) and returns the response's nonce. */
 function expectPageHeaders(path: string, headers: Headers): string {
   const directives = directivesOf(headers.get("content-security-policy"));
   const nonce = NONCE.exec(headers.get("content-security-policy") ?? "")?.[1] ?? "";

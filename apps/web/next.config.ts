@@ -1,6 +1,6 @@
 import type { NextConfig } from "next";
 
-/** What the sample's own pages carry at least (CONTRACT §13): no sniffing, no referrer, no framing. */
+/** What the sample's own pages carry at least (docs/security.md#security-headers): no sniffing, no referrer, no framing. */
 const OWN_PAGE_HEADERS = [
   { key: "X-Content-Type-Options", value: "nosniff" },
   { key: "Referrer-Policy", value: "no-referrer" },

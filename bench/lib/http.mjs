@@ -184,9 +184,9 @@ export async function prepareCore(server, users) {
   return {
     ...server,
     me: { path: "/api/user/me", headers: { authorization } },
-    // The same user's API key (CONTRACT §17); absent on a build without API keys (an older `--baseline`).
+    // The same user's API key (docs/api-keys.md); absent on a build without API keys (an older `--baseline`).
     ...(apiKey ? { meApiKey: { path: "/api/user/me", headers: { authorization: `Bearer ${apiKey}` } } } : {}),
-    // The same token as the access cookie of a cookie session (CONTRACT §14), beside a cookie of the page's own.
+    // The same token as the access cookie of a cookie session (docs/api.md#cookie-sessions), beside a cookie of the page's own.
     meCookie: { path: "/api/user/me", headers: { cookie: `theme=dark; domain-auth.token=${token}` } },
     list: { path: "/api/post?limit=20", headers: { authorization } },
     login: { path: "/api/user/login", emails },

@@ -127,7 +127,7 @@ export async function hashCapacityNow({ cost, durationMs = 2000, library = "bcry
 /**
  * The floor of `me` on an instance from {@link createOurs}: one HS256 verify with auth-core's
  * token service and one read of the token's session with its user (what `me` reads since sessions,
- * CONTRACT 4), each timed alone in the same batches as the read `me` made before sessions: the user
+ * docs/api.md#tokens), each timed alone in the same batches as the read `me` made before sessions: the user
  * alone, by id. The two reads side by side are the before-and-after of the token check in one run.
  */
 export async function meFloor(ours, { batches = 5, size = 500 } = {}) {

@@ -1,4 +1,4 @@
-// Lists at scale (CONTRACT 18): a page of 20 posts from 1,000, 100,000 and 1,000,000, the first
+// Lists at scale (docs/api.md#lists): a page of 20 posts from 1,000, 100,000 and 1,000,000, the first
 // page and a deep one (after the cursor of the 900,000th of a million), on SQLite and PostgreSQL,
 // in process, the sizes taking turns. Keyset paging and a capped count should keep them alike.
 import { randomBytes } from "node:crypto";

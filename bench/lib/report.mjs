@@ -334,7 +334,7 @@ export function evaluateTargets(r) {
       why:
         `${formatMs(phase.p99)} against ${formatMs(idle.p99)} idle; ${ops(phase.stormPerSecond)} accounts/s created${phase.stormShedPerSecond ? `, ${ops(phase.stormShedPerSecond)} registrations/s refused with 503` : ""}.` +
         (callers > r.settings.latency.stormConnections
-          ? ` Every refused registration is still a request the one event loop reads and answers: the same ${callers} callers asking for \`me\` itself ${r.latency.meFlood.answeredPerSecond > 0 ? `make \`me\`'s p99 ${formatRatio(r.latency.meFlood.p99 / idle.p99)} idle` : `left no measured \`me\` answered within the ${r.settings.latency.seconds} s window`}. Missed by design: the contract has a full hash queue answer 503 at once rather than make callers wait, so callers that ignore \`Retry-After\` keep the loop busy; holding them (a queue with a deadline) would meet this target and break that rule. A limit per connection or per address in the proxy in front bounds such a flood. See "A register flood" below.`
+          ? ` Every refused registration is still a request the one event loop reads and answers: the same ${callers} callers asking for \`me\` itself ${r.latency.meFlood.answeredPerSecond > 0 ? `make \`me\`'s p99 ${formatRatio(r.latency.meFlood.p99 / idle.p99)} idle` : `left no measured \`me\` answered within the ${r.settings.latency.seconds} s window`}. Missed by design: a full hash queue answers 503 at once rather than make callers wait, so callers that ignore \`Retry-After\` keep the loop busy; holding them (a queue with a deadline) would meet this target and break that rule. A limit per connection or per address in the proxy in front bounds such a flood. See "A register flood" below.`
           : loopNote(phase, idle, ratio <= 1.5)),
     });
   }
@@ -353,7 +353,7 @@ export function evaluateTargets(r) {
       target: "≤ 2×",
       value: worst.ratio,
       met: worst.ratio <= 2,
-      why: `Keyset paging reads one range of the \`(createdAt, id)\` index however deep the page, and a list known to hold more than 10,000 records is not counted again for 10 s (its \`total\` is left out, as CONTRACT 18 allows), so neither the page nor the count grows with the table. The worst: ${worst.label}.`,
+      why: `Keyset paging reads one range of the \`(createdAt, id)\` index however deep the page, and a list known to hold more than 10,000 records is not counted again for 10 s (its \`total\` is left out, as docs/api.md#lists allows), so neither the page nor the count grows with the table. The worst: ${worst.label}.`,
     });
   }
   return list;
@@ -706,7 +706,7 @@ second factors' passkeys and the events against the one with both.
 | \`login\`, server CPU per login | 76.7 ms | 77.4 ms | 0.99× |
 | \`me\`, server CPU per request (writes no event) | 0.146 ms | 0.138 ms | 1.06× |
 
-Lists page by keyset since (CONTRACT 18): a page reads one row more than it shows (whether a next
+Lists page by keyset since (docs/api.md#lists): a page reads one row more than it shows (whether a next
 page exists), answers its \`nextCursor\`, and counts the list only when the page did not already
 (a first page that holds the whole list has counted it), up to 10,000. The same two builds, 20
 posts, 10 connections, 5 turns of 2 s: the list's server CPU per request 0.279 ms before, 0.302 ms

@@ -59,7 +59,7 @@ export async function api(
   return { status, body: body as Record<string, unknown> };
 }
 
-/** The names of the session cookies (CONTRACT §14), `__Host-` prefixed over https. */
+/** The names of the session cookies (docs/api.md#cookie-sessions), `__Host-` prefixed over https. */
 const SESSION_COOKIES = { token: /^(?:__Host-)?domain-auth\.token$/, refreshToken: /^(?:__Host-)?domain-auth\.refresh-token$/ };
 
 /**

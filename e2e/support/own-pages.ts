@@ -21,7 +21,7 @@ const ADMINS_ONLY_BODY = `  const admin = await requireUser({ roles: ["Admin"] }
 `;
 
 /**
- * A project's own code that uses `@domain-auth/core/next` (CONTRACT §14), as the docs show it: a
+ * A project's own code that uses `@domain-auth/core/next` (docs/api.md#cookie-sessions), as the docs show it: a
  * page for any signed-in user whose check streams under `<Suspense>` (its redirect then happens in
  * the browser), a page for one role, and a route handler. Under `cacheComponents` the role's page
  * streams too (Next.js then shows its 403 page in place of the content, the status staying 200);

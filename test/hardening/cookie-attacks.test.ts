@@ -12,7 +12,7 @@ import { printFigures } from "./support/figures.js";
 import { type RawAnswer, rawRequest, safetyProblems } from "./support/http.js";
 
 /**
- * Attacks on cookie sessions (CONTRACT §14 with §4, §5, §9, §10, §12) against real instances on SQLite
+ * Attacks on cookie sessions (docs/api.md#cookie-sessions with §4, §5, §9, §10, §12) against real instances on SQLite
  * and PostgreSQL, their API served on node:http by `createNodeListener` and spoken to over raw sockets
  * (so Host, Origin, Cookie and the request target are exactly what an attacker writes), and their
  * page helpers (`renewSession`, `currentUser`) called as a project's proxy calls them. Every attack
@@ -422,7 +422,7 @@ describe.each(BACKENDS)("cookie attacks on $name", (backend) => {
         headers: [...jar.with(EVIL), ["authorization", value]],
       });
       expectForbiddenOrigin(logout, `logout with Authorization ${what}`);
-      // Another scheme counts as no header: the same-origin cookie still works beside it (CONTRACT §4).
+      // Another scheme counts as no header: the same-origin cookie still works beside it (docs/api.md#tokens).
       await expectSignedIn(plain, [...jar.with(), ["authorization", value]], email);
     });
 

@@ -12,7 +12,7 @@ import { pool, portOf, rawRequest, rssKiB, safetyProblems } from "./support/http
 /**
  * Property-based fuzzing of every auth and entity endpoint of the production server (blog example,
  * SQLite). Batches of generated requests run concurrently; every answer must be safe (no 5xx, no stack
- * trace, the contract's error body, no hash or password key) and the server must stay up with a
+ * trace, the API's error body (docs/api.md#errors-in-the-order-they-are-checked), no hash or password key) and the server must stay up with a
  * bounded memory footprint.
  */
 

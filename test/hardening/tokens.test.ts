@@ -9,7 +9,7 @@ import { printFigures } from "./support/figures.js";
 import { safetyProblems } from "./support/http.js";
 
 /**
- * Forged, altered and odd tokens against the production server (CONTRACT 3.1, 4): each is refused with
+ * Forged, altered and odd tokens against the production server (docs/api.md#login, docs/api.md#tokens): each is refused with
  * 401 `UNAUTHENTICATED` and `WWW-Authenticate: Bearer error="invalid_token"` on a private route and on a
  * public one alike (a bad token is never anonymous), except lowercase `bearer` (accepted) and another
  * scheme (counts as absent).

@@ -1,6 +1,6 @@
 /**
  * The options domain-auth needs in `next.config`: the core runs in Node.js (native SQLite, worker
- * threads) rather than through the bundler, pages do not announce the framework (CONTRACT 13), and
+ * threads) rather than through the bundler, pages do not announce the framework (docs/security.md#security-headers), and
  * `requireUser({ roles })` can answer with the 403 page (`forbidden()`, behind
  * `experimental.authInterrupts`).
  */

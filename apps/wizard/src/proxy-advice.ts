@@ -2,8 +2,8 @@ import { AUTH_PAGES } from "@domain-auth/core/vocabulary";
 
 /**
  * What to make of a project's own proxy so sessions renew before a page renders and
- * `requireUser` knows the way back (CONTRACT §14), and the auth pages get their security
- * headers (CONTRACT §13): Next.js runs one proxy per app, so the wizard does not write its
+ * `requireUser` knows the way back (docs/api.md#cookie-sessions), and the auth pages get their security
+ * headers (docs/security.md#security-headers): Next.js runs one proxy per app, so the wizard does not write its
  * `proxy.ts` beside it.
  *
  * @param file the project's proxy or middleware file, e.g. `src/proxy.ts`.

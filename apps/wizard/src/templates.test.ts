@@ -8,8 +8,8 @@ import { CACHE_COMPONENTS_VARIANT, loadManifest, renderTemplates, TEMPLATES_DIR 
 
 const WEB = fileURLToPath(new URL("../../web/", import.meta.url));
 
-/** The contract's blog example, for when the web app has no domain.yaml yet. */
-const CONTRACT_BLOG = `name: blog
+/** The README's blog example, for when the web app has no domain.yaml yet. */
+const README_BLOG = `name: blog
 entities:
   User:
     fields:
@@ -32,7 +32,7 @@ auth:
 
 async function webDomainText(): Promise<string> {
   const file = join(WEB, "domain.yaml");
-  return existsSync(file) ? readFile(file, "utf8") : CONTRACT_BLOG;
+  return existsSync(file) ? readFile(file, "utf8") : README_BLOG;
 }
 
 function modelOf(text: string) {

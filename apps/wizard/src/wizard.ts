@@ -33,7 +33,7 @@ export interface WizardContext {
   readonly env: Readonly<Record<string, string | undefined>>;
 }
 
-/** Exit codes (CONTRACT 7). */
+/** Exit codes (docs/wizard.md). */
 export const EXIT = { done: 0, invalid: 1, usage: 2, cancelled: 130 } as const;
 
 function isCi(env: WizardContext["env"]): boolean {

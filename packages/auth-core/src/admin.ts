@@ -86,7 +86,7 @@ export async function ensureAdministrator(auth: Auth, credentials: { email: stri
 
 /**
  * `create-domain-auth admin --reset-mfa <email>`: the way back in for a user who lost their second
- * factor (CONTRACT 15). Removes every factor of the user (TOTP, pending or not, and the recovery
+ * factor (docs/mfa.md). Removes every factor of the user (TOTP, pending or not, and the recovery
  * codes) and revokes all their sessions, in one transaction with its `mfa.disabled` event; the password stays.
  *
  * @throws {Error} with a one-line message for `auth.type: none` or an email no user has.

@@ -2,7 +2,7 @@
  * `@domain-auth/core/policy`: what a browser needs to ask the server's questions, with no
  * Node-only import anywhere below it (a test bundles it for the browser).
  *
- * - Every permission rule of CONTRACT 5 as a pure function (records and values passed in, nothing
+ * - Every permission rule of docs/api.md#permissions as a pure function (records and values passed in, nothing
  *   read or written): routes turn a refusal into an error response, pages show only the actions
  *   the server would allow.
  * - The error codes and body of the API, the limits forms show, the API's paths (from the

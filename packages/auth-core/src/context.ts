@@ -23,7 +23,7 @@ export interface AuthServices {
   readonly auth: AuthModel;
   readonly hasher: PasswordHasher;
   readonly tokens: TokenService;
-  /** The session cookies and their same-origin check (CONTRACT §14). */
+  /** The session cookies and their same-origin check (docs/api.md#cookie-sessions). */
   readonly cookies: CookieTransport;
   readonly throttle: LoginThrottle;
   /** Checks `POST setup`'s `setupToken`; `null` when setup is open to anyone (no `setupToken` option). */
@@ -37,18 +37,18 @@ export interface AuthServices {
    * only when e-mail can be sent, and `totp`, `passkeys`, `mfa` (`auth.mfa`) for those of second factors.
    */
   readonly endpoints: Readonly<Record<EndpointFlag, boolean>>;
-  /** Second factors: TOTP, recovery codes and the mfa tokens of a sign-in's second step (CONTRACT 15). */
+  /** Second factors: TOTP, recovery codes and the mfa tokens of a sign-in's second step (docs/mfa.md). */
   readonly mfa: SecondFactors;
-  /** Passkeys: their registration, sign-ins and challenges (CONTRACT 15). */
+  /** Passkeys: their registration, sign-ins and challenges (docs/mfa.md). */
   readonly passkeys: Passkeys;
   /** Sends reset, verification and invitation links; `null` when this instance sends no e-mail. */
   readonly mail: MailService | null;
   readonly accountTokens: AccountTokenStore;
   readonly forgotPasswordThrottle: MailThrottle;
   readonly resendVerificationThrottle: MailThrottle;
-  /** The security event log (CONTRACT 16). */
+  /** The security event log (docs/events.md). */
   readonly events: EventLog;
-  /** API keys: issuing, checking and noting their uses (CONTRACT 17). */
+  /** API keys: issuing, checking and noting their uses (docs/api-keys.md). */
   readonly apiKeys: ApiKeys;
 }
 

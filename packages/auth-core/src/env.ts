@@ -24,7 +24,7 @@ function developmentSecret(dataDirectory: string): string {
 }
 
 /**
- * The e-mail of an instance from the settings (CONTRACT 11), or `undefined` when it sends none:
+ * The e-mail of an instance from the settings (docs/mail.md), or `undefined` when it sends none:
  * SMTP with `SMTP_URL`; else, outside production, messages printed to the output. Says at start
  * which, through `warn`.
  *

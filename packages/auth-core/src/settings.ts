@@ -1,7 +1,7 @@
 import type { CorsOrigins } from "./http/cors.js";
 import { type CheckedOption, ConfigurationError, checkAppUrl, checkOptions, OPTION_VARIABLES, WHOLE_NUMBER_OPTIONS } from "./options.js";
 
-/** The environment variables domain-auth reads (CONTRACT 2). */
+/** The environment variables domain-auth reads (docs/web.md#configuration). */
 export interface AuthEnvironment {
   DOMAIN_FILE?: string;
   DATABASE_URL?: string;
@@ -117,7 +117,7 @@ function optionsInput(env: AuthEnvironment): Partial<Record<CheckedOption, unkno
 }
 
 /**
- * Reads and validates the environment's settings (CONTRACT 2); reads no file and opens nothing.
+ * Reads and validates the environment's settings (docs/web.md#configuration); reads no file and opens nothing.
  *
  * @throws {ConfigurationError} with a one-line message naming the variable, on a value that cannot be used.
  */

@@ -62,7 +62,7 @@ function dechunk(text: string): string {
 }
 
 const STACK_TRACE = /\n\s+at [^\n]*:\d+:\d+|node_modules\/|\/work\/|file:\/\/\/|\bat (?:async )?[\w.<>]+ \(/;
-/** Why `issues` is not the contract's `[{ path: [...], message }]`, or `null`. */
+/** Why `issues` is not the documented `[{ path: [...], message }]`, or `null`. */
 function issuesProblem(issues: unknown): string | null {
   if (!Array.isArray(issues)) return "issues is not an array";
   for (const issue of issues) {
@@ -74,7 +74,7 @@ function issuesProblem(issues: unknown): string | null {
 }
 
 /**
- * Every way an answer breaks the contract's promises to any caller: a 5xx (other than 503
+ * Every way an answer breaks the API's documented promises to any caller: a 5xx (other than 503
  * `UNAVAILABLE` when `allowUnavailable`), a stack trace, an error without the error body, any of the
  * leaks {@link findLeaks} lists. Empty when the answer is safe.
  */

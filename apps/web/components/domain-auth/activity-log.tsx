@@ -26,7 +26,7 @@ function useUserChoices(auth: Pick<AuthView, "segment">): readonly UserProfile[]
 }
 
 /**
- * "Activity" on `/admin` (CONTRACT §16): everyone's security events, newest first, filtered by user
+ * "Activity" on `/admin` (docs/events.md): everyone's security events, newest first, filtered by user
  * and by type, a page at a time ("Older", "Newer").
  */
 export function ActivityLog({ auth }: { readonly auth: Pick<AuthView, "segment"> }) {

@@ -14,7 +14,7 @@ export interface ApiKeysSectionProps {
 }
 
 /**
- * "API keys" on `/profile` (CONTRACT §17): keys for programs that call the API as the user — each
+ * "API keys" on `/profile` (docs/api-keys.md): keys for programs that call the API as the user — each
  * with its name, what it may do, when it expires and when it was last used, each revocable — and a
  * form that creates one, whose key is shown once to copy.
  */

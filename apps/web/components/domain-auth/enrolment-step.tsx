@@ -23,7 +23,7 @@ export interface EnrolmentStepProps {
 }
 
 /**
- * A second factor the user's role requires (`auth.mfa.required`, CONTRACT §15), set up after the
+ * A second factor the user's role requires (`auth.mfa.required`, docs/mfa.md), set up after the
  * password at sign-in or setup: the authenticator app, whose confirmation also signs in, then the
  * recovery codes, shown once; or a passkey, whose registration signs in. Where the domain offers
  * both, the app comes first and "Use a passkey instead" switches.

@@ -20,7 +20,7 @@ export interface LoginFormProps {
 
 /**
  * Signs in with email and password and opens `destination`. Where the password opens no session yet
- * (CONTRACT §15), the same page asks for the second factor, or sets up the one the user's role
+ * (docs/mfa.md), the same page asks for the second factor, or sets up the one the user's role
  * requires; when that step's time runs out, the password is asked again, with the reason. Where the
  * domain serves passkeys, "Sign in with a passkey" signs in without the password.
  */

@@ -16,7 +16,7 @@ export interface PasskeysSectionProps {
 }
 
 /**
- * "Passkeys" on `/profile` (CONTRACT §15): the user's passkeys (name, added, last used), each
+ * "Passkeys" on `/profile` (docs/mfa.md): the user's passkeys (name, added, last used), each
  * removable, and a form that adds one with the browser's own prompt. With a passkey, "Sign in with
  * a passkey" works without a password, and the password asks for a passkey as its second step.
  */

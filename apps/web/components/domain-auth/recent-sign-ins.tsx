@@ -11,7 +11,7 @@ import { FormError } from "./form-error";
 const SHOWN = 5;
 
 /**
- * "Recent sign-ins" on `/profile` (CONTRACT §16): the user's latest sign-ins and the latest failed
+ * "Recent sign-ins" on `/profile` (docs/events.md): the user's latest sign-ins and the latest failed
  * attempts against the account (device, address, time), so a stranger's use stands out.
  */
 export function RecentSignIns({ auth, userId }: { readonly auth: Pick<AuthView, "segment">; readonly userId: string }) {

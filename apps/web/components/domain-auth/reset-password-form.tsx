@@ -23,7 +23,7 @@ export interface ResetPasswordFormProps {
 
 /**
  * A new password for the link's account; the answer signs in and the profile opens. An account with
- * a second factor keeps it (CONTRACT §15): the page then asks for a code before the session starts.
+ * a second factor keeps it (docs/mfa.md): the page then asks for a code before the session starts.
  */
 export function ResetPasswordForm({ auth, token, invite }: ResetPasswordFormProps) {
   const router = useRouter();

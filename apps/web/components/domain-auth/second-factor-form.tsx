@@ -26,7 +26,7 @@ export interface SecondFactorFormProps {
 type Method = "code" | "recovery" | "passkey";
 
 /**
- * The second step of a sign-in (CONTRACT §15): a code of the authenticator app, one of the
+ * The second step of a sign-in (docs/mfa.md): a code of the authenticator app, one of the
  * recovery codes ("Use a recovery code instead"), or a passkey ("Use a passkey"), as the user's
  * methods allow. A wrong code is shown at its input; a throttled one says how long to wait.
  */

@@ -16,7 +16,7 @@ export interface SecondStepViewProps {
   readonly onExpired: (message: string) => void;
 }
 
-/** The step after a right password that opened no session (CONTRACT §15): a code to enter, or a factor to set up. */
+/** The step after a right password that opened no session (docs/mfa.md): a code to enter, or a factor to set up. */
 export function SecondStepView({ auth, step, onSignedIn, onExpired }: SecondStepViewProps) {
   if (step.kind === "enrolment") {
     return <EnrolmentStep auth={auth} enrolmentToken={step.mfaToken} onDone={onSignedIn} onExpired={onExpired} />;

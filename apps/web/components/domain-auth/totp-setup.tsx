@@ -71,7 +71,7 @@ function usePendingSecret({ auth, enrolmentToken, onRefused }: TotpSetupProps): 
 }
 
 /**
- * Sets up an authenticator app (CONTRACT §15): a new pending secret as a QR code and as a key to
+ * Sets up an authenticator app (docs/mfa.md): a new pending secret as a QR code and as a key to
  * type in, then a code of it turns two-step verification on. The QR code is the server's SVG shown
  * as an image (`data:` URL): never markup of the page. Used by the profile (the signed-in user) and
  * by a required enrolment after the password (`enrolmentToken`).

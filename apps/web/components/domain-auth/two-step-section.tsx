@@ -95,7 +95,7 @@ function TwoStepBody({ auth, enabled, view, show, turnedOn, turnOff, renewCodes 
 }
 
 /**
- * The profile's "Two-step verification" (CONTRACT §15): whether it is on, turning it on (QR code,
+ * The profile's "Two-step verification" (docs/mfa.md): whether it is on, turning it on (QR code,
  * key, a code to confirm, then the recovery codes, once), turning it off (password and a code), and
  * a new set of recovery codes (password). Turning it on or off signs out the user's other devices.
  */

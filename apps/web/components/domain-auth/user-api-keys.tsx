@@ -24,7 +24,7 @@ function useUsers(auth: Pick<AuthView, "segment">): readonly UserProfile[] {
   return users;
 }
 
-/** "API keys" on `/admin` (CONTRACT §17): the setup role picks a user and sees, and may revoke, their keys. */
+/** "API keys" on `/admin` (docs/api-keys.md): the setup role picks a user and sees, and may revoke, their keys. */
 export function UserApiKeys({ auth }: { readonly auth: Pick<AuthView, "segment"> }) {
   const headingId = useId();
   const userFieldId = useId();

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useState } from "react";
 import { type ApiResult, callApi } from "./api";
 import type { AuthView } from "./domain-view";
 
-/** An API key as `GET api-keys` lists it: never the key itself (CONTRACT §17). */
+/** An API key as `GET api-keys` lists it: never the key itself (docs/api-keys.md). */
 export interface ApiKey {
   readonly id: string;
   readonly name: string;

@@ -23,7 +23,7 @@ export interface CallOptions {
   readonly body?: unknown;
   /**
    * Sent as `Authorization: Bearer <token>`, which the server reads instead of the session cookie: the
-   * `mfaToken` of a required enrolment (CONTRACT §15), the one token a page ever holds, for five minutes.
+   * `mfaToken` of a required enrolment (docs/mfa.md), the one token a page ever holds, for five minutes.
    * @default none: the session cookies speak for the tab
    */
   readonly bearer?: string;

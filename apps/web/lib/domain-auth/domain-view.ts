@@ -49,7 +49,7 @@ export interface AuthView {
   readonly verifyEmail: boolean;
   /** Fields of the auth entity besides `email`, `password` and `role` (asked at setup and register). */
   readonly profileFields: readonly FieldView[];
-  /** Every scope an API key may carry: each entity's segment with each operation (CONTRACT §17). */
+  /** Every scope an API key may carry: each entity's segment with each operation (docs/api-keys.md). */
   readonly apiKeyScopes: readonly string[];
 }
 

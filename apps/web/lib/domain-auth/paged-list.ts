@@ -32,7 +32,7 @@ interface Loaded<T> {
 
 /**
  * Loads one page of an entity's records as the signed-in user (anonymously under `auth.type: none`),
- * a page at a time after each page's `nextCursor` (CONTRACT 18): as fast deep in a million records
+ * a page at a time after each page's `nextCursor` (docs/api.md#lists): as fast deep in a million records
  * as on the first page.
  */
 export function usePagedList<T>(segment: string): PagedList<T> {

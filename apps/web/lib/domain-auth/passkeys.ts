@@ -55,7 +55,7 @@ async function prompt<T>(ceremony: () => Promise<T>): Promise<{ ok: true; value:
 /**
  * Adds a passkey: options from the server, the browser's prompt, its answer stored as `name`. With
  * a required enrolment's token, the answer also signs in (`transport: "cookie"`), and the tab takes
- * its user. Other sessions of the user end (CONTRACT §15). A session that signed in too long ago
+ * its user. Other sessions of the user end (docs/mfa.md). A session that signed in too long ago
  * gets 403 `REAUTHENTICATION_REQUIRED` until `currentPassword` is sent.
  */
 export async function addPasskey(

@@ -10,7 +10,7 @@ export type SecondFactorClient = Pick<SessionClient, "request" | "call" | "signe
 export type SecondFactorAuth = Pick<AuthView, "segment">;
 
 /**
- * What a right password answered instead of a session (CONTRACT §15): a code to ask for
+ * What a right password answered instead of a session (docs/mfa.md): a code to ask for
  * (`mfaRequired`), or a factor the user's role must set up first (`mfaEnrollmentRequired`).
  * The `mfaToken` is the one token a page holds, in memory, for the five minutes it lives.
  */

@@ -18,7 +18,7 @@ export interface WithSecurityHeadersOptions {
 const passOn = (requestHeaders: Headers) => NextResponse.next({ request: { headers: requestHeaders } });
 
 /**
- * Gives an auth page its security headers (CONTRACT §13) with a fresh nonce. Next.js reads the nonce from
+ * Gives an auth page its security headers (docs/security.md#security-headers) with a fresh nonce. Next.js reads the nonce from
  * the request's `Content-Security-Policy` and puts it on its own scripts, so the page must render per
  * request (the auth pages' layout awaits `connection()`).
  *

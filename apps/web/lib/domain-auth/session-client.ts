@@ -32,7 +32,7 @@ export type SessionState =
 /** Nobody signed in. */
 export const SIGNED_OUT: SessionState = { status: "signed-out", expired: false };
 
-/** What a cookie sign-in, setup, password reset or refresh answers (CONTRACT §14): no token, the user and lifetimes. */
+/** What a cookie sign-in, setup, password reset or refresh answers (docs/api.md#cookie-sessions): no token, the user and lifetimes. */
 export interface SignedInAnswer {
   readonly user: UserProfile;
   /** The access token's lifetime in seconds. */

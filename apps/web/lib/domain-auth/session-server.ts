@@ -4,7 +4,7 @@ import type { AuthView } from "./domain-view";
 import { shownProfile, type UserProfile } from "./profile";
 import { renewalTime, type SessionState } from "./session-client";
 
-/** The session cookies of CONTRACT §14, `__Host-` prefixed where the app is served over https. */
+/** The session cookies of docs/api.md#cookie-sessions, `__Host-` prefixed where the app is served over https. */
 export const SESSION_COOKIE = /^(?:__Host-)?domain-auth\.(?:token|refresh-token)$/;
 const ACCESS_COOKIE = /^(?:__Host-)?domain-auth\.token$/;
 

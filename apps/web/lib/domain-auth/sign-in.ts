@@ -10,10 +10,10 @@ export type { SecondStep, SignInStep } from "./second-factor";
 export type SignInEndpoint = "login" | "setup" | "resetPassword";
 
 /**
- * Posts to `/api/<auth>/<endpoint>` with `transport: "cookie"` (CONTRACT §14): the answer sets the
+ * Posts to `/api/<auth>/<endpoint>` with `transport: "cookie"` (docs/api.md#cookie-sessions): the answer sets the
  * session cookies, which no script can read, and names the user, whom every tab then shows. Resolves
  * to the failure, or to where the sign-in stands: signed in, or a second step the password opened
- * (CONTRACT §15: a code to ask for, or a factor to set up), with no session yet. Never renews a
+ * (docs/mfa.md: a code to ask for, or a factor to set up), with no session yet. Never renews a
  * session on a 401: a wrong password is the answer.
  */
 export async function signIn(

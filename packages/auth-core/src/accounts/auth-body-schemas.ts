@@ -6,7 +6,7 @@ import { normalizeEmail } from "../records/email.js";
 const requiredString = (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : "must be a string");
 
 /**
- * How a sign-in answers (CONTRACT §14): `body`, the tokens in the JSON answer; `cookie`, in two
+ * How a sign-in answers (docs/api.md#cookie-sessions): `body`, the tokens in the JSON answer; `cookie`, in two
  * HttpOnly cookies instead (the answer then has no `token`, `tokenType` or `refreshToken`).
  */
 export const transportSchema = z

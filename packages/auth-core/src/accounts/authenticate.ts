@@ -8,7 +8,7 @@ import type { Caller } from "../policy/subjects.js";
 import type { LiveSessionRow } from "../sessions/session-store.js";
 import type { SignedInUser } from "../store/rows.js";
 
-/** How a request carried its token: the `Authorization` header, or the access cookie (CONTRACT §14). */
+/** How a request carried its token: the `Authorization` header, or the access cookie (docs/api.md#cookie-sessions). */
 export type Credential = "bearer" | "cookie";
 
 /** An authenticated caller with their current user record and the session their token belongs to. */
@@ -19,7 +19,7 @@ export interface Authenticated {
   readonly credential: Credential;
 }
 
-/** A caller who sent an API key (CONTRACT 17): its user, as they are now, and the key; no session. */
+/** A caller who sent an API key (docs/api-keys.md): its user, as they are now, and the key; no session. */
 export interface KeyAuthenticated {
   readonly caller: NonNullable<Caller>;
   readonly user: SignedInUser;
@@ -96,7 +96,7 @@ export async function verifiedSession(
 
 /**
  * The user of an API key, or a 401 for a key that is unknown, expired or revoked, or whose user is
- * gone; such a failure counts toward the client address's failed logins (CONTRACT 3.1), a valid
+ * gone; such a failure counts toward the client address's failed logins (docs/api.md#login), a valid
  * key never waits for the throttle.
  */
 async function keyCaller(context: RouteContext, services: AuthServices, request: ApiRequest, token: string): Promise<KeyAuthenticated> {
@@ -113,7 +113,7 @@ async function keyCaller(context: RouteContext, services: AuthServices, request:
  * The caller of a request: `null` without a bearer token or access cookie. A token that fails
  * verification, whose session ended or whose user changed since ({@link verifiedSession}) is a
  * 401, never anonymous. A cookie authenticates a method that changes something only from the
- * app's own origin (403 `FORBIDDEN_ORIGIN`, CONTRACT §14). An API key is 403 unless
+ * app's own origin (403 `FORBIDDEN_ORIGIN`, docs/api.md#cookie-sessions). An API key is 403 unless
  * `options.apiKeys`.
  */
 export async function authenticate(

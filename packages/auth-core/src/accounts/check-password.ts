@@ -17,7 +17,7 @@ export function comparePassword(services: AuthServices, password: string, user: 
 }
 
 /**
- * Checks a password under login throttling (CONTRACT 3.1): the attempt is counted as a failure
+ * Checks a password under login throttling (docs/api.md#login): the attempt is counted as a failure
  * before the comparison ({@link countAttempt}) and forgiven when the password is right. For a user
  * with a second factor a right password only gives the attempt back: it proves one factor of two,
  * so it must not wipe out wrong codes.

@@ -6,7 +6,7 @@ import { requestEvents } from "./security-events.js";
 
 /**
  * One attempt at an account's secrets (a password, a second-factor code), counted by the login
- * throttle (CONTRACT 3.1) before anything is compared, so a burst of simultaneous guesses gets no
+ * throttle (docs/api.md#login) before anything is compared, so a burst of simultaneous guesses gets no
  * more comparisons than the limit. Until it is settled it stays counted as a failure.
  */
 export interface CountedAttempt {

@@ -10,7 +10,7 @@ import { bearerToken, invalidTokenError, requireUser } from "./authenticate.js";
 
 /**
  * Who calls an enrolment endpoint (`mfa/totp`, `mfa/totp/confirm`): a signed-in user, or the
- * holder of the mfa token a required enrolment gave (CONTRACT 15), which no other endpoint accepts.
+ * holder of the mfa token a required enrolment gave (docs/mfa.md), which no other endpoint accepts.
  */
 export interface EnrollingCaller {
   readonly user: SignedInUser;
@@ -38,7 +38,7 @@ export async function enrollingCaller(context: RouteContext, services: AuthServi
 }
 
 /**
- * What commits with a factor the caller turns on (CONTRACT 15): their other sessions revoked, and
+ * What commits with a factor the caller turns on (docs/mfa.md): their other sessions revoked, and
  * every enrolment token of theirs spent, the one they came with included (401 when another request
  * spent it first).
  */

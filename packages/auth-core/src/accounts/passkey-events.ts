@@ -14,7 +14,7 @@ export interface PasskeyChange {
 }
 
 /**
- * Writes `passkey.added` in the transaction that stores the passkey (CONTRACT 15, 16), so neither
+ * Writes `passkey.added` in the transaction that stores the passkey (docs/mfa.md, docs/events.md), so neither
  * commits without the other.
  * @example await writePasskeyAdded(requestEvents(context, services, request), trx, { user, sessionId, passkeyId: row.id, name })
  */

@@ -9,7 +9,7 @@ import type { SignInMethod } from "./security-events.js";
 import { signedInBody, signedInReply } from "./signed-in-body.js";
 
 /**
- * What follows a right password (CONTRACT 15): the second factor of a user who has one, the
+ * What follows a right password (docs/mfa.md): the second factor of a user who has one, the
  * enrolment of one whose role requires a factor, or nothing: a session starts.
  */
 export type SecondStep =

@@ -73,7 +73,7 @@ export function startSession(
 
 /**
  * The answer of a sign-in or of fresh tokens: the body as it is, or, with the cookie transport
- * (CONTRACT §14), without `token`, `tokenType` and `refreshToken`, which go into the session
+ * (docs/api.md#cookie-sessions), without `token`, `tokenType` and `refreshToken`, which go into the session
  * cookies instead (the refresh cookie only where the domain has `refresh`).
  */
 export function signedInReply<Body extends SessionTokens>(

@@ -57,7 +57,7 @@ interface KeyCheckRead {
   toResult(row: Record<string, unknown>): KeyWithUser;
 }
 
-/** The API keys table (CONTRACT 17): one row per live key, found by its hash in one indexed read joined with its user. */
+/** The API keys table (docs/api-keys.md): one row per live key, found by its hash in one indexed read joined with its user. */
 export class ApiKeyStore {
   private readonly checkReads = new Map<string, KeyCheckRead>();
 

@@ -27,7 +27,7 @@ export interface NewApiKey {
   readonly scopes: readonly string[] | null;
 }
 
-/** API keys (CONTRACT 17): issued once in plain form, checked by their SHA-256 in one read, their uses noted at most once a minute. */
+/** API keys (docs/api-keys.md): issued once in plain form, checked by their SHA-256 in one read, their uses noted at most once a minute. */
 export class ApiKeys {
   /** The writes of uses under way, so that closing waits for them. */
   private readonly pending = new Set<Promise<void>>();

@@ -20,7 +20,7 @@ function checkEntity(domain: DomainScope, scope: EntityScope, segments: Map<stri
 }
 
 /**
- * The cross-reference rules of `domain.yaml` (CONTRACT 1.3), checked on data whose shape may
+ * The cross-reference rules of `domain.yaml` (docs/domain-yaml.md#validation), checked on data whose shape may
  * still be wrong in places: whatever is malformed is skipped here (the schema reports it).
  *
  * @example

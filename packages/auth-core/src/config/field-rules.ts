@@ -34,7 +34,7 @@ function defaultProblem(field: Loose): string | undefined {
   }
 }
 
-/** Checks that a field's options fit its type (CONTRACT 1.1). */
+/** Checks that a field's options fit its type (docs/domain-yaml.md#entities). */
 export function checkFieldOptions(field: Loose, path: readonly (string | number)[]): Finding[] {
   const findings: Finding[] = [];
   const type = String(field.type);

@@ -66,7 +66,7 @@ describe("domainJsonSchema", () => {
     expect(schema).toMatchObject({ type: "object", required: ["name", "entities", "auth"], additionalProperties: false });
   });
 
-  it("accepts the contract's blog example", async () => {
+  it("accepts the README's blog example", async () => {
     const blog = parse(await readFile(fixturePath("blog.domain.yaml"), "utf8"));
     expect(schemaErrors(schema as Schema, blog)).toEqual([]);
   });

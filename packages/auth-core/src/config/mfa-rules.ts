@@ -4,7 +4,7 @@ import type { DomainScope } from "./rule-context.js";
 import type { Finding } from "./source.js";
 
 /**
- * `auth.mfa` (CONTRACT 15): every role in `required` is declared (rule 5's message); a requirement
+ * `auth.mfa` (docs/mfa.md): every role in `required` is declared (rule 5's message); a requirement
  * needs a factor to meet it; under `auth.type: none` the block is a warning (nothing signs in).
  */
 export function checkMfa(domain: DomainScope, auth: Loose): Finding[] {

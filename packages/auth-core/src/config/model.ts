@@ -41,7 +41,7 @@ export interface EntityModel {
   readonly isAuthEntity: boolean;
 }
 
-/** The resolved `auth.mfa` block: which second factors exist, and who must use one (CONTRACT 15). */
+/** The resolved `auth.mfa` block: which second factors exist, and who must use one (docs/mfa.md). */
 export interface MfaModel {
   /** Codes from an authenticator app (TOTP), with recovery codes. @default true */
   readonly totp: boolean;

@@ -34,7 +34,7 @@ function withRoles(roles: string, roleField = ""): string {
 }
 
 describe("resolveDomain", () => {
-  it("resolves the contract's blog example", async () => {
+  it("resolves the README's blog example", async () => {
     const model = modelOf(await readFile(fixturePath("blog.domain.yaml"), "utf8"));
     expect(model.name).toBe("blog");
     expect(model.hasAuth).toBe(true);
@@ -147,7 +147,7 @@ describe("resolveDomain", () => {
     });
   });
 
-  describe("auth entity permissions (CONTRACT 5)", () => {
+  describe("auth entity permissions (docs/api.md#permissions)", () => {
     it("guards every operation without an entry", () => {
       const model = modelOf(withRoles("[Owner, Member]"));
       expect(model.auth?.entity.permissions).toEqual({

@@ -40,7 +40,7 @@ function entityModel(
     fields.push({ name: "role", type: "string", required: false, unique: false });
   }
   if (options.isAuthEntity) {
-    // A role is a declared one (or the setup role, when none are declared): CONTRACT 1.3.
+    // A role is a declared one (or the setup role, when none are declared): docs/domain-yaml.md#validation.
     const values = options.roles.length > 0 ? [...options.roles] : [options.setupRole];
     for (const [index, field] of fields.entries()) if (field.name === "role") fields[index] = { ...field, values };
   }

@@ -586,7 +586,7 @@ const cases: RuleCase[] = [
   },
 ];
 
-describe("validateDomainText: CONTRACT 1.3 rules", () => {
+describe("validateDomainText: docs/domain-yaml.md#validation rules", () => {
   describe.each(cases)("rule $rule", ({ valid, invalid, expected }) => {
     it("accepts the valid fixture", () => {
       const result = validateDomainText(valid);
@@ -809,7 +809,7 @@ describe("several problems in one file", () => {
     expect(result.warningCount).toBe(1);
   });
 
-  it("accepts the contract's blog example", async () => {
+  it("accepts the README's blog example", async () => {
     const result = validateDomainText(await readFile(fixturePath("blog.domain.yaml"), "utf8"));
     expect(result.diagnostics).toEqual([]);
     expect(result.model?.name).toBe("blog");

@@ -10,7 +10,7 @@ export const FIELD_TYPES = ["string", "text", "integer", "number", "boolean", "d
 export const OPERATIONS = ["create", "read", "update", "delete"] as const;
 export const ENDPOINTS = ["login", "register", "me", "setup", "logout", "refresh", "sessions", "passwordReset", "verifyEmail"] as const;
 export const AUTH_TYPES = ["jwt", "none"] as const;
-/** The second factors `auth.mfa` switches (CONTRACT 15). */
+/** The second factors `auth.mfa` switches (docs/mfa.md). */
 export const MFA_METHODS = ["totp", "passkeys"] as const;
 /**
  * What switches an auth endpoint on: an `auth.endpoints` flag; `totp` or `passkeys` (`auth.mfa`)
@@ -64,7 +64,7 @@ export function authPageExists(page: AuthPage, endpoints: Readonly<Record<Endpoi
   return needs === "jwt" || endpoints[needs];
 }
 
-/** The endpoint flags whose routes send e-mail: they exist only where e-mail can be sent (CONTRACT 11). */
+/** The endpoint flags whose routes send e-mail: they exist only where e-mail can be sent (docs/mail.md). */
 export const MAIL_ENDPOINTS = ["passwordReset", "verifyEmail"] as const satisfies readonly Endpoint[];
 
 /** The fields the auth entity must have. */
@@ -83,7 +83,7 @@ export function credentialEntityNames(entities: readonly NamedFields[]): string[
 }
 
 /**
- * The auth entity a file names or implies (CONTRACT 1.2): `auth.entity` when it names an entity,
+ * The auth entity a file names or implies (docs/domain-yaml.md#auth): `auth.entity` when it names an entity,
  * else the one entity with both credential fields; `undefined` when there is none or several.
  * (Validation reports an `auth.entity` that names no entity; this only suggests.)
  */

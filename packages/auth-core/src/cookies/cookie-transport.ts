@@ -3,7 +3,7 @@ import type { ApiRequest } from "../http/api-request.js";
 import { ApiError } from "../http/errors.js";
 
 /**
- * The cookie transport of CONTRACT §14: the session's access and refresh tokens in two HttpOnly
+ * The cookie transport of docs/api.md#cookie-sessions: the session's access and refresh tokens in two HttpOnly
  * cookies, and the same-origin check that keeps another site from using them.
  */
 

@@ -31,7 +31,7 @@ export interface SessionRenewal {
   readonly cookieHeader: string;
 }
 
-/** What a project's server code asks of an instance about the request it is answering (CONTRACT §14). */
+/** What a project's server code asks of an instance about the request it is answering (docs/api.md#cookie-sessions). */
 export interface PageSessions {
   /**
    * The profile `me` would answer for a request with these headers (the `Authorization` header, or
@@ -48,7 +48,7 @@ export interface PageSessions {
    */
   renewSession(headers: RequestHeaders): Promise<SessionRenewal | null>;
   /**
-   * CONTRACT §5's decision, as the API takes it: may `user` (what {@link currentUser} returned)
+   * docs/api.md#permissions's decision, as the API takes it: may `user` (what {@link currentUser} returned)
    * perform `operation` on the entity named `entity` in domain.yaml, on `record` when given?
    * @throws {TypeError} for an entity name domain.yaml does not have.
    * @example auth.can(user, "update", "Post", post)
@@ -71,7 +71,7 @@ export function createPageSessions(context: RouteContext): PageSessions {
     async currentUser(headers) {
       if (!services) return null;
       const request = readOnlyRequest(headers);
-      // The method is not known here, so the rule of the API (CONTRACT §14) is kept the one way that
+      // The method is not known here, so the rule of the API (docs/api.md#cookie-sessions) is kept the one way that
       // needs none: a cookie another origin sent stands for no one. Browsers send `Origin` with every
       // request but GET and HEAD, and with no navigation, so a forged form or fetch of a same-site page
       // (a sibling subdomain) reaches a project's own route handler signed out, and links still work.

@@ -41,7 +41,7 @@ export interface EndpointOperation {
   readonly caller: CallerRequirement;
   /**
    * A `bearer` operation that also takes, as its bearer token, the `mfaToken` of a required
-   * enrolment (CONTRACT 15): the only operations that token opens.
+   * enrolment (docs/mfa.md): the only operations that token opens.
    */
   readonly enrolment?: true;
   /**
@@ -50,7 +50,7 @@ export interface EndpointOperation {
    * `REAUTHENTICATION_REQUIRED`. An enrolment token counts as recent.
    */
   readonly recentSignIn?: true;
-  /** An API key is accepted as the bearer token (CONTRACT 17): only `me`; elsewhere a key is 403 `FORBIDDEN`. */
+  /** An API key is accepted as the bearer token (docs/api-keys.md): only `me`; elsewhere a key is 403 `FORBIDDEN`. */
   readonly apiKey?: true;
   /** The query parameter with which only the setup role may call it (`DELETE sessions?userId=`). */
   readonly setupRoleWith?: string;
@@ -68,7 +68,7 @@ export interface EndpointEntry {
   /** Under `/api/<auth>/`; `{name}` stands for a path parameter. */
   readonly path: string;
   /**
-   * `auth.endpoints.<flag>` (CONTRACT 1.2), or `totp`, `passkeys`, `mfa` of `auth.mfa`; one flag
+   * `auth.endpoints.<flag>` (docs/domain-yaml.md#auth), or `totp`, `passkeys`, `mfa` of `auth.mfa`; one flag
    * may switch several endpoints. None: the endpoint exists wherever `auth.type` is `jwt`.
    */
   readonly flag?: EndpointFlag;
@@ -77,11 +77,11 @@ export interface EndpointEntry {
 
 const ACCEPTED = "Accepted";
 const SIGNED_IN = "Signed in";
-/** What a right password answers where second factors exist (CONTRACT 15). */
+/** What a right password answers where second factors exist (docs/mfa.md). */
 const PASSWORD_SIGNED_IN =
   "Signed in; or no session yet: `mfaRequired` with the `mfaToken` for `login/mfa`, or `mfaEnrollmentRequired` when the role must set up a second factor first";
 
-/** Every auth and session endpoint (CONTRACT 3.1, 10, 11 and 15), in the order the document lists them. */
+/** Every auth and session endpoint (docs/api.md#login, docs/api.md#sessions, docs/mail.md, docs/mfa.md), in the order the document lists them. */
 export const AUTH_ENDPOINTS = {
   login: {
     path: "login",

@@ -100,7 +100,7 @@ describe("who may call each auth operation, as the registry says", () => {
     const anonymous = await instance.api.call(method, url, body);
     if (caller === "bearer") expect(anonymous).toMatchObject({ status: 401, body: { code: "UNAUTHENTICATED" } });
     else expect(anonymous.status).not.toBe(401);
-    // A token that fails verification is refused everywhere, open operations included (CONTRACT 3.1).
+    // A token that fails verification is refused everywhere, open operations included (docs/api.md#login).
     const forged = await instance.api.call(method, url, body, { token: "not-a-token" });
     expect(forged).toMatchObject({ status: 401, body: { code: "UNAUTHENTICATED" } });
   });

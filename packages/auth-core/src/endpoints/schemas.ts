@@ -13,11 +13,11 @@ import type { AuthOperationId } from "./catalog.js";
 
 /** The name of the signed-in body's schema (tokens and the profile) in the document's components. */
 export const SIGNED_IN_SCHEMA = "signedIn";
-/** The name of a session's schema (CONTRACT 10) in the document's components. */
+/** The name of a session's schema (docs/api.md#sessions) in the document's components. */
 export const SESSION_SCHEMA = "session";
-/** The answer to a right password when a second factor must follow (CONTRACT 15). */
+/** The answer to a right password when a second factor must follow (docs/mfa.md). */
 export const MFA_CHALLENGE_SCHEMA = "mfaChallenge";
-/** The answer to a right password when a second factor must be set up first (CONTRACT 15). */
+/** The answer to a right password when a second factor must be set up first (docs/mfa.md). */
 export const MFA_ENROLLMENT_SCHEMA = "mfaEnrollment";
 /** The answer that turns TOTP on: the recovery codes, and after a required enrolment the sign-in too. */
 export const TOTP_CONFIRMED_SCHEMA = "totpConfirmed";
@@ -25,10 +25,10 @@ export const TOTP_CONFIRMED_SCHEMA = "totpConfirmed";
 export const PASSKEY_SCHEMA = "passkey";
 /** The answer that adds a passkey: it, and after a required enrolment the sign-in too. */
 export const PASSKEY_ADDED_SCHEMA = "passkeyAdded";
-/** The name of a security event's schema (CONTRACT 16) in the document's components. */
+/** The name of a security event's schema (docs/events.md) in the document's components. */
 export const SECURITY_EVENT_SCHEMA = "securityEvent";
 
-/** An API key as lists show it (CONTRACT 17). */
+/** An API key as lists show it (docs/api-keys.md). */
 export const API_KEY_SCHEMA = "apiKey";
 /** The answer that creates an API key: it, with the key shown only there. */
 export const API_KEY_CREATED_SCHEMA = "apiKeyCreated";

@@ -18,7 +18,7 @@ export interface EventDraft {
   readonly detail?: EventDetail;
 }
 
-/** Receives each event once it is committed (CONTRACT 16); what it returns is not awaited by any answer. */
+/** Receives each event once it is committed (docs/events.md); what it returns is not awaited by any answer. */
 export type EventListener = (event: SecurityEvent) => void | Promise<void>;
 
 /** How an {@link EventLog} keeps and hands on events. */
@@ -74,7 +74,7 @@ export function eventOf(row: EventRow): SecurityEvent {
 }
 
 /**
- * The security event log (CONTRACT 16): an event of a change is written in the change's own
+ * The security event log (docs/events.md): an event of a change is written in the change's own
  * transaction; a refused attempt after its answer. `onEvent` hears of each after its commit, on a
  * later turn of the event loop, and old events are purged in bounded batches, at most once a minute.
  */

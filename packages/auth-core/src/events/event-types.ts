@@ -1,5 +1,5 @@
 /**
- * The security events (CONTRACT 16), with no dependency: pages and tools that show or filter them
+ * The security events (docs/events.md), with no dependency: pages and tools that show or filter them
  * hold this list too.
  */
 export const SECURITY_EVENT_TYPES = [

@@ -4,7 +4,7 @@ import { AUTH_ENDPOINTS, type EndpointEntry, type FixedAuthRoute } from "../endp
 /** Where the API lives: every path of it starts here. */
 export const API_PREFIX = "/api";
 
-/** Where the API serves its OpenAPI 3.1 document (CONTRACT 12); it needs no token. */
+/** Where the API serves its OpenAPI 3.1 document (docs/api.md#cors); it needs no token. */
 export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
 
 /** Anything with a URL segment: an entity (`EntityModel`, or a view of one) or the auth entity. */
@@ -12,13 +12,13 @@ export interface Segmented {
   readonly segment: string;
 }
 
-/** The query of a page of a list (CONTRACT 3.2). */
+/** The query of a page of a list (docs/api.md#entity-endpoints). */
 export interface ListQuery {
   /** 1 to 100; the server's default (20) when absent. */
   readonly limit?: number;
   /** The server's default (0) when absent. */
   readonly offset?: number;
-  /** A page's `nextCursor`: the page after it (CONTRACT 18; not with `offset`). */
+  /** A page's `nextCursor`: the page after it (docs/api.md#lists; not with `offset`). */
   readonly after?: string;
 }
 
@@ -64,7 +64,7 @@ export function apiPaths(authEntity: Segmented): ApiPaths {
 }
 
 /**
- * The path of one of the caller's sessions: `DELETE` signs it out (CONTRACT 10).
+ * The path of one of the caller's sessions: `DELETE` signs it out (docs/api.md#sessions).
  * @example sessionPath(model.auth.entity, "Qm9u") // "/api/user/sessions/Qm9u"
  */
 export function sessionPath(authEntity: Segmented, id: string): string {
@@ -72,7 +72,7 @@ export function sessionPath(authEntity: Segmented, id: string): string {
 }
 
 /**
- * The path of one of the caller's passkeys: `DELETE` removes it (CONTRACT 15).
+ * The path of one of the caller's passkeys: `DELETE` removes it (docs/mfa.md).
  * @example passkeyPath(model.auth.entity, "5f0c…") // "/api/user/passkeys/5f0c…"
  */
 export function passkeyPath(authEntity: Segmented, id: string): string {
@@ -80,7 +80,7 @@ export function passkeyPath(authEntity: Segmented, id: string): string {
 }
 
 /**
- * The path of one API key: `DELETE` revokes it (CONTRACT 17).
+ * The path of one API key: `DELETE` revokes it (docs/api-keys.md).
  * @example apiKeyPath(model.auth.entity, "k1") // "/api/user/api-keys/k1"
  */
 export function apiKeyPath(authEntity: Segmented, id: string): string {
@@ -103,7 +103,7 @@ export function userSessionsPath(authEntity: Segmented, userId: string): string 
   return `${apiPaths(authEntity).sessions}?${new URLSearchParams({ userId })}`;
 }
 
-/** The query of a page of security events (CONTRACT 16). */
+/** The query of a page of security events (docs/events.md). */
 export interface EventsQuery {
   readonly userId?: string;
   readonly type?: string;

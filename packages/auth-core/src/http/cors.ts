@@ -1,7 +1,7 @@
 import type { ApiRequest } from "./api-request.js";
 import type { Reply } from "./responses.js";
 /**
- * Cross-origin calls to `/api/*` (CONTRACT §12): the origins allowed, the preflight's answer and the
+ * Cross-origin calls to `/api/*` (docs/api.md#cors): the origins allowed, the preflight's answer and the
  * headers every response to an allowed origin carries. Never credentials: tokens travel in
  * `Authorization`, which a page sends only when its own script does so.
  */

@@ -15,7 +15,7 @@ export interface Reply {
   readonly headers: Record<string, string>;
   /** `null` for no body. */
   readonly body: string | null;
-  /** `Set-Cookie` values, each its own header (the cookie transport, CONTRACT §14). */
+  /** `Set-Cookie` values, each its own header (the cookie transport, docs/api.md#cookie-sessions). */
   readonly cookies?: readonly string[];
 }
 

@@ -1,5 +1,5 @@
 /**
- * The security headers of the API and of the web app's pages (CONTRACT §13), framework-free and with no
+ * The security headers of the API and of the web app's pages (docs/security.md#security-headers), framework-free and with no
  * dependencies, so the app's proxy and a scaffolded project's build them the same way.
  */
 

@@ -64,7 +64,7 @@ export interface CreateAuthOptions {
    */
   setupToken?: string;
   /**
-   * The origins a browser may call the API from (CONTRACT §12): exact origins such as
+   * The origins a browser may call the API from (docs/api.md#cors): exact origins such as
    * `https://app.example.com`, or `"*"` for any. Their preflights are answered before routing and
    * every response to them carries `Access-Control-Allow-Origin`; credentials are never allowed.
    * @default none: same origin only, and `OPTIONS` is 405 like any method a path does not answer
@@ -72,7 +72,7 @@ export interface CreateAuthOptions {
   corsOrigins?: CorsOrigins;
   /**
    * The app's public origin (`APP_URL`), such as `https://app.example.com`. Cookie sessions
-   * (CONTRACT §14) must come from it, and over https their cookies are `Secure` with `__Host-` names.
+   * (docs/api.md#cookie-sessions) must come from it, and over https their cookies are `Secure` with `__Host-` names.
    * @default none: a cookie request's own `Host` is the app's origin, and cookies are not `Secure`
    */
   appUrl?: string;
@@ -82,7 +82,7 @@ export interface CreateAuthOptions {
    */
   onError?: (error: unknown) => void;
   /**
-   * Security events older than this many days are purged (CONTRACT 16), in bounded batches at most
+   * Security events older than this many days are purged (docs/events.md), in bounded batches at most
    * once a minute. @default 90
    */
   eventRetentionDays?: number;
@@ -94,7 +94,7 @@ export interface CreateAuthOptions {
    */
   reauthWindowSeconds?: number;
   /**
-   * Hears of every security event once it is committed (CONTRACT 16): after the transaction of the
+   * Hears of every security event once it is committed (docs/events.md): after the transaction of the
    * change it records, or, for a refused attempt, once the answer is on its way; on a later turn of
    * the event loop, so it never delays an answer. What it returns is not awaited by any request;
    * when it throws or rejects, the error goes to `onError`.
@@ -102,7 +102,7 @@ export interface CreateAuthOptions {
    */
   onEvent?: EventListener;
   /**
-   * E-mail (CONTRACT 11): the mailer and the web app's public origin its links point at. Without
+   * E-mail (docs/mail.md): the mailer and the web app's public origin its links point at. Without
    * it no e-mail is sent: forgot and reset password and the verification endpoints are 404,
    * invitations need a password, and `auth.verifyEmail: true` is refused.
    * @default undefined

@@ -32,7 +32,7 @@ export function hashAccountToken(token: string): string {
 }
 
 /**
- * Reset, verification and invitation tokens (CONTRACT 11): 32 random bytes, stored as SHA-256
+ * Reset, verification and invitation tokens (docs/mail.md): 32 random bytes, stored as SHA-256
  * only; a new one supersedes every earlier one of its kind for its user; used at most once.
  */
 export class AccountTokenStore {

@@ -4,7 +4,7 @@ import type { Mailer } from "./mailer.js";
 import { MailOutbox } from "./outbox.js";
 import { type Addressee, invitationMessage, type MessageContent, resetMessage, verificationMessage } from "./templates.js";
 
-/** E-mail settings of an instance (CONTRACT 11). */
+/** E-mail settings of an instance (docs/mail.md). */
 export interface MailOptions {
   /** How messages leave: SMTP ({@link createSmtpMailer}) or the development console ({@link createConsoleMailer}). */
   readonly mailer: Mailer;
@@ -29,7 +29,7 @@ const MESSAGES: Readonly<Record<AccountTokenKind, (to: Addressee, link: string) 
 const WHAT: Readonly<Record<AccountTokenKind, string>> = { reset: "password reset", invite: "invitation", verify: "verification" };
 
 /**
- * Sends the links of CONTRACT 11: issues the token, builds the message from its template and hands
+ * Sends the links of docs/mail.md: issues the token, builds the message from its template and hands
  * it to the mailer after the request that asked for it was answered (see {@link MailOutbox}); for
  * the requests anyone may make about any email, the token is written before the answer
  * ({@link MailService.sendOnRequest}).

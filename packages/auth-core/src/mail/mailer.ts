@@ -11,7 +11,7 @@ export interface MailMessage {
   readonly link: string;
 }
 
-/** Sends e-mail. The one interface the rest of the service knows (CONTRACT 11). */
+/** Sends e-mail. The one interface the rest of the service knows (docs/mail.md). */
 export interface Mailer {
   /** Sends one message; rejects when it could not be handed to the mail server. */
   send(message: MailMessage): Promise<void>;

@@ -46,7 +46,7 @@ function toPasskey(row: Record<(typeof COLUMNS)[number], unknown>): PasskeyRow {
 }
 
 /**
- * The passkey tables (CONTRACT 15). A challenge is spent by a conditional update, and a counter
+ * The passkey tables (docs/mfa.md). A challenge is spent by a conditional update, and a counter
  * moves only from the value it was read at, so of simultaneous uses exactly one succeeds.
  */
 export class PasskeyStore {

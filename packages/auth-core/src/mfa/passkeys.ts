@@ -56,7 +56,7 @@ export function summaryOf(row: PasskeyRow): PasskeySummary {
 }
 
 /**
- * Passkeys (CONTRACT 15) with @simplewebauthn/server: registration and sign-in options, each with
+ * Passkeys (docs/mfa.md) with @simplewebauthn/server: registration and sign-in options, each with
  * a challenge stored by its hash and spent once, within {@link CHALLENGE_TTL_MS}; user
  * verification required; the relying party from `APP_URL` (a request's own origin without it).
  */

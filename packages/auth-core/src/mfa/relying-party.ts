@@ -9,7 +9,7 @@ export interface RelyingParty {
 }
 
 /**
- * The relying party of a request (CONTRACT 15): `APP_URL`'s host and origin when it is set;
+ * The relying party of a request (docs/mfa.md): `APP_URL`'s host and origin when it is set;
  * otherwise, in development, the request's own: its `Host`, and its `Origin` when that names the
  * same host (another site's `Origin` is never trusted).
  */

@@ -32,7 +32,7 @@ function updated(result: { numUpdatedRows: bigint }): boolean {
 }
 
 /**
- * The second-factor tables (CONTRACT 15). Every change that must happen once — a code accepted, a
+ * The second-factor tables (docs/mfa.md). Every change that must happen once — a code accepted, a
  * recovery code or an mfa token spent, a pending secret confirmed — is a conditional update the
  * database settles, so of simultaneous uses exactly one succeeds.
  */

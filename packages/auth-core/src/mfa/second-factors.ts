@@ -7,7 +7,7 @@ import type { SecretBox } from "./secret-box.js";
 import { hashSecret, MFA_TOKEN_PREFIX, newMfaToken, newRecoveryCode, normalizeRecoveryCode, RECOVERY_CODE_COUNT } from "./secrets.js";
 import { matchTotpStep, newTotpSecret, otpauthUrl } from "./totp.js";
 
-/** How long an mfa token lives: 5 minutes (CONTRACT 15). */
+/** How long an mfa token lives: 5 minutes (docs/mfa.md). */
 export const MFA_TOKEN_TTL_SECONDS = 300;
 /** A pending TOTP secret can be confirmed this long after its enrolment started; then it must be started again. */
 export const PENDING_TOTP_TTL_SECONDS = 600;
@@ -53,7 +53,7 @@ class Refused extends Error {
 }
 
 /**
- * A user's second factors (CONTRACT 15): TOTP enrolment, confirmation and removal, recovery codes,
+ * A user's second factors (docs/mfa.md): TOTP enrolment, confirmation and removal, recovery codes,
  * the mfa tokens between a password and a second factor, and the second step of a sign-in.
  */
 export class SecondFactors {

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomInt } from "node:crypto";
 
-/** Recovery codes a user gets at once (CONTRACT 15). */
+/** Recovery codes a user gets at once (docs/mfa.md). */
 export const RECOVERY_CODE_COUNT = 10;
 /** 32 symbols that cannot be mistaken for one another (no l, o, 0 or 1): 5 bits each. */
 const RECOVERY_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789";

@@ -1,6 +1,6 @@
 /**
  * `@domain-auth/core/next`: who is signed in, for a Next.js project's own server components,
- * route handlers and server actions (CONTRACT §14), and the session part of its `proxy.ts`. The
+ * route handlers and server actions (docs/api.md#cookie-sessions), and the session part of its `proxy.ts`. The
  * only module of domain-auth that imports Next.js; server only. The instance is the one of
  * `authFromEnv()`, made from the environment once per process.
  *
@@ -77,7 +77,7 @@ function forbiddenPage(): never {
 }
 
 /**
- * CONTRACT §5's decision, the one the API takes: may `user` (what {@link currentUser} returned, or
+ * docs/api.md#permissions's decision, the one the API takes: may `user` (what {@link currentUser} returned, or
  * `null`) perform `operation` on the entity named `entity` in domain.yaml, on `record` when given?
  *
  * @example

@@ -29,7 +29,7 @@ const ANYONE: PermissionSummary = { permissions: ["*"], sentence: "anyone, signe
 /** Any caller with a valid token. */
 const SIGNED_IN: PermissionSummary = { permissions: ["@Authenticated"], sentence: "any signed-in user" };
 
-/** A signed-in user, or the holder of a required enrolment's `mfaToken` (CONTRACT 15). */
+/** A signed-in user, or the holder of a required enrolment's `mfaToken` (docs/mfa.md). */
 const ENROLLING: PermissionSummary = {
   permissions: SIGNED_IN.permissions,
   sentence: `${SIGNED_IN.sentence}, or the \`mfaToken\` of a required enrolment as the bearer token`,
@@ -123,7 +123,7 @@ export const COOKIE_TRANSPORT_OMITS = ["token", "tokenType", "refreshToken"] as 
 
 const MFA_TOKEN: JsonSchema = { type: "string", description: `Single use, for ${MFA_TOKEN_TTL_SECONDS / 60} minutes.` };
 
-/** The answers of second factors (CONTRACT 15): a second step to take, an enrolment to make, TOTP turned on. */
+/** The answers of second factors (docs/mfa.md): a second step to take, an enrolment to make, TOTP turned on. */
 function secondFactorSchemas(auth: AuthModel): Record<string, JsonSchema> {
   const signedIn = { ...TOKEN_PROPERTIES, user: ref(recordSchemaNames(auth.entity).record) };
   const enrols = [...auth.roles, auth.setupRole].some((role) => mustEnrolSecondFactor(auth, role));
@@ -204,7 +204,7 @@ export function authSchemas(auth: AuthModel): Record<string, JsonSchema> {
 
 const TEXT_OR_NULL: JsonSchema = { type: ["string", "null"] };
 
-/** A security event (CONTRACT 16), as `GET events` answers it and `onEvent` receives it. */
+/** A security event (docs/events.md), as `GET events` answers it and `onEvent` receives it. */
 const SECURITY_EVENT: JsonSchema = {
   ...objectOf({
     id: { type: "string" },
@@ -230,7 +230,7 @@ const SECURITY_EVENT: JsonSchema = {
 
 const TIME_OR_NULL: JsonSchema = { type: ["string", "null"], format: "date-time" };
 
-/** The properties of an API key as lists show it (CONTRACT 17): never the key or its hash. */
+/** The properties of an API key as lists show it (docs/api-keys.md): never the key or its hash. */
 function apiKeyProperties(): Record<string, JsonSchema> {
   return {
     id: { type: "string" },

@@ -50,7 +50,7 @@ function headOf(get: JsonSchema): JsonSchema {
 }
 
 /**
- * The OpenAPI 3.1 document of a domain's API (CONTRACT §12): every enabled auth and session
+ * The OpenAPI 3.1 document of a domain's API (docs/api.md#cors): every enabled auth and session
  * endpoint and every entity operation, their bodies described by the zod schemas that validate
  * them, each operation's errors from the error table, the bearer scheme, and who may call what
  * (`x-domain-auth-permissions` and a sentence in the description). Pure: built from the model alone.
@@ -108,7 +108,7 @@ export function openApiDocument(
   };
 }
 
-/** How a caller proves who they are: a bearer token, the access cookie, or an API key (CONTRACT 14, 17). */
+/** How a caller proves who they are: a bearer token, the access cookie, or an API key (docs/api.md#cookie-sessions, docs/api-keys.md). */
 function securitySchemes(auth: NonNullable<DomainModel["auth"]>, accessCookie: string): Record<string, JsonSchema> {
   return {
     [BEARER_SCHEME]: { type: "http", scheme: "bearer", bearerFormat: "JWT" },

@@ -41,7 +41,7 @@ const LIST_PARAMETERS: readonly JsonSchema[] = [
 
 const ITEM = (entity: EntityModel): JsonSchema => objectOf({ item: ref(recordSchemaNames(entity).record) });
 
-/** A user's update answers with fresh tokens when the caller changed their own password or email (CONTRACT 5). */
+/** A user's update answers with fresh tokens when the caller changed their own password or email (docs/api.md#permissions). */
 function updatedItem(entity: EntityModel): JsonSchema {
   if (!entity.isAuthEntity) return ITEM(entity);
   return {
@@ -55,7 +55,7 @@ function updatedItem(entity: EntityModel): JsonSchema {
 
 const conflict = (entity: EntityModel): ErrorCode => (entity.isAuthEntity ? "EMAIL_TAKEN" : "CONFLICT");
 
-/** The five operations on an entity's records (CONTRACT 3.2). */
+/** The five operations on an entity's records (docs/api.md#entity-endpoints). */
 const ENTITY_OPERATIONS: readonly EntityOperation[] = [
   {
     operation: "read",
@@ -129,7 +129,7 @@ const ENTITY_OPERATIONS: readonly EntityOperation[] = [
 /** The operations on a domain's records, entity by entity. */
 /**
  * An operation's body; a user created by the setup role where the server sends e-mail may come
- * without a password: they are invited to choose one (CONTRACT 11).
+ * without a password: they are invited to choose one (docs/mail.md).
  */
 function bodyOf(row: EntityOperation, entity: EntityModel, invitations: boolean): JsonSchema {
   const schema = (row.body as (entity: EntityModel) => JsonSchema)(entity);

@@ -4,7 +4,7 @@ import { type JsonSchema, ref } from "./schema.js";
 /** The name of an issue's schema (one problem of a body or query). */
 export const ISSUE_SCHEMA = "issue";
 
-/** The error body (CONTRACT 3) for `codes`: every code of the table when none are given. */
+/** The error body (docs/api.md) for `codes`: every code of the table when none are given. */
 export function errorBodySchema(codes: readonly ErrorCode[] = Object.keys(ERROR_CODES) as ErrorCode[]): JsonSchema {
   return {
     type: "object",

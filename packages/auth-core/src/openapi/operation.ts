@@ -5,10 +5,10 @@ import type { JsonSchema } from "./schema.js";
 
 /** The name of the bearer scheme in the document's `securitySchemes`. */
 export const BEARER_SCHEME = "bearer";
-/** The name of the access cookie's scheme in the document's `securitySchemes` (CONTRACT §14). */
+/** The name of the access cookie's scheme in the document's `securitySchemes` (docs/api.md#cookie-sessions). */
 export const COOKIE_SCHEME = "cookie";
 
-/** The name of the API key's scheme in the document's `securitySchemes` (CONTRACT 17): a second bearer scheme. */
+/** The name of the API key's scheme in the document's `securitySchemes` (docs/api-keys.md): a second bearer scheme. */
 export const API_KEY_SCHEME = "apiKey";
 
 /** Either credential: the bearer header, or the access cookie. */

@@ -45,7 +45,7 @@ export function recordSchema(entity: EntityModel): JsonSchema {
   return objectOf(properties);
 }
 
-/** A page of a list: `{ items, total?, nextCursor }` (CONTRACT 18). */
+/** A page of a list: `{ items, total?, nextCursor }` (docs/api.md#lists). */
 export function pageSchema(entity: EntityModel): JsonSchema {
   return objectOf(
     {

@@ -13,7 +13,7 @@ export function inputSchemaOf(schema: z.ZodType, options: { readonly ignored?: I
   const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
   const properties = json.properties as Record<string, JsonSchema> | undefined;
   for (const key of options.ignored ?? []) {
-    // Sent, they are neither refused nor written (CONTRACT 3.2): a validating client must let them through.
+    // Sent, they are neither refused nor written (docs/api.md#entity-endpoints): a validating client must let them through.
     if (properties) properties[key] = { readOnly: true, description: "Set by the server: accepted in a body, and ignored." };
     if (Array.isArray(json.required)) json.required = json.required.filter((name) => name !== key);
   }

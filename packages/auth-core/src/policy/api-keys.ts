@@ -10,7 +10,7 @@ export const API_KEY_OPERATIONS = ["read", "create", "update", "delete"] as cons
 /** The prefix of every API key: a bearer token that starts with it is checked as a key, never as a JWT. */
 export const API_KEY_PREFIX = "da_";
 
-/** The limits of a key's name and scopes (CONTRACT 17). */
+/** The limits of a key's name and scopes (docs/api-keys.md). */
 export const API_KEY_LIMITS = {
   /** Characters of a key's name. */
   maxNameLength: 100,
@@ -37,7 +37,7 @@ export function apiKeyScopes(entities: readonly { readonly segment: string }[]):
 }
 
 /**
- * A key's scopes narrow what its user may do on the entity endpoints (CONTRACT 17): `null` allows
+ * A key's scopes narrow what its user may do on the entity endpoints (docs/api-keys.md): `null` allows
  * every operation the user's role allows; a list only the operations it names.
  */
 export function checkKeyScope(scopes: readonly string[] | null, segment: string, operation: Operation): Verdict {

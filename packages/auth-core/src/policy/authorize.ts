@@ -21,7 +21,7 @@ const ALL: Decision = { allowed: true, scope: "all" };
 const OWN: Decision = { allowed: true, scope: "own" };
 
 /**
- * May `caller` perform `operation` on `entity`? Pure: CONTRACT 5, first matching rule decides.
+ * May `caller` perform `operation` on `entity`? Pure: docs/api.md#permissions, first matching rule decides.
  * Under `auth.type: none` pass `{ open: true }`: everything is allowed.
  *
  * @example authorize(post, "update", { id: "u1", role: "Editor" }) // { allowed: true, scope: "own" }

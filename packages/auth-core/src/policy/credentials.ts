@@ -23,7 +23,7 @@ function isSelf(caller: Caller, user: PolicyRecord): boolean {
 }
 
 /**
- * Credential writers (CONTRACT 5): only the user or a setup-role caller may write a user's
+ * Credential writers (docs/api.md#permissions): only the user or a setup-role caller may write a user's
  * `password` or `email`.
  */
 export function checkCredentialWriter(auth: PolicyAuth, caller: Caller, user: PolicyRecord, values: PolicyRecord): Verdict {
@@ -42,7 +42,7 @@ export function changesOwnCredentials(caller: Caller, user: PolicyRecord, values
 }
 
 /**
- * Own-credential changes (CONTRACT 5): when {@link changesOwnCredentials}, the body must carry
+ * Own-credential changes (docs/api.md#permissions): when {@link changesOwnCredentials}, the body must carry
  * the current password in `currentPassword`; `confirmed` says whether it did and it was right.
  * A stolen token alone can never take an account over.
  */

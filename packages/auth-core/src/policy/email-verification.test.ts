@@ -5,7 +5,7 @@ const AUTH = { setupRole: "Admin" };
 const ADMIN = { id: "a", role: "Admin" };
 const EDITOR = { id: "e", role: "Editor" };
 
-describe("e-mail verification rules (CONTRACT 11)", () => {
+describe("e-mail verification rules (docs/mail.md)", () => {
   it("invitations: a setup-role caller, no password in the body, and e-mail that can be sent", () => {
     expect(isInvitation(AUTH, ADMIN, { email: "x@y.io" }, { mailAvailable: true })).toBe(true);
     expect(isInvitation(AUTH, ADMIN, { email: "x@y.io", password: "p" }, { mailAvailable: true })).toBe(false);

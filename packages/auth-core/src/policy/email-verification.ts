@@ -4,7 +4,7 @@ import type { Caller, PolicyAuth, PolicyRecord } from "./subjects.js";
 import { ALLOWED, type Verdict } from "./verdict.js";
 
 /**
- * An invitation (CONTRACT 11): a setup-role caller creates a user without a `password`, where
+ * An invitation (docs/mail.md): a setup-role caller creates a user without a `password`, where
  * e-mail can be sent and `reset-password` exists; the user then chooses one through the link
  * they are sent.
  */
@@ -13,7 +13,7 @@ export function isInvitation(auth: PolicyAuth, caller: Caller, body: PolicyRecor
 }
 
 /**
- * Whether a new user's email counts as confirmed when created by `caller` (CONTRACT 11): a
+ * Whether a new user's email counts as confirmed when created by `caller` (docs/mail.md): a
  * setup-role caller vouches for the address of a user it gives a password; everyone else, the
  * invited included, confirms it with a link.
  */
@@ -22,7 +22,7 @@ export function vouchesForEmail(auth: PolicyAuth, caller: Caller, options: { rea
 }
 
 /**
- * Sign-in under `auth.verifyEmail` (CONTRACT 11): a user who has never confirmed an address is
+ * Sign-in under `auth.verifyEmail` (docs/mail.md): a user who has never confirmed an address is
  * refused with 403 `EMAIL_NOT_VERIFIED`; one who confirmed an earlier address is not. Asked only
  * after the password was found right.
  */

@@ -3,7 +3,7 @@ import type { Caller, PolicyAuth } from "./subjects.js";
 import { ALLOWED, forbidden, type Verdict } from "./verdict.js";
 
 /**
- * Reading security events (CONTRACT 16, `GET events`): the setup role reads anyone's; anyone else
+ * Reading security events (docs/events.md, `GET events`): the setup role reads anyone's; anyone else
  * only their own, so a `userId` other than their own is refused.
  */
 export function checkEventReader(auth: PolicyAuth, caller: NonNullable<Caller>, userId: string | null): Verdict {

@@ -8,7 +8,7 @@ export function guardedFields(entity: PolicyEntity): string[] {
 }
 
 /**
- * Field guards (CONTRACT 5): a caller without the setup role who sends `role` or an owner field,
+ * Field guards (docs/api.md#permissions): a caller without the setup role who sends `role` or an owner field,
  * on create or update, is refused. Under `auth.type: none` (`auth` is `null`) nothing is guarded.
  */
 export function checkFieldGuards(auth: PolicyAuth | null, entity: PolicyEntity, caller: Caller, values: PolicyRecord): Verdict {

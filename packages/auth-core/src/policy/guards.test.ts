@@ -11,7 +11,7 @@ import { checkLastAdmin, checkSetupRoleUser, holdsSetupRole, removesSetupRoleHol
 import type { Caller, PolicyRecord } from "./subjects.js";
 import type { Verdict } from "./verdict.js";
 
-// The contract's blog: Admin is the setup role; a Post is owned through `author`.
+// The README's blog: Admin is the setup role; a Post is owned through `author`.
 const model = domainOf(BLOG_YAML);
 const auth = (() => {
   if (!model.auth) throw new Error("the blog has an auth block");

@@ -2,7 +2,7 @@
 export const DEFAULT_AFTER_SIGN_IN = "/profile";
 
 /**
- * The page to open after sign-in for a `next` parameter (CONTRACT §14): only a path of this origin
+ * The page to open after sign-in for a `next` parameter (docs/api.md#cookie-sessions): only a path of this origin
  * (`/…`, not `//…`, no scheme, no backslash, no control character, and no dot segments that make
  * it `//…` once resolved, as `/..//evil.example` does); anything else, or nothing, is
  * {@link DEFAULT_AFTER_SIGN_IN}.

@@ -20,7 +20,7 @@ export function ownsRecord(entity: PolicyEntity, record: PolicyRecord, caller: C
 }
 
 /**
- * Ownership (CONTRACT 5, `@Owner`): an access of scope `"own"` reaches only the caller's
+ * Ownership (docs/api.md#permissions, `@Owner`): an access of scope `"own"` reaches only the caller's
  * records; any other is refused with 403 "You can only <verb> your own records".
  */
 export function checkOwnership(entity: PolicyEntity, access: Access, record: PolicyRecord): Verdict {

@@ -4,7 +4,7 @@ import type { PolicyEntity } from "./subjects.js";
 
 /** Who may perform an operation: the effective permission list and the same in words. */
 export interface PermissionSummary {
-  /** The list that decides (CONTRACT 5): an absent entry reads `@Authenticated`, an open domain `*`. */
+  /** The list that decides (docs/api.md#permissions): an absent entry reads `@Authenticated`, an open domain `*`. */
   readonly permissions: readonly string[];
   /** The list in words, e.g. "Editor, Admin; the record's owner". */
   readonly sentence: string;

@@ -5,7 +5,7 @@ export interface SecondFactorAuth {
 
 /**
  * Whether a user of `role` without a second factor must enrol one before any session starts
- * (CONTRACT 15: `auth.mfa.required`). With both factors off there is nothing to enrol, so no role
+ * (docs/mfa.md: `auth.mfa.required`). With both factors off there is nothing to enrol, so no role
  * is held to it.
  */
 export function mustEnrolSecondFactor(auth: SecondFactorAuth, role: string | null): boolean {

@@ -3,7 +3,7 @@ import type { Caller, PolicyAuth } from "./subjects.js";
 import { ALLOWED, forbidden, type Verdict } from "./verdict.js";
 
 /**
- * Signing a user out everywhere (CONTRACT 10, `DELETE sessions?userId=`): only a setup-role caller
+ * Signing a user out everywhere (docs/api.md#sessions, `DELETE sessions?userId=`): only a setup-role caller
  * may revoke another user's sessions (or, this way, all of their own).
  */
 export function checkSessionRevoker(auth: PolicyAuth, caller: Caller): Verdict {

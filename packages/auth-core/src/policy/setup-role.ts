@@ -12,7 +12,7 @@ export function holdsSetupRole(auth: PolicyAuth | null, role: unknown): boolean 
 }
 
 /**
- * Setup-role protection (CONTRACT 5): only a setup-role caller may update or delete a user who
+ * Setup-role protection (docs/api.md#permissions): only a setup-role caller may update or delete a user who
  * holds the setup role.
  */
 export function checkSetupRoleUser(auth: PolicyAuth, caller: Caller, user: PolicyRecord, operation: "update" | "delete"): Verdict {
@@ -35,7 +35,7 @@ export function removesSetupRoleHolder(auth: PolicyAuth, user: PolicyRecord, wri
 const LAST_ADMIN: Refusal = { allowed: false, status: 409, code: "LAST_ADMIN", message: "This is the last administrator" };
 
 /**
- * Last admin (CONTRACT 5): a write that {@link removesSetupRoleHolder} is refused with 409
+ * Last admin (docs/api.md#permissions): a write that {@link removesSetupRoleHolder} is refused with 409
  * `LAST_ADMIN` while `holders` (the users holding the setup role now, that one included) is 1.
  */
 export function checkLastAdmin(holders: number): Verdict {

@@ -158,7 +158,7 @@ export function bodySchema(entity: EntityModel, mode: BodyMode, options: BodySch
     const required = isRequired(field, entity);
     let schema = valueSchema(field, entity);
     if (!required) schema = schema.nullable();
-    // The owner field is filled in from the caller when absent (CONTRACT 5): never required in a body.
+    // The owner field is filled in from the caller when absent (docs/api.md#permissions): never required in a body.
     const filledIn = field.name === entity.ownerField;
     if (mode === "update" || field.default !== undefined || !required || filledIn) schema = schema.optional();
     // Defaults fill absent keys on create only (`defaultsFor`), never in the schema itself.

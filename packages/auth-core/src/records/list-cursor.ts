@@ -12,7 +12,7 @@ const MAX_CURSOR_LENGTH = 400;
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z$/;
 
 /**
- * The opaque cursor of the page after `position` (CONTRACT 18): base64url of `[createdAt, id]`, so
+ * The opaque cursor of the page after `position` (docs/api.md#lists): base64url of `[createdAt, id]`, so
  * a client passes it back as `after` without reading it.
  * @example encodeListCursor({ createdAt: "2026-11-26T10:00:00.000Z", id: "5d2a…" }) // "WyIyMDI2…"
  */

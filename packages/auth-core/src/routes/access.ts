@@ -18,8 +18,8 @@ export interface Permitted extends Access {
 
 /**
  * Authenticates the request and asks the policy whether the caller may perform `operation` on
- * `entity`: before any body is read (CONTRACT 9). An API key is its user with their current
- * role, narrowed by its scopes (CONTRACT 17).
+ * `entity`: before any body is read (docs/api.md#errors-in-the-order-they-are-checked). An API key is its user with their current
+ * role, narrowed by its scopes (docs/api-keys.md).
  *
  * @throws {ApiError} 401 `UNAUTHENTICATED` (with `WWW-Authenticate: Bearer`) or 403 `FORBIDDEN`.
  */

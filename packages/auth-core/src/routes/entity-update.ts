@@ -16,8 +16,8 @@ import { checkRoleValue } from "./role-value.js";
 import { updateUser } from "./user-update.js";
 
 /**
- * `PATCH /api/<segment>/<id>`: a partial update, with the guards of CONTRACT 5 in the order of
- * CONTRACT 9: permission, body, record exists, ownership and field guards, conflicts.
+ * `PATCH /api/<segment>/<id>`: a partial update, with the guards of docs/api.md#permissions in the order of
+ * docs/api.md#errors-in-the-order-they-are-checked: permission, body, record exists, ownership and field guards, conflicts.
  */
 export async function updateRecord(context: RouteContext, request: ApiRequest, entity: EntityModel, id: string): Promise<Reply> {
   const access = await permit(context, request, entity, "update");

@@ -51,7 +51,7 @@ function listQuery(url: URL): Pick<ListOptions, "limit" | "offset" | "after" | "
 }
 
 /**
- * `GET /api/<segment>`: a page of the records the caller may read (CONTRACT 18), by `offset` or
+ * `GET /api/<segment>`: a page of the records the caller may read (docs/api.md#lists), by `offset` or
  * `after` a page's `nextCursor`; `total` when at most 10,000 (or with `total=exact`).
  */
 export async function listRecords(context: RouteContext, request: ApiRequest, entity: EntityModel): Promise<Reply> {

@@ -36,7 +36,7 @@ async function completeWithPasskey(
 /**
  * `POST /api/<auth>/login/mfa` `{ mfaToken, code | recoveryCode | passkey }`: the second step of
  * a sign-in, answered as login answers (either transport). A code or a passkey's answer is counted
- * as a login attempt for the user's email before it is checked (CONTRACT 3.1: 5 wrong ones lock
+ * as a login attempt for the user's email before it is checked (docs/api.md#login: 5 wrong ones lock
  * the email); a TOTP code is accepted once, a recovery code works once, and the `mfaToken` is
  * spent with the accepted factor (401 `INVALID_MFA_TOKEN` once spent or after 5 minutes).
  */

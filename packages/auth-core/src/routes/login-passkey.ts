@@ -39,8 +39,7 @@ export async function loginPasskeyOptions(context: RouteContext, services: AuthS
 /**
  * `POST /api/<auth>/login/passkey` `{ response }`: a sign-in with a passkey alone (two factors in
  * one: what the user has, verified by what they know or are), answered as login answers (either
- * transport). A refused answer for a known passkey counts as a failed login of its user (CONTRACT
- * 3.1); an unknown passkey is 401 `INVALID_PASSKEY` like any refusal.
+ * transport). A refused answer for a known passkey counts as a failed login of its user (docs/api.md#login); an unknown passkey is 401 `INVALID_PASSKEY` like any refusal.
  */
 export async function loginPasskey(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
   await authenticate(context, request, { cookie: false });

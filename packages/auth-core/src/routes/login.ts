@@ -19,7 +19,7 @@ import { enforce } from "./access.js";
  * `auth.verifyEmail`, a user who never confirmed an address is 403 `EMAIL_NOT_VERIFIED`, after the
  * password was found right. A user with a second factor gets an `mfaToken` for `login/mfa` instead
  * of a session, and the attempt stays on the email's count until that step succeeds; one whose
- * role requires a factor gets an enrolment token (CONTRACT 15).
+ * role requires a factor gets an enrolment token (docs/mfa.md).
  */
 export async function login(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
   await authenticate(context, request, { cookie: false });

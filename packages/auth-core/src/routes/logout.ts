@@ -16,7 +16,7 @@ function logoutEvent(context: RouteContext, services: AuthServices, request: Api
 /**
  * `POST /api/<auth>/logout`: revokes the caller's session, so its access and refresh tokens stop
  * working; its `logout` event commits with it. Any body is ignored. With the session cookies
- * (CONTRACT §14) it comes from the app's own origin only, revokes the session of the access cookie,
+ * (docs/api.md#cookie-sessions) it comes from the app's own origin only, revokes the session of the access cookie,
  * or else of the refresh cookie, and clears both cookies even when the session had already ended.
  */
 export async function logout(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {

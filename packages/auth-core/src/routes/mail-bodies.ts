@@ -6,7 +6,7 @@ import { emailProblem, normalizeEmail } from "../records/email.js";
 
 const required = (what: string) => (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : `must be ${what}`);
 
-/** An email as register takes it: normalized, then checked (CONTRACT 3.1). */
+/** An email as register takes it: normalized, then checked (docs/api.md#login). */
 const emailSchema = z
   .string({ error: required("a string") })
   .max(1024, "is too long")
@@ -28,7 +28,7 @@ const tokenSchema = z
 /** `POST forgot-password` and `POST resend-verification`: `{ email }`. */
 export const emailRequestBodySchema = z.object({ email: emailSchema });
 
-/** `POST reset-password`: `{ token, password }`, the password under the rules of CONTRACT 3.1. */
+/** `POST reset-password`: `{ token, password }`, the password under the rules of docs/api.md#login. */
 export const resetPasswordBodySchema = z.object({
   token: tokenSchema,
   password: z.string({ error: required("a string") }).superRefine((password, context) => {

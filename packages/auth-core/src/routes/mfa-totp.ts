@@ -74,8 +74,7 @@ export async function confirmTotp(context: RouteContext, services: AuthServices,
 
 /**
  * `DELETE /api/<auth>/mfa/totp` `{ currentPassword, code }`: TOTP off and its recovery codes gone,
- * the caller's other sessions revoked. Password and code count as one sign-in attempt (CONTRACT
- * 3.1): a wrong one leaves it counted, 403; 404 while TOTP is off.
+ * the caller's other sessions revoked. Password and code count as one sign-in attempt (docs/api.md#login): a wrong one leaves it counted, 403; 404 while TOTP is off.
  */
 export async function disableTotp(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
   const { user, session } = await requireUser(context, request);

@@ -15,7 +15,7 @@ import type { RelyingParty } from "../mfa/relying-party.js";
 import type { AnyDB } from "../store/database.js";
 import { addPasskeyBodySchema } from "./passkey-bodies.js";
 
-/** The relying party of a request (CONTRACT 15); 400 for a request with no host to be one. */
+/** The relying party of a request (docs/mfa.md); 400 for a request with no host to be one. */
 export function requireRelyingParty(services: AuthServices, request: ApiRequest): RelyingParty {
   const rp = services.passkeys.relyingParty(request);
   if (!rp) throw new ApiError("BAD_REQUEST", { message: "Passkeys need the site's host: set APP_URL" });

@@ -10,7 +10,7 @@ import type { Reply } from "../http/responses.js";
 
 /**
  * `POST /api/<auth>/refresh`: a refresh token in, a new token pair and the user (re-read) out; the
- * token presented is spent (CONTRACT 10). No bearer token is needed, but one that fails
+ * token presented is spent (docs/api.md#sessions). No bearer token is needed, but one that fails
  * verification is still a 401.
  */
 export async function refresh(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {

@@ -4,7 +4,7 @@ import { ApiError, type Issue } from "../http/errors.js";
 
 /**
  * Body validation of `ref` values (400 `INVALID_BODY`): each names an existing record of its
- * target. Checked before any guard, in the order of CONTRACT 9; the write checks them again
+ * target. Checked before any guard, in the order of docs/api.md#errors-in-the-order-they-are-checked; the write checks them again
  * inside its transaction, where a concurrent delete can no longer slip in between.
  */
 export async function checkRefs(context: RouteContext, entity: EntityModel, values: Record<string, unknown>): Promise<void> {

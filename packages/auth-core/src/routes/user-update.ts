@@ -39,7 +39,7 @@ export interface UserUpdate {
 }
 
 /**
- * `PATCH /api/<auth>/<id>`: the guards of CONTRACT 5 on the user as it is, the current password
+ * `PATCH /api/<auth>/<id>`: the guards of docs/api.md#permissions on the user as it is, the current password
  * for an own password or email change, then the write; that change answers with fresh tokens
  * (access and refresh) for the session that made it, the user's other sessions revoked.
  */

@@ -54,7 +54,7 @@ export interface ReuseOptions {
   readonly onReuse?: SessionWithin;
 }
 
-/** Starts, rotates, lists and revokes sessions (CONTRACT 10). */
+/** Starts, rotates, lists and revokes sessions (docs/api.md#sessions). */
 export class SessionService {
   private lastSweep = Number.NEGATIVE_INFINITY;
 

@@ -1,7 +1,7 @@
 import type { Database } from "./database.js";
 import type { Step } from "./migration-step.js";
 
-/** The table of API keys (CONTRACT 17); entity tables never start with `domain_auth_`. */
+/** The table of API keys (docs/api-keys.md); entity tables never start with `domain_auth_`. */
 export const API_KEY_TABLES = {
   /** One row per live key: its SHA-256, never the key. A revoked key's row is deleted. */
   apiKeys: "domain_auth_api_keys",

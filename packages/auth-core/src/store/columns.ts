@@ -34,7 +34,7 @@ export function entityColumns(entity: EntityModel, dialect: "sqlite" | "postgres
   if (entity.isAuthEntity) {
     columns.push({ name: "passwordHash", type: "text", notNull: true });
     columns.push({ name: "tokenVersion", type: "integer", notNull: true });
-    // The current address is confirmed; some address ever was (CONTRACT 11). 0 or 1.
+    // The current address is confirmed; some address ever was (docs/mail.md). 0 or 1.
     columns.push({ name: "emailVerified", type: "integer", notNull: true });
     columns.push({ name: "everVerified", type: "integer", notNull: true });
   }

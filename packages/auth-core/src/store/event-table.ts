@@ -1,7 +1,7 @@
 import type { Database } from "./database.js";
 import type { Step } from "./migration-step.js";
 
-/** The table of security events (CONTRACT 16); entity tables never start with `domain_auth_`. */
+/** The table of security events (docs/events.md); entity tables never start with `domain_auth_`. */
 export const EVENT_TABLES = {
   /** One row per event: `at` in ms since the epoch, `detail` a JSON object or `null`. */
   events: "domain_auth_events",

@@ -71,7 +71,7 @@ function refIndexSteps(entity: EntityModel): Step[] {
   });
 }
 
-/** The sessions table (CONTRACT 10) and its indexes: by refresh token (current and previous), by user, by end. */
+/** The sessions table (docs/api.md#sessions) and its indexes: by refresh token (current and previous), by user, by end. */
 function sessionSteps(dialect: Database["dialect"]): Step[] {
   const time = dialect === "postgres" ? "bigint" : "integer";
   const table = TABLES.sessions;
@@ -145,8 +145,7 @@ async function createSpendTrigger(trx: Kysely<AnyDB>, dialect: Database["dialect
 }
 
 /**
- * Every refresh token a session has spent, by SHA-256 hash, until the session is purged (CONTRACT
- * 10: any spent token presented again revokes its session). A database from before this table
+ * Every refresh token a session has spent, by SHA-256 hash, until the session is purged (docs/api.md#sessions: any spent token presented again revokes its session). A database from before this table
  * gets the spent token each session recorded itself (`previousHash`).
  */
 function spentRefreshTokenSteps(dialect: Database["dialect"], tableExists: boolean): Step[] {
@@ -193,7 +192,7 @@ function spentRefreshTokenSteps(dialect: Database["dialect"], tableExists: boole
   return steps;
 }
 
-/** The table of reset, verification and invitation tokens (CONTRACT 11), stored as SHA-256 hashes. */
+/** The table of reset, verification and invitation tokens (docs/mail.md), stored as SHA-256 hashes. */
 function accountTokenSteps(dialect: Database["dialect"]): Step[] {
   const time = dialect === "postgres" ? "bigint" : "integer";
   const table = TABLES.tokens;
@@ -283,7 +282,7 @@ function indexSteps(entity: EntityModel): Step[] {
       name: `create index ${index}`,
       run: (trx) => trx.schema.createIndex(index).ifNotExists().on(entity.table).column(owner).execute(),
     });
-    // A caller's own records, a page at a time in the collection's order (CONTRACT 18): one range.
+    // A caller's own records, a page at a time in the collection's order (docs/api.md#lists): one range.
     const ordered = `${entity.table}__${owner}__owner_order`;
     steps.push({
       name: `create index ${ordered}`,

@@ -5,7 +5,7 @@ import type { AnyDB, Database } from "./database.js";
 import { fromRow, type StoredRecord } from "./rows.js";
 import { selectRows } from "./select-rows.js";
 
-/** Up to this many records a list's `total` is always counted; above, only when asked (CONTRACT 18). */
+/** Up to this many records a list's `total` is always counted; above, only when asked (docs/api.md#lists). */
 export const EXACT_TOTAL_LIMIT = 10_000;
 /** How long a list known to hold more than {@link EXACT_TOTAL_LIMIT} records is not counted again. */
 const LARGE_FOR_MS = 10_000;
@@ -41,7 +41,7 @@ export interface ListSql {
 }
 
 /**
- * The pages of an entity's records in `createdAt`, `id` order (CONTRACT 18): by offset, or after a
+ * The pages of an entity's records in `createdAt`, `id` order (docs/api.md#lists): by offset, or after a
  * position (keyset: one range of the `(createdAt, id)` index, however far in), with a count that
  * stops at {@link EXACT_TOTAL_LIMIT} unless asked for exactly. The SQL of each kind of page is
  * built once per table (kysely escapes every identifier), so listing builds no query.

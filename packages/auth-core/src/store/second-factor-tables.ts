@@ -1,7 +1,7 @@
 import type { Database } from "./database.js";
 import type { Step } from "./migration-step.js";
 
-/** The tables of second factors (CONTRACT 15); entity tables never start with `domain_auth_`. */
+/** The tables of second factors (docs/mfa.md); entity tables never start with `domain_auth_`. */
 export const SECOND_FACTOR_TABLES = {
   /** One row per user who started or finished TOTP enrolment: the secret sealed, never in plain form. */
   totp: "domain_auth_totp",

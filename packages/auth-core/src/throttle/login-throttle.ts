@@ -2,7 +2,7 @@ import type { RateLimiterAbstract, RateLimiterRes } from "rate-limiter-flexible"
 import type { Database } from "../store/database.js";
 import { databaseLimiter, exclusively, throttleKey } from "./limiter.js";
 
-/** Limits of login throttling (CONTRACT 3.1). */
+/** Limits of login throttling (docs/api.md#login). */
 export const LOGIN_LIMITS = {
   /** Failures for one email within the window before it locks. */
   failuresPerEmail: 5,
@@ -35,7 +35,7 @@ export interface LoginThrottle {
   recordSuccess(email: string, address: string): Promise<void>;
   /** Gives back an attempt whose password was never compared (the service was unavailable). */
   withdrawAttempt(email: string, address: string): Promise<void>;
-  /** Counts one failure for the address alone: an API key that is no live key (CONTRACT 17). */
+  /** Counts one failure for the address alone: an API key that is no live key (docs/api-keys.md). */
   countAddressFailure(address: string): Promise<void>;
   /** Lifts the lock of an email and starts its count again (a password reset proved who owns it). */
   unlockEmail(email: string): Promise<void>;

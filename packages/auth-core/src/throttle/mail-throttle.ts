@@ -2,7 +2,7 @@ import { RateLimiterRes } from "rate-limiter-flexible";
 import type { Database } from "../store/database.js";
 import { databaseLimiter, exclusively, throttleKey } from "./limiter.js";
 
-/** Limits of the routes that send e-mail on request (CONTRACT 11): per email and per client address, per hour. */
+/** Limits of the routes that send e-mail on request (docs/mail.md): per email and per client address, per hour. */
 export const MAIL_LIMITS = {
   perEmail: 5,
   perAddress: 20,

@@ -4,7 +4,7 @@ import { type AddressThrottle, createAddressThrottle } from "./address-throttle.
 /** The window of register throttling: the limit counts registrations per address per hour. */
 export const REGISTER_WINDOW_SECONDS = 60 * 60;
 
-/** Default of `AUTH_REGISTER_LIMIT`: registrations per client address per hour (CONTRACT 3.1). */
+/** Default of `AUTH_REGISTER_LIMIT`: registrations per client address per hour (docs/api.md#login). */
 export const DEFAULT_REGISTER_LIMIT = 100;
 
 /** Counts registrations by client address, in the database. */

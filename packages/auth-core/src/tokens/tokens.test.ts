@@ -6,7 +6,7 @@ const secret = "a-secret-of-at-least-thirty-two-bytes!!";
 const subject = { id: "u1", email: "a@b.io", role: "Admin", tokenVersion: 3, sessionId: "s1" };
 
 describe("token service", () => {
-  it("issues HS256 tokens with the contract's claims", async () => {
+  it("issues HS256 tokens with the documented claims (docs/api.md#tokens)", async () => {
     const tokens = createTokenService({ secret, issuer: "blog", ttlSeconds: 120, now: () => 1_700_000_000_000 });
     const issued = await tokens.issue(subject);
     expect(issued.tokenType).toBe("Bearer");

@@ -9,7 +9,7 @@ export interface TokenClaims {
   readonly role: string | null;
   /** The user's token version when the token was issued. */
   readonly ver: number;
-  /** The session the token belongs to (CONTRACT 10). */
+  /** The session the token belongs to (docs/api.md#sessions). */
   readonly sid: string;
   readonly iat: number;
   readonly exp: number;

@@ -6,7 +6,7 @@ import { BLOG_YAML } from "../support/domains.js";
 import { useMailInstance } from "../support/mail.js";
 
 /**
- * Verified e-mails (CONTRACT 11) with `auth.verifyEmail: true`, on both databases, against a real
+ * Verified e-mails (docs/mail.md) with `auth.verifyEmail: true`, on both databases, against a real
  * SMTP server: the link register sends, sign-in refused only after a right password until it is
  * used, single use, resend and superseded links, expiry, and an email change.
  */

@@ -10,7 +10,7 @@ import { eventually, readAllEvents, settled } from "../support/events.js";
 import { startInstance, type TestInstance, useInstance } from "../support/instance.js";
 
 /**
- * `GET /api/<auth>/events` (CONTRACT 16) on both databases: who reads whose events, the filters,
+ * `GET /api/<auth>/events` (docs/events.md) on both databases: who reads whose events, the filters,
  * keyset pages that stay put while events arrive, the retention purge, and `onEvent`.
  */
 

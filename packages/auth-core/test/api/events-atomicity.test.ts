@@ -10,7 +10,7 @@ import { startInstance, type TestInstance } from "../support/instance.js";
 import { currentCode } from "../support/second-factors.js";
 
 /**
- * No change commits without its event (CONTRACT 16): a trigger makes the events table refuse the
+ * No change commits without its event (docs/events.md): a trigger makes the events table refuse the
  * types a test names, and each change whose event is refused must leave nothing behind.
  */
 

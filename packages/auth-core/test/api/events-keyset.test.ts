@@ -6,7 +6,7 @@ import type { Database } from "../../src/tools.js";
 import { eventVolume, planOf } from "../support/event-volume.js";
 
 /**
- * Pages of events are ranges of an index (CONTRACT 16: the events of 100,000 logins page as fast as
+ * Pages of events are ranges of an index (docs/events.md: the events of 100,000 logins page as fast as
  * those of 100): for everyone's, one user's and one type's events, first page and a deep one, the
  * database reads the `(…, at, id)` index newest first and never sorts.
  */

@@ -6,7 +6,7 @@ import { eventVolume, type Spread } from "../support/event-volume.js";
 import { median } from "../support/timing.js";
 
 /**
- * CONTRACT 16 at volume: a page of the newest 50 events among 100,000 costs about what it costs
+ * docs/events.md at volume: a page of the newest 50 events among 100,000 costs about what it costs
  * among 100 (keyset pages on the `(…, at, id)` indexes; `events-keyset.test.ts` checks the plans).
  * Only the ratio of two medians is compared, never a time.
  */

@@ -14,7 +14,7 @@ import { useMailInstance } from "../support/mail.js";
 import { currentCode, enrolTotp, passwordStep, wrongCode } from "../support/second-factors.js";
 
 /**
- * The security events of CONTRACT 16 on both databases: one run of every flow that records one,
+ * The security events of docs/events.md on both databases: one run of every flow that records one,
  * then each type checked where it happened, `onEvent` against the table, and a scan of every event
  * for the run's passwords, tokens, codes and stored hashes.
  */
@@ -215,7 +215,7 @@ describe.each(BACKENDS)("security events on $name", (backend) => {
     events = await readAllEvents(api(), people.admin.token);
   });
 
-  it("records every type of CONTRACT 16", () => {
+  it("records every type of docs/events.md", () => {
     const recorded = new Set(events.map((event) => event.type));
     expect(SECURITY_EVENT_TYPES.filter((type) => !recorded.has(type))).toEqual([]);
   });

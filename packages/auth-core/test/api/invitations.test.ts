@@ -6,7 +6,7 @@ import { useInstance } from "../support/instance.js";
 import { useMailInstance } from "../support/mail.js";
 
 /**
- * Invitations (CONTRACT 11): an administrator creates a user without a password; the user gets a
+ * Invitations (docs/mail.md): an administrator creates a user without a password; the user gets a
  * link to choose one, has no usable password until then, and is verified by using it.
  */
 

@@ -9,7 +9,7 @@ import type { ApiClient } from "../support/client.js";
 import { useInstance } from "../support/instance.js";
 
 /**
- * Lists at scale (CONTRACT 18) on both databases: `after` a page's `nextCursor` walks a collection
+ * Lists at scale (docs/api.md#lists) on both databases: `after` a page's `nextCursor` walks a collection
  * in its order, stays put when records arrive between pages, refuses cursors it never gave, counts
  * `total` up to 10,000 (all of it with `total=exact`), and reads one range of an index however
  * deep the page, for everyone's records and for a caller's own.

@@ -6,7 +6,7 @@ import { BLOG_YAML } from "../support/domains.js";
 import { useMailInstance } from "../support/mail.js";
 
 /**
- * A mail server that is down or slow never shows in the answers (CONTRACT 11): forgot-password is
+ * A mail server that is down or slow never shows in the answers (docs/mail.md): forgot-password is
  * 202 in its usual time, the failure is logged, and a send waits for the server a bounded time.
  */
 

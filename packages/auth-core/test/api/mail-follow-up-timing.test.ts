@@ -9,7 +9,7 @@ import { MAIL_PATHS, median, pause, useMailTimingInstance } from "../support/tim
 /**
  * What forgot-password and resend-verification leave for after their answer tells nothing either:
  * a request sent right after one, on the same keep-alive connection, takes as long whether the
- * email has an account or not (CONTRACT 11). The instance is served by node:http as in production,
+ * email has an account or not (docs/mail.md). The instance is served by node:http as in production,
  * on a SQLite file with durable commits or on PostgreSQL, and sends real mail to an SMTP server on
  * a thread of its own, so only the instance's work is on the measured event loop.
  */

@@ -6,7 +6,7 @@ import { BLOG_YAML } from "../support/domains.js";
 import { useMailInstance } from "../support/mail.js";
 
 /**
- * Throttles of forgot-password and resend-verification (CONTRACT 11): 5 well-formed requests per
+ * Throttles of forgot-password and resend-verification (docs/mail.md): 5 well-formed requests per
  * email and 20 per client address within an hour, known and unknown emails alike; malformed
  * requests do not count; the two endpoints count separately.
  */

@@ -4,7 +4,7 @@ import { MAIL_PATHS, median, pause, useMailTimingInstance } from "../support/tim
 
 /**
  * forgot-password and resend-verification take as long for an email that has an account as for
- * one that has none (CONTRACT 11), measured as the login timing test does: medians, compared.
+ * one that has none (docs/mail.md), measured as the login timing test does: medians, compared.
  */
 
 const ACCOUNTS = 8;

@@ -11,7 +11,7 @@ import { useInstance } from "../support/instance.js";
 import { currentCode, enrolTotp, passwordStep } from "../support/second-factors.js";
 
 /**
- * Second factors a role must use (CONTRACT 15, `auth.mfa.required`) on both databases: enrolment at
+ * Second factors a role must use (docs/mfa.md, `auth.mfa.required`) on both databases: enrolment at
  * setup and at login, the enrolment token that opens only the enrolment endpoints, and what other
  * account changes (a password reset, deleting a user, the admin command's reset) do to factors.
  */

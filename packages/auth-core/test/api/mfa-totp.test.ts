@@ -8,7 +8,7 @@ import { useClockedPair } from "../support/clocked.js";
 import { clockOf, currentCode, enrolTotp, passwordStep, type TotpHolder, wrongCode } from "../support/second-factors.js";
 
 /**
- * TOTP second factors and recovery codes (CONTRACT 15) on both databases: enrolment, the second
+ * TOTP second factors and recovery codes (docs/mfa.md) on both databases: enrolment, the second
  * step of a sign-in with either transport, codes accepted once, the login throttle, the single-use
  * mfa token under a race and its expiry, turning TOTP off, new recovery codes, and what is stored.
  */
@@ -390,7 +390,7 @@ describe.each(BACKENDS)("TOTP second factors on $name", (backend) => {
       ["POST", "/api/user/login/mfa"],
     ] as const;
 
-    it("are answered with the contract's error body, never a 500, on every second-factor endpoint", async () => {
+    it("are answered with the API's error body (docs/api.md#errors-in-the-order-they-are-checked), never a 500, on every second-factor endpoint", async () => {
       const user = await userWithTotp("odd");
       for (const [method, path] of operations) {
         for (const body of bodies) {

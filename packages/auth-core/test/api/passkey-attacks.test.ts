@@ -12,7 +12,7 @@ import { useInstance } from "../support/instance.js";
 import { type Answering, SoftAuthenticator } from "../support/soft-authenticator.js";
 
 /**
- * Passkeys (CONTRACT 15) against a caller who forges what a browser and an authenticator would
+ * Passkeys (docs/mfa.md) against a caller who forges what a browser and an authenticator would
  * send: answers replayed or given to a challenge of another user or purpose, a credential id taken
  * from another user, a user handle naming another user, a cloned authenticator, another relying
  * party, cross-site cookie sign-ins, enrolment tokens where they do not belong or used twice at

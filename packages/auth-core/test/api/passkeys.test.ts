@@ -13,7 +13,7 @@ import { useInstance } from "../support/instance.js";
 import { SoftAuthenticator } from "../support/soft-authenticator.js";
 
 /**
- * Passkeys (CONTRACT 15) on both databases, answered by a software authenticator: registration,
+ * Passkeys (docs/mfa.md) on both databases, answered by a software authenticator: registration,
  * a sign-in with a passkey alone and as the second step after a password, removal, challenges that
  * work once and only for whom and what they were made, user verification and the origin enforced,
  * a required enrolment made with a passkey, and what is stored.
@@ -286,7 +286,7 @@ describe.each(BACKENDS)("passkeys with APP_URL and as a required enrolment on $n
 describe("malformed passkey answers", () => {
   const instance = useInstance(BACKENDS[0].create);
 
-  it("are a 4xx with the contract's error body on every endpoint that reads one, never a 5xx", async () => {
+  it("are a 4xx with the API's error body (docs/api.md#errors-in-the-order-they-are-checked) on every endpoint that reads one, never a 5xx", async () => {
     const admin = await setUpAdmin(instance.api);
     const device = new SoftAuthenticator(ORIGIN);
     const options = await instance.api.post("/api/user/passkeys/options", undefined, on(admin.token));

@@ -7,7 +7,7 @@ import { BLOG_YAML } from "../support/domains.js";
 import { useMailInstance } from "../support/mail.js";
 
 /**
- * Forgot and reset password by e-mail (CONTRACT 11) on both databases, against a real SMTP server:
+ * Forgot and reset password by e-mail (docs/mail.md) on both databases, against a real SMTP server:
  * the link, the tokens at rest, single use under concurrency, superseded and expired links, what a
  * reset does to sessions, locks and verification, and the order of checks.
  */
@@ -50,7 +50,7 @@ describe.each(BACKENDS)("password reset on $name", (backend) => {
     expect(rows.map((row) => row.tokenHash)).toContain(createHash("sha256").update(token).digest("base64url"));
   });
 
-  it("signs in with cookies when asked (CONTRACT §14), from the app's own origin only", async () => {
+  it("signs in with cookies when asked (docs/api.md#cookie-sessions), from the app's own origin only", async () => {
     const email = freshEmail("cookie");
     await signUp(test.api, { email });
     const token = await requestReset(email);
@@ -210,7 +210,7 @@ describe.each(BACKENDS)("password reset on $name", (backend) => {
     }
   });
 
-  it("checks in the contract's order: method, bad token, content type, body", async () => {
+  it("checks in the documented order (docs/api.md#errors-in-the-order-they-are-checked): method, bad token, content type, body", async () => {
     expect((await test.api.get("/api/user/forgot-password")).status).toBe(405);
     expect((await test.api.get("/api/user/reset-password")).headers.get("allow")).toBe("POST");
     const badToken = await test.api.post("/api/user/forgot-password", {}, { token: "not-a-token" });

@@ -4,7 +4,7 @@ import { BACKENDS } from "../../../../test/support/databases.js";
 import type { ApiResult } from "../support/client.js";
 import { useInstance } from "../support/instance.js";
 
-/** Every API response is never sniffed and never stored by a cache (CONTRACT §13). */
+/** Every API response is never sniffed and never stored by a cache (docs/security.md#security-headers). */
 function expectGuarded(response: ApiResult, expectedStatus: number): void {
   expect(response.status, response.text).toBe(expectedStatus);
   expect(response.headers.get("x-content-type-options")).toBe("nosniff");

@@ -7,7 +7,7 @@ import { BLOG_YAML } from "../support/domains.js";
 import { useInstance } from "../support/instance.js";
 
 /**
- * The served document matches the server (CONTRACT 12): a recorded flow — setup, sign-in, each auth
+ * The served document matches the server (docs/api.md#cors): a recorded flow — setup, sign-in, each auth
  * endpoint, CRUD on every entity with valid and invalid bodies — goes through a checker that
  * validates every request and answer against `/api/openapi.json` as a validating gateway would,
  * and finds nothing the two disagree on.

@@ -10,7 +10,7 @@ import { fixturePath } from "../fixtures/domain-text.js";
 import { BLOG_YAML, domainOf } from "../support/domains.js";
 import { useInstance } from "../support/instance.js";
 
-/** Every domain the tests serve: the contract's blog, the web app's sample, and the fixtures. */
+/** Every domain the tests serve: the README's blog, the web app's sample, and the fixtures. */
 const DOMAINS: readonly { name: string; model: () => Promise<DomainModel> }[] = [
   { name: "blog", model: async () => domainOf(BLOG_YAML) },
   { name: "web-sample", model: () => loadDomain(fileURLOf("../../../../apps/web/domain.yaml")) },
@@ -27,7 +27,7 @@ function schemaCompiler(document: OpenApiDocument): Ajv2020 {
   return ajv;
 }
 
-/** Domains that are the contract's blog, and so have its document. */
+/** Domains that are the README's blog, and so have its document. */
 const SNAPSHOT_OF: Readonly<Record<string, string>> = { "web-sample": "blog", "blog-fixture": "blog" };
 
 function fileURLOf(relative: string): string {
@@ -83,7 +83,7 @@ describe.each(DOMAINS)("the OpenAPI document of the $name domain", ({ name, mode
 
   it("matches its snapshot (any change to the API shows here)", async () => {
     const text = `${JSON.stringify(openApiDocument(await model()), null, 2)}\n`;
-    // The web app's sample and the blog fixture are the contract's blog: they share its snapshot.
+    // The web app's sample and the blog fixture are the README's blog: they share its snapshot.
     await expect(text).toMatchFileSnapshot(`./__snapshots__/${SNAPSHOT_OF[name] ?? name}.openapi.json`);
   });
 
@@ -189,7 +189,7 @@ describe("what the blog's document says", () => {
     const update = operation(document, "/api/post/{id}", "patch");
     expect(update["x-domain-auth-permissions"]).toEqual(["@Owner", "Admin"]);
     expect(update.description).toContain("**Who may call it:** Admin; the record's owner.");
-    // An API key works for entity operations and `me` (CONTRACT 17), never for the rest of auth.
+    // An API key works for entity operations and `me` (docs/api-keys.md), never for the rest of auth.
     expect(update.security).toEqual([{ bearer: [] }, { cookie: [] }, { apiKey: [] }]);
     expect(operation(document, "/api/user/me", "get").security).toEqual([{ bearer: [] }, { cookie: [] }, { apiKey: [] }]);
     expect(operation(document, "/api/user/sessions", "get").security).toEqual([{ bearer: [] }, { cookie: [] }]);
@@ -197,7 +197,7 @@ describe("what the blog's document says", () => {
     expect(list["x-domain-auth-permissions"]).toEqual(["*"]);
     expect(list.description).toContain("anyone, signed in or not");
     expect(list.security).toEqual([{}, { bearer: [] }, { cookie: [] }, { apiKey: [] }]);
-    // The auth entity's guarded defaults (CONTRACT 5): create and delete for the setup role.
+    // The auth entity's guarded defaults (docs/api.md#permissions): create and delete for the setup role.
     expect(operation(document, "/api/user", "post")["x-domain-auth-permissions"]).toEqual(["Admin"]);
     expect(operation(document, "/api/user/{id}", "get").description).toContain("Admin; the user themself");
     expect(document.components.securitySchemes).toEqual({
@@ -218,7 +218,7 @@ describe("what the blog's document says", () => {
     expect(create.properties.author).toMatchObject({
       anyOf: [{ type: "string", description: "The id of a User record." }, { type: "null" }],
     });
-    // Server-owned keys may be sent and are ignored (CONTRACT 3.2): described as such, never required.
+    // Server-owned keys may be sent and are ignored (docs/api.md#entity-endpoints): described as such, never required.
     expect(create.properties.id).toMatchObject({ readOnly: true });
     expect(create.properties.createdAt).toMatchObject({ readOnly: true });
     expect(create).toMatchObject({ additionalProperties: false });

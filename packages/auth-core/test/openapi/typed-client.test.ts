@@ -57,7 +57,7 @@ const code:
   tooLong.error?.code;
 const anonymous = await client.POST("/api/post", { body: { title: "Nobody's" } });
 
-// An API key for a program (CONTRACT 17): the document's second bearer scheme, narrowed to reading posts.
+// An API key for a program (docs/api-keys.md): the document's second bearer scheme, narrowed to reading posts.
 const issued = await client.POST("/api/user/api-keys", { body: { name: "Nightly export", scopes: ["post:read"] }, headers });
 const key: string | undefined = issued.data?.key;
 const withKey = { Authorization: \`Bearer \${key}\` };

@@ -1,6 +1,6 @@
 import { type DomainModel, validateDomainText } from "../../src/index.js";
 
-/** The contract's blog example. */
+/** The README's blog example. */
 export const BLOG_YAML = `name: blog
 entities:
   User:
