@@ -1,29 +1,17 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type RunningApp, startApp } from "../test/support/app-server.js";
-import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
+import { describe, expect, test } from "vitest";
+import { openTab, saveScreenshot, useServedApp } from "./support/browser.js";
 import { ADMIN, api, fieldErrorText, fillAccountForm, mainNav, profileValue, scriptStorage, sessionCookies } from "./support/flows.js";
 
 describe("first run", () => {
-  let app: RunningApp;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  const served = useServedApp();
 
   test("the server's start line points to /setup", () => {
-    expect(app.output()).toMatch(/create the first administrator at http:\/\/localhost:\d+\/setup/);
-    expect(app.output()).not.toContain("SETUP_TOKEN");
+    expect(served.app.output()).toMatch(/create the first administrator at http:\/\/localhost:\d+\/setup/);
+    expect(served.app.output()).not.toContain("SETUP_TOKEN");
   });
 
   test("every auth page leads to /setup while no user exists; the home page stays and leads there", async () => {
-    const page = await openTab(browser, app.url);
+    const page = await openTab(served.browser, served.app.url);
     for (const path of ["/login", "/register", "/profile", "/admin"]) {
       await page.goto(path);
       expect(new URL(page.url()).pathname, path).toBe("/setup");
@@ -43,7 +31,7 @@ describe("first run", () => {
   });
 
   test("setup shows the API's field errors inline, then creates the administrator and opens the profile", async () => {
-    const page = await openTab(browser, app.url);
+    const page = await openTab(served.browser, served.app.url);
     await page.goto("/setup");
     const main = page.getByRole("main");
     await main.getByRole("heading", { name: "Welcome to blog" }).waitFor();
@@ -82,21 +70,21 @@ describe("first run", () => {
   });
 
   test("a second visit to /setup says setup is complete and links to sign-in; the API refuses another setup", async () => {
-    const page = await openTab(browser, app.url);
+    const page = await openTab(served.browser, served.app.url);
     await page.goto("/setup");
     await page.getByRole("main").getByRole("heading", { name: "Setup is complete" }).waitFor();
     expect(await page.getByRole("main").getByRole("link", { name: "Sign in", exact: true }).getAttribute("href")).toBe("/login");
     await saveScreenshot(page, "setup-complete");
     await page.context().close();
 
-    const again = await api(app.url, "/user/setup", { body: { email: "second@example.com", password: "another password" } });
+    const again = await api(served.app.url, "/user/setup", { body: { email: "second@example.com", password: "another password" } });
     expect(again.status).toBe(409);
     expect(again.body.code).toBe("SETUP_COMPLETE");
-    expect((await api(app.url, "/user/setup")).body).toEqual({ setupRequired: false });
+    expect((await api(served.app.url, "/user/setup")).body).toEqual({ setupRequired: false });
   });
 
   test("once setup is done the home page no longer leads to /setup but to sign-in and the profile", async () => {
-    const page = await openTab(browser, app.url);
+    const page = await openTab(served.browser, served.app.url);
     await page.goto("/");
     const main = page.getByRole("main");
     await main.getByRole("heading", { name: "blog", level: 1 }).waitFor();

@@ -3,7 +3,7 @@ import type { Browser, CDPSession, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { setUpAdmin } from "../test/support/accounts.js";
 import { type RunningApp, startApp } from "../test/support/app-server.js";
-import { launchBrowser, openTab, saveScreenshot, WAIT_MS, watchPolicy } from "./support/browser.js";
+import { addAuthenticator, launchBrowser, openTab, saveScreenshot, WAIT_MS, watchPolicy } from "./support/browser.js";
 import { ADMIN, fillAccountForm, profileValue, signIn, signOut } from "./support/flows.js";
 
 /**
@@ -19,26 +19,6 @@ const BLOG = await readFile(new URL("../apps/web/domain.yaml", import.meta.url),
 
 /** The app's address on `localhost` (the server listens on 127.0.0.1). */
 const onLocalhost = (url: string) => url.replace("127.0.0.1", "localhost");
-
-/**
- * Gives the tab a platform authenticator that holds discoverable credentials and verifies its user
- * (a fingerprint, say) whenever asked: the prompts of `navigator.credentials` answer by themselves.
- */
-async function addAuthenticator(page: Page): Promise<{ cdp: CDPSession; authenticatorId: string }> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("WebAuthn.enable");
-  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return { cdp, authenticatorId };
-}
 
 /** The profile's "Passkeys" section. */
 function passkeysSection(page: Page): Locator {

@@ -1,7 +1,6 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type RunningApp, startApp } from "../test/support/app-server.js";
-import { launchBrowser, openTab } from "./support/browser.js";
+import type { Page } from "playwright-core";
+import { describe, expect, test } from "vitest";
+import { openTab, useServedApp } from "./support/browser.js";
 import { ADMIN, fieldErrorText } from "./support/flows.js";
 
 /**
@@ -17,20 +16,10 @@ async function strengthText(page: Page): Promise<string> {
 }
 
 describe("the password strength meter", () => {
-  let app: RunningApp;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  const served = useServedApp();
 
   test("on /setup: says characters, calls a common password so as it is typed, and the server refuses it alike", async () => {
-    const page = await openTab(browser, app.url);
+    const page = await openTab(served.browser, served.app.url);
     await page.goto("/setup");
     const main = page.getByRole("main");
     const password = main.getByLabel("Password", { exact: true });
@@ -58,7 +47,7 @@ describe("the password strength meter", () => {
   });
 
   test("on /register: the same meter", async () => {
-    const page = await openTab(browser, app.url);
+    const page = await openTab(served.browser, served.app.url);
     await page.goto("/register");
     const password = page.getByRole("main").getByLabel("Password", { exact: true });
     await password.fill("qwertyuiop");

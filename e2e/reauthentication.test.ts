@@ -1,8 +1,7 @@
-import type { Browser, CDPSession, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, test } from "vitest";
 import { setUpAdmin, signUp } from "../test/support/accounts.js";
-import { type RunningApp, startApp } from "../test/support/app-server.js";
-import { launchBrowser, openTab, saveScreenshot, watchPolicy } from "./support/browser.js";
+import { addAuthenticator, openTab, saveScreenshot, useServedApp, watchPolicy } from "./support/browser.js";
 import { ADMIN, mainNav, signIn } from "./support/flows.js";
 
 /**
@@ -15,41 +14,17 @@ import { ADMIN, mainNav, signIn } from "./support/flows.js";
 /** The app's address on `localhost`: a passkey's relying party is a host name. */
 const onLocalhost = (url: string) => url.replace("127.0.0.1", "localhost");
 
-/** A platform authenticator that verifies its user whenever asked (the DevTools protocol's virtual one). */
-async function addAuthenticator(page: Page): Promise<CDPSession> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("WebAuthn.enable");
-  await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return cdp;
-}
-
 describe("a stale session in the browser", () => {
-  let app: RunningApp;
-  let browser: Browser;
+  const served = useServedApp({ env: { AUTH_REAUTH_WINDOW: "0" } });
   let page: Page;
   let policyReports: string[] = [];
 
   beforeAll(async () => {
-    [app, browser] = await Promise.all([startApp({ env: { AUTH_REAUTH_WINDOW: "0" } }), launchBrowser()]);
-    await setUpAdmin(app.url, ADMIN);
-    page = await openTab(browser, onLocalhost(app.url));
+    await setUpAdmin(served.app.url, ADMIN);
+    page = await openTab(served.browser, onLocalhost(served.app.url));
     policyReports = await watchPolicy(page);
     await addAuthenticator(page);
     await signIn(page, ADMIN);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
   });
 
   test("sets up an authenticator app only after the password", async () => {
@@ -81,7 +56,7 @@ describe("a stale session in the browser", () => {
   });
 
   test("gives another user the administrator role only after the password", async () => {
-    const bob = await signUp(app.url, { email: "bob@example.com" });
+    const bob = await signUp(served.app.url, { email: "bob@example.com" });
     await mainNav(page).getByRole("link", { name: "Admin" }).click();
     const users = page.getByRole("region", { name: "Users" });
     await users.getByLabel(`Role of ${bob.email}`, { exact: true }).selectOption("Admin");

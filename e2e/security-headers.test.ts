@@ -1,7 +1,6 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type RunningApp, startApp } from "../test/support/app-server.js";
-import { launchBrowser, openTab, saveScreenshot, WAIT_MS, watchPolicy } from "./support/browser.js";
+import { describe, expect, test } from "vitest";
+import { startApp } from "../test/support/app-server.js";
+import { openTab, saveScreenshot, useServedApp, WAIT_MS, watchPolicy } from "./support/browser.js";
 import { ADMIN, fillAccountForm, mainNav, profileValue } from "./support/flows.js";
 
 /** The auth pages; the project's own pages (here apps/web's home page) get no nonce policy from domain-auth. */
@@ -35,20 +34,10 @@ function expectPageHeaders(path: string, headers: Headers): string {
 }
 
 describe("security headers", () => {
-  let app: RunningApp;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  const served = useServedApp();
 
   test("first-run setup, the profile and the admin page work in Chromium under the policy, with no violation", async () => {
-    const page = await openTab(browser, app.url);
+    const page = await openTab(served.browser, served.app.url);
     const reports = await watchPolicy(page);
     const response = await page.goto("/setup");
     expectPageHeaders("/setup", new Headers(await response?.allHeaders()));
@@ -74,7 +63,7 @@ describe("security headers", () => {
 
   test("every auth page carries the headers, with a nonce that changes per response and that its scripts carry", async () => {
     for (const path of PAGES) {
-      const [first, second] = await Promise.all([fetch(`${app.url}${path}`), fetch(`${app.url}${path}`)]);
+      const [first, second] = await Promise.all([fetch(`${served.app.url}${path}`), fetch(`${served.app.url}${path}`)]);
       expect(first.status, path).toBe(200);
       const nonce = expectPageHeaders(path, first.headers);
       expect(expectPageHeaders(path, second.headers), path).not.toBe(nonce);
@@ -95,7 +84,7 @@ describe("security headers", () => {
     ];
     for (const path of PAGES) {
       for (const [what, headers] of renderings) {
-        const response = await fetch(`${app.url}${path}`, { headers, redirect: "manual" });
+        const response = await fetch(`${served.app.url}${path}`, { headers, redirect: "manual" });
         expectPageHeaders(`${what} of ${path}`, response.headers);
         await response.body?.cancel();
       }
@@ -107,7 +96,7 @@ describe("security headers", () => {
       ["/", 200],
       ["/no-such-page", 404],
     ] as const) {
-      const response = await fetch(`${app.url}${path}`);
+      const response = await fetch(`${served.app.url}${path}`);
       expect(response.status, path).toBe(status);
       expect(response.headers.get("content-security-policy"), path).toBe("frame-ancestors 'none'");
       expect(response.headers.get("x-content-type-options"), path).toBe("nosniff");
@@ -118,10 +107,10 @@ describe("security headers", () => {
   });
 
   test("scripts injected into a page's markup without the nonce do not run, and Chromium reports them", async () => {
-    const page = await openTab(browser, app.url);
+    const page = await openTab(served.browser, served.app.url);
     const reports = await watchPolicy(page);
     const injected = '<script>window.injected = true</script><script src="http://elsewhere.example/evil.js"></script>';
-    await page.route(`${app.url}/login`, async (route) => {
+    await page.route(`${served.app.url}/login`, async (route) => {
       const response = await route.fetch();
       await route.fulfill({ response, body: (await response.text()).replace("<head>", `<head>${injected}`) });
     });
@@ -143,18 +132,18 @@ describe("security headers", () => {
   });
 
   test("/admin cannot be framed by another origin", async () => {
-    const response = await fetch(`${app.url}/admin`);
+    const response = await fetch(`${served.app.url}/admin`);
     expect(directivesOf(response.headers.get("content-security-policy")).get("frame-ancestors")).toEqual(["'none'"]);
     await response.body?.cancel();
 
-    const page = await openTab(browser, app.url);
+    const page = await openTab(served.browser, served.app.url);
     // A page of another origin, answered by the browser itself, that frames /admin.
     await page.route("http://elsewhere.example/", (route) =>
-      route.fulfill({ contentType: "text/html", body: `<iframe src="${app.url}/admin"></iframe>` }),
+      route.fulfill({ contentType: "text/html", body: `<iframe src="${served.app.url}/admin"></iframe>` }),
     );
     const framed = page.waitForEvent("framenavigated", (frame) => frame !== page.mainFrame());
     await page.goto("http://elsewhere.example/");
-    // Chromium shows its error page in the frame instead of the app.
+    // Chromium shows its error page in the frame instead of the served.app.
     expect((await framed).url()).toBe("chrome-error://chromewebdata/");
     await page.context().close();
   });
@@ -162,10 +151,10 @@ describe("security headers", () => {
   test("API answers, also those the server writes itself, are neither sniffed nor stored, each header once", async () => {
     const login = { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(ADMIN) };
     const answers = {
-      login: await fetch(`${app.url}/api/user/login`, login),
-      status: await fetch(`${app.url}/api/user/setup`),
-      "the bare /api": await fetch(`${app.url}/api`),
-      "an oversized header": await fetch(`${app.url}/api/user/me`, { headers: { authorization: `Bearer ${"A".repeat(20_000)}` } }),
+      login: await fetch(`${served.app.url}/api/user/login`, login),
+      status: await fetch(`${served.app.url}/api/user/setup`),
+      "the bare /api": await fetch(`${served.app.url}/api`),
+      "an oversized header": await fetch(`${served.app.url}/api/user/me`, { headers: { authorization: `Bearer ${"A".repeat(20_000)}` } }),
     };
     expect(Object.values(answers).map((answer) => answer.status)).toEqual([200, 200, 404, 431]);
     for (const [name, answer] of Object.entries(answers)) {

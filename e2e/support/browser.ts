@@ -1,5 +1,7 @@
 import { mkdirSync } from "node:fs";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, type CDPSession, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
+import { type RunningApp, type StartAppOptions, startApp } from "../../test/support/app-server.js";
 
 /** Debian's Chromium; `npm test` installs it when missing. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -59,4 +61,58 @@ export async function watchPolicy(page: Page): Promise<string[]> {
     });
   });
   return reports;
+}
+
+/** The production server of the web app and a Chromium, started for a suite and stopped after it. */
+export interface ServedApp {
+  readonly app: RunningApp;
+  readonly browser: Browser;
+}
+
+/**
+ * Starts the app (with `options`, such as extra environment variables) and Chromium side by side
+ * before the suite, and stops both after it; read `app` and `browser` inside tests and hooks.
+ */
+export function useServedApp(options: StartAppOptions = {}): ServedApp {
+  const served: { app?: RunningApp; browser?: Browser } = {};
+  beforeAll(async () => {
+    [served.app, served.browser] = await Promise.all([startApp(options), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await served.browser?.close();
+    await served.app?.stop();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error("the app and the browser start before the suite's tests");
+    return value;
+  };
+  return {
+    get app() {
+      return started(served.app);
+    },
+    get browser() {
+      return started(served.browser);
+    },
+  };
+}
+
+/**
+ * Gives the tab a platform authenticator of the DevTools protocol that holds discoverable
+ * credentials and verifies its user whenever asked: the prompts of `navigator.credentials` answer
+ * by themselves, as Touch ID or Windows Hello would.
+ */
+export async function addAuthenticator(page: Page): Promise<{ cdp: CDPSession; authenticatorId: string }> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return { cdp, authenticatorId };
 }

@@ -29,6 +29,7 @@ export {
   type EventsQuery,
   eventsPath,
   itemPath,
+  LIST_PAGE_LIMITS,
   type ListQuery,
   OPENAPI_PATH,
   passkeyPath,

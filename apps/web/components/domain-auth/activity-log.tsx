@@ -1,6 +1,6 @@
 "use client";
 
-import { collectionPath, SECURITY_EVENT_TYPES, type SecurityEventType } from "@domain-auth/core/policy";
+import { collectionPath, LIST_PAGE_LIMITS, SECURITY_EVENT_TYPES, type SecurityEventType } from "@domain-auth/core/policy";
 import { useEffect, useId, useState } from "react";
 import { callApi } from "@/lib/domain-auth/api";
 import type { UserProfile } from "@/lib/domain-auth/current-user";
@@ -15,7 +15,7 @@ function useUserChoices(auth: Pick<AuthView, "segment">): readonly UserProfile[]
   const [users, setUsers] = useState<readonly UserProfile[]>([]);
   useEffect(() => {
     let current = true;
-    callApi<{ items: UserProfile[] }>(collectionPath(auth, { limit: 100 })).then((result) => {
+    callApi<{ items: UserProfile[] }>(collectionPath(auth, { limit: LIST_PAGE_LIMITS.max })).then((result) => {
       if (current && result.ok) setUsers([...result.data.items].sort((a, b) => a.email.localeCompare(b.email)));
     });
     return () => {

@@ -12,9 +12,12 @@ export interface Segmented {
   readonly segment: string;
 }
 
+/** How many records a page of a list holds (docs/api.md#lists): `limit` from `min` to `max`, `default` when absent. */
+export const LIST_PAGE_LIMITS = { default: 20, min: 1, max: 100 } as const;
+
 /** The query of a page of a list (docs/api.md#entity-endpoints). */
 export interface ListQuery {
-  /** 1 to 100; the server's default (20) when absent. */
+  /** {@link LIST_PAGE_LIMITS}: 1 to 100; the server's default (20) when absent. */
   readonly limit?: number;
   /** The server's default (0) when absent. */
   readonly offset?: number;

@@ -1,4 +1,5 @@
 import type { DomainModel, EntityModel, Operation } from "../config/index.js";
+import { LIST_PAGE_LIMITS } from "../http/api-paths.js";
 import type { ErrorCode } from "../http/errors.js";
 import { summarizePermission } from "../policy/permission-summary.js";
 import { TOKEN_PROPERTIES } from "./auth-operations.js";
@@ -21,7 +22,12 @@ interface EntityOperation {
 }
 
 const LIST_PARAMETERS: readonly JsonSchema[] = [
-  { name: "limit", in: "query", required: false, schema: { type: "integer", minimum: 1, maximum: 100, default: 20 } },
+  {
+    name: "limit",
+    in: "query",
+    required: false,
+    schema: { type: "integer", minimum: LIST_PAGE_LIMITS.min, maximum: LIST_PAGE_LIMITS.max, default: LIST_PAGE_LIMITS.default },
+  },
   { name: "offset", in: "query", required: false, schema: { type: "integer", minimum: 0, default: 0 } },
   {
     name: "after",

@@ -4,6 +4,7 @@ import { checkRecentSignIn } from "../accounts/recent-sign-in.js";
 import { aboutUser, requestEvents } from "../accounts/security-events.js";
 import type { EntityModel } from "../config/index.js";
 import type { AuthServices, RouteContext } from "../context.js";
+import { LIST_PAGE_LIMITS } from "../http/api-paths.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { readJsonObject } from "../http/body.js";
 import { ApiError, type Issue } from "../http/errors.js";
@@ -37,7 +38,7 @@ function integerParam(url: URL, name: string, fallback: number, min: number, max
 
 /** The paging of a list request: `limit`, then `offset` or `after` (not both), and `total=exact`. */
 function listQuery(url: URL): Pick<ListOptions, "limit" | "offset" | "after" | "total"> {
-  const limit = integerParam(url, "limit", 20, 1, 100);
+  const limit = integerParam(url, "limit", LIST_PAGE_LIMITS.default, LIST_PAGE_LIMITS.min, LIST_PAGE_LIMITS.max);
   const offset = integerParam(url, "offset", 0, 0, Number.MAX_SAFE_INTEGER);
   const cursor = url.searchParams.get("after");
   const total = url.searchParams.get("total");

@@ -1,3 +1,4 @@
+import { timeColumn } from "./columns.js";
 import type { Database } from "./database.js";
 import type { Step } from "./migration-step.js";
 
@@ -13,7 +14,7 @@ export const API_KEY_TABLES = {
  * for a key that never expires; indexed by user for the lists.
  */
 export function apiKeySteps(dialect: Database["dialect"]): Step[] {
-  const time = dialect === "postgres" ? "bigint" : "integer";
+  const time = timeColumn(dialect);
   const table = API_KEY_TABLES.apiKeys;
   return [
     {

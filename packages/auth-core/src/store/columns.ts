@@ -1,5 +1,10 @@
 import type { EntityModel, FieldModel } from "../config/index.js";
 
+/** A whole number as wide as a time in milliseconds needs: 64 bits on PostgreSQL (SQLite's integers always are). */
+export function timeColumn(dialect: "sqlite" | "postgres"): "bigint" | "integer" {
+  return dialect === "postgres" ? "bigint" : "integer";
+}
+
 /** The SQL column type of a field on each dialect. */
 export function columnType(
   field: Pick<FieldModel, "type">,
@@ -7,7 +12,7 @@ export function columnType(
 ): "text" | "integer" | "bigint" | "real" | "double precision" {
   switch (field.type) {
     case "integer":
-      return dialect === "postgres" ? "bigint" : "integer";
+      return timeColumn(dialect);
     case "number":
       return dialect === "postgres" ? "double precision" : "real";
     case "boolean":

@@ -1,3 +1,4 @@
+import { timeColumn } from "./columns.js";
 import type { Database } from "./database.js";
 import type { Step } from "./migration-step.js";
 
@@ -25,7 +26,7 @@ const INDEX_COLUMNS: Readonly<Record<keyof typeof EVENT_INDEXES, readonly string
 
 /** The events table and its three keyset indexes. */
 export function eventSteps(dialect: Database["dialect"]): Step[] {
-  const time = dialect === "postgres" ? "bigint" : "integer";
+  const time = timeColumn(dialect);
   const table = EVENT_TABLES.events;
   const indexes = (Object.keys(EVENT_INDEXES) as (keyof typeof EVENT_INDEXES)[]).map(
     (key): Step => ({

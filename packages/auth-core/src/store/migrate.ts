@@ -1,7 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import type { DomainModel, EntityModel } from "../config/index.js";
 import { API_KEY_TABLES, apiKeySteps } from "./api-key-table.js";
-import { entityColumns, refIndexName, uniqueIndexName } from "./columns.js";
+import { entityColumns, refIndexName, timeColumn, uniqueIndexName } from "./columns.js";
 import type { AnyDB, Database } from "./database.js";
 import { EVENT_TABLES, eventSteps } from "./event-table.js";
 import type { Step } from "./migration-step.js";
@@ -50,7 +50,7 @@ async function internalTables(db: Kysely<AnyDB>, dialect: Database["dialect"]): 
     .ifNotExists()
     .addColumn("key", "text", (column) => column.primaryKey())
     .addColumn("points", "integer", (column) => column.notNull().defaultTo(0))
-    .addColumn("expire", dialect === "postgres" ? "bigint" : "integer")
+    .addColumn("expire", timeColumn(dialect))
     .execute();
 }
 
@@ -73,7 +73,7 @@ function refIndexSteps(entity: EntityModel): Step[] {
 
 /** The sessions table (docs/api.md#sessions) and its indexes: by refresh token (current and previous), by user, by end. */
 function sessionSteps(dialect: Database["dialect"]): Step[] {
-  const time = dialect === "postgres" ? "bigint" : "integer";
+  const time = timeColumn(dialect);
   const table = TABLES.sessions;
   const index = (column: string): Step => ({
     name: `create index ${table}__${column}`,
@@ -149,7 +149,7 @@ async function createSpendTrigger(trx: Kysely<AnyDB>, dialect: Database["dialect
  * gets the spent token each session recorded itself (`previousHash`).
  */
 function spentRefreshTokenSteps(dialect: Database["dialect"], tableExists: boolean): Step[] {
-  const time = dialect === "postgres" ? "bigint" : "integer";
+  const time = timeColumn(dialect);
   const table = TABLES.spentRefreshTokens;
   const steps: Step[] = [
     {
@@ -194,7 +194,7 @@ function spentRefreshTokenSteps(dialect: Database["dialect"], tableExists: boole
 
 /** The table of reset, verification and invitation tokens (docs/mail.md), stored as SHA-256 hashes. */
 function accountTokenSteps(dialect: Database["dialect"]): Step[] {
-  const time = dialect === "postgres" ? "bigint" : "integer";
+  const time = timeColumn(dialect);
   const table = TABLES.tokens;
   return [
     {

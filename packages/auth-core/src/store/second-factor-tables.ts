@@ -1,3 +1,4 @@
+import { timeColumn } from "./columns.js";
 import type { Database } from "./database.js";
 import type { Step } from "./migration-step.js";
 
@@ -42,7 +43,7 @@ function addTokenVersionStep(table: string): Step {
  * time step whose code was accepted), the recovery codes and the mfa tokens. Times are ms since the epoch.
  */
 export function secondFactorSteps(dialect: Database["dialect"], mfaTokenColumns?: ReadonlySet<string>): Step[] {
-  const time = dialect === "postgres" ? "bigint" : "integer";
+  const time = timeColumn(dialect);
   const { totp, recoveryCodes, mfaTokens } = SECOND_FACTOR_TABLES;
   return [
     {
