@@ -15,6 +15,14 @@ export function installCommand(manager: PackageManager): string {
 }
 
 /**
+ * The environment of the install: `env`, but a silent npm (the wizard run by `npm exec --silent`, or
+ * inside an `npm run --silent`) still prints its errors, since a failed install is shown to the user.
+ */
+function installEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return env.npm_config_loglevel === "silent" ? { ...env, npm_config_loglevel: "error" } : env;
+}
+
+/**
  * Runs the install command in `dir`, with `env` as its environment.
  *
  * @returns `null` on success, else the command's output (its last lines) to show.
@@ -23,7 +31,12 @@ export function runInstall(dir: string, manager: PackageManager, env: NodeJS.Pro
   const [command, ...args] = INSTALL_COMMANDS[manager] as [string, ...string[]];
   return new Promise((resolve) => {
     let output = "";
-    const child = spawn(command, args, { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"], shell: process.platform === "win32" });
+    const child = spawn(command, args, {
+      cwd: dir,
+      env: installEnvironment(env),
+      stdio: ["ignore", "pipe", "pipe"],
+      shell: process.platform === "win32",
+    });
     const collect = (chunk: Buffer) => {
       output = (output + chunk.toString("utf8")).slice(-8000);
     };

@@ -501,7 +501,14 @@ describe("unattended", () => {
     errorOutput.on("data", (chunk: Buffer) => {
       err += chunk;
     });
-    const env = { ...process.env, npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" };
+    // As under `npm test --silent`: the install's errors must show all the same.
+    const env = {
+      ...process.env,
+      npm_config_audit: "false",
+      npm_config_fund: "false",
+      npm_config_update_notifier: "false",
+      npm_config_loglevel: "silent",
+    };
     const code = await runWizard({ cwd: dir, argv: ["my-app", "--yes"], input: new PassThrough(), output, errorOutput, env });
     expect(code).toBe(1);
     // The version of this wizard is not published (yet): npm answers 404 for the core.

@@ -54,7 +54,7 @@ export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
     if (!url.searchParams.has(name)) url.searchParams.set(name, timeout);
   }
   const pool = new Piscina({
-    filename: new URL("./smtp-worker.js", import.meta.url).href,
+    filename: new URL("./smtp-worker.cjs", import.meta.url).href,
     minThreads: 1,
     maxThreads: 1,
     concurrentTasksPerWorker: SENDS_PER_THREAD,

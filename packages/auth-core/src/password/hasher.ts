@@ -144,7 +144,7 @@ export function createPasswordHasher(options: PasswordHasherOptions = {}): Passw
   if (!Number.isSafeInteger(maxQueue) || maxQueue < 0) throw new RangeError("maxQueue must be a whole number of at least 0");
   const implementation = resolveBcrypt(bcryptChoice(options.library));
   const pool = new Piscina({
-    filename: new URL("./hash-worker.js", import.meta.url).href,
+    filename: new URL("./hash-worker.cjs", import.meta.url).href,
     workerData: { library: implementation.library },
     minThreads: 1,
     maxThreads: threads,
