@@ -33,6 +33,13 @@ export function tallySuite(report, exitStatus) {
     tally.failed++;
     tally.problems.push("ran no test");
   }
+  if (exitStatus !== 0 && tally.skipped > 0) {
+    // A run that failed may have left tests unrun (a crashed worker ends its file's tests as pending):
+    // none of them counts as skipped.
+    tally.failed += tally.skipped;
+    tally.problems.push(`${tally.skipped} tests did not run in a failed run (a crashed worker, or an error outside the tests)`);
+    tally.skipped = 0;
+  }
   if (exitStatus !== 0 && tally.failed === 0) {
     // Errors outside any test (an unhandled rejection, a crashed worker) fail the run but no test.
     tally.failed++;

@@ -52,6 +52,12 @@ describe("the test runner", () => {
     expect(status).toBe(1);
   });
 
+  test("a worker that dies mid-file fails the run, the tests it left unrun counted as failed, not skipped", () => {
+    const { status, closing } = runFixture("worker-crash");
+    expect(closing).toMatch(/^\d+ passed, [1-9]\d* failed$/);
+    expect(status).toBe(1);
+  });
+
   test("a test skipped on purpose is counted as skipped and the run passes", () => {
     const { status, closing } = runFixture("passing-with-skip");
     expect(closing).toBe("1 passed, 0 failed, 1 skipped");
