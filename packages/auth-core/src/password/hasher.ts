@@ -149,6 +149,9 @@ export function createPasswordHasher(options: PasswordHasherOptions = {}): Passw
     minThreads: 1,
     maxThreads: threads,
     idleTimeout: 60_000,
+    // A thread between tasks sleeps instead of spinning on Atomics.wait: the spinning took CPU from
+    // the thread that answers requests, on a machine whose cores are all hashing.
+    atomics: "disabled",
   });
   const admission = createAdmission(threads + maxQueue);
   const runTaken = async <T>(task: Task): Promise<T> => {
