@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { parseSetCookie } from "cookie";
-import { beforeAll, describe, expect, it } from "vitest";
-import { ADMIN, type SignedIn, setUpAdmin, signIn, signUp } from "../../../../test/support/accounts.js";
+import { describe, expect, it } from "vitest";
+import { ADMIN, signIn, signUp } from "../../../../test/support/accounts.js";
 import { BACKENDS } from "../../../../test/support/databases.js";
 import { tokenOf } from "../../../../test/support/mail-server.js";
 import { DEFAULT_REAUTH_WINDOW_SECONDS } from "../../src/sessions/lifetimes.js";
@@ -13,6 +13,7 @@ import { eventOf, readAllEvents, settled } from "../support/events.js";
 import { useMailInstance } from "../support/mail.js";
 import { currentCode, enrolTotp, passwordStep, wrongCode } from "../support/second-factors.js";
 import { SoftAuthenticator } from "../support/soft-authenticator.js";
+import { useStaleSessions } from "../support/stale-sessions.js";
 
 /**
  * Sensitive actions (docs/security.md#sensitive-actions) attacked the way a thief would: a stale
@@ -41,20 +42,7 @@ describe.each(BACKENDS)("recovery attacks on $name", (backend) => {
   // Each request its own client address: the attacks count failures per email; the per-address lock would end them early.
   const test = useMailInstance(backend.create, `${BLOG_YAML}  mfa: { required: [Editor] }\n`, { clientAddress: () => randomUUID() });
   const api = (): ApiClient => test.api;
-  let counter = 0;
-  const freshEmail = (label: string) => `${label}-${++counter}@example.com`;
-  const admin = () => signIn(api(), ADMIN);
-
-  beforeAll(async () => {
-    await setUpAdmin(test.api);
-  });
-
-  /** A user whose only session signed in longer ago than the window. */
-  async function staleUser(label: string): Promise<SignedIn> {
-    const user = await signUp(api(), { email: freshEmail(label) });
-    test.advance(DEFAULT_REAUTH_WINDOW_SECONDS + 1);
-    return user;
-  }
+  const { freshEmail, admin, staleUser } = useStaleSessions(test);
 
   /** Every way a caller adds a credential, with `body` (none when undefined) and `options`. */
   function sensitive(options: CallOptions, body?: Record<string, unknown>): Promise<ApiResult>[] {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { ADMIN, type SignedIn, setUpAdmin, signIn, signUp } from "../../../../test/support/accounts.js";
+import { type SignedIn, setUpAdmin, signIn, signUp } from "../../../../test/support/accounts.js";
 import { BACKENDS } from "../../../../test/support/databases.js";
 import { tokenOf } from "../../../../test/support/mail-server.js";
 import { DEFAULT_REAUTH_WINDOW_SECONDS } from "../../src/sessions/lifetimes.js";
@@ -10,6 +10,7 @@ import { eventOf, readAllEvents, settled } from "../support/events.js";
 import { useInstance } from "../support/instance.js";
 import { useMailInstance } from "../support/mail.js";
 import { currentCode, enrolTotp, passwordStep } from "../support/second-factors.js";
+import { useStaleSessions } from "../support/stale-sessions.js";
 
 /**
  * Sensitive actions (docs/security.md#sensitive-actions) on both databases: what a stolen session
@@ -24,21 +25,7 @@ const KEYS = "/api/user/api-keys";
 describe.each(BACKENDS)("sensitive actions on $name", (backend) => {
   const test = useMailInstance(backend.create);
   const api = (): ApiClient => test.api;
-  let counter = 0;
-  const freshEmail = (label: string) => `${label}-${++counter}@example.com`;
-  /** The administrator, signed in now: the tests move the clock past tokens' lifetimes. */
-  const admin = () => signIn(api(), ADMIN);
-
-  beforeAll(async () => {
-    await setUpAdmin(test.api);
-  });
-
-  /** A user whose session signed in longer ago than the window: what a thief who copied its token holds. */
-  async function staleUser(label: string): Promise<SignedIn> {
-    const user = await signUp(api(), { email: freshEmail(label) });
-    test.advance(DEFAULT_REAUTH_WINDOW_SECONDS + 1);
-    return user;
-  }
+  const { freshEmail, admin, staleUser } = useStaleSessions(test);
 
   /** The three ways to add a credential a stolen session would try, as a request each. */
   function sensitiveRequests(token: string, body: Record<string, unknown> = {}) {
