@@ -235,6 +235,11 @@ describe("sessions: a call refused for a cookie the tab believed good", () => {
     await page.goto("/admin");
     const posts = page.getByRole("region", { name: "Post", exact: true });
     await posts.getByText("No Post records yet.").waitFor();
+    // Only API calls from here, before the cookie is replaced: a page request (a prefetch) would have the proxy renew the session first.
+    await page.route(
+      (url) => !url.pathname.startsWith("/api/"),
+      (route) => route.abort(),
+    );
     // The access cookie replaced by one with an expiry an hour away and so a broken signature: the tab
     // has no reason to renew it, the server refuses it.
     const [header, payload, signature] = (await accessToken(page)).split(".");
@@ -246,11 +251,6 @@ describe("sessions: a call refused for a cookie the tab believed good", () => {
     const { name, expires, httpOnly, sameSite } = cookie;
     await page.context().addCookies([{ name, value: forged, url: app.url, expires, httpOnly, sameSite }]);
     expect(await accessToken(page)).toBe(forged);
-    // Only API calls from here: a page request (a prefetch) would have the proxy renew the session first.
-    await page.route(
-      (url) => !url.pathname.startsWith("/api/"),
-      (route) => route.abort(),
-    );
     expect(await meStatus(app, forged)).toBe(401);
 
     const answers = recordAnswers(page);
