@@ -1,29 +1,13 @@
 "use client";
 
-import { collectionPath, LIST_PAGE_LIMITS, SECURITY_EVENT_TYPES, type SecurityEventType } from "@domain-auth/core/policy";
-import { useEffect, useId, useState } from "react";
-import { callApi } from "@/lib/domain-auth/api";
-import type { UserProfile } from "@/lib/domain-auth/current-user";
+import { SECURITY_EVENT_TYPES, type SecurityEventType } from "@domain-auth/core/policy";
+import { useId, useState } from "react";
 import type { AuthView } from "@/lib/domain-auth/domain-view";
 import { formatValue } from "@/lib/domain-auth/format";
 import { EVENT_LABELS, useSecurityEvents } from "@/lib/domain-auth/security-events";
 import { describeDevice } from "@/lib/domain-auth/signed-in-sessions";
+import { useUserChoices } from "@/lib/domain-auth/user-choices";
 import { FormError } from "./form-error";
-
-/** The users the filter offers: the first 100 (the API's largest page), by email. */
-function useUserChoices(auth: Pick<AuthView, "segment">): readonly UserProfile[] {
-  const [users, setUsers] = useState<readonly UserProfile[]>([]);
-  useEffect(() => {
-    let current = true;
-    callApi<{ items: UserProfile[] }>(collectionPath(auth, { limit: LIST_PAGE_LIMITS.max })).then((result) => {
-      if (current && result.ok) setUsers([...result.data.items].sort((a, b) => a.email.localeCompare(b.email)));
-    });
-    return () => {
-      current = false;
-    };
-  }, [auth]);
-  return users;
-}
 
 /**
  * "Activity" on `/admin` (docs/events.md): everyone's security events, newest first, filtered by user

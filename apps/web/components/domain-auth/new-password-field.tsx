@@ -1,8 +1,9 @@
 "use client";
 
 import type { PasswordScore } from "@domain-auth/core/password";
-import { useEffect, useId, useMemo, useState } from "react";
+import { useId, useMemo, useState } from "react";
 import { NEW_PASSWORD_HINT } from "@/lib/domain-auth/password-hint";
+import { useLoaded } from "@/lib/domain-auth/use-loaded";
 
 /** How each score reads, 0 being refused by the server. */
 const STRENGTH_WORDS: Readonly<Record<PasswordScore, string>> = {
@@ -21,17 +22,10 @@ type PasswordRules = Pick<typeof import("@domain-auth/core/password"), "password
  * few hundred kilobytes that the pages without a new password (sign-in among them) never load.
  */
 function usePasswordRules(): PasswordRules | null {
-  const [rules, setRules] = useState<PasswordRules | null>(null);
-  useEffect(() => {
-    let current = true;
-    import("@domain-auth/core/password").then(({ passwordProblem, passwordScore }) => {
-      if (current) setRules({ passwordProblem, passwordScore });
-    });
-    return () => {
-      current = false;
-    };
-  }, []);
-  return rules;
+  const { value } = useLoaded("password-rules", () =>
+    import("@domain-auth/core/password").then(({ passwordProblem, passwordScore }): PasswordRules => ({ passwordProblem, passwordScore })),
+  );
+  return value ?? null;
 }
 
 /** Props of {@link NewPasswordField}. */

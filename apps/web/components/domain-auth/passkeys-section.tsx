@@ -1,10 +1,11 @@
 "use client";
 
-import { useEffect, useId, useState } from "react";
+import { useId, useState } from "react";
 import { formatValue } from "@/lib/domain-auth/format";
 import { listPasskeys, type Passkey, removePasskey } from "@/lib/domain-auth/passkeys";
 import type { SecondFactorAuth } from "@/lib/domain-auth/second-factor";
 import { sessionClient } from "@/lib/domain-auth/session";
+import { useLoaded } from "@/lib/domain-auth/use-loaded";
 import { AddPasskeyForm } from "./add-passkey-form";
 import { FormError } from "./form-error";
 
@@ -23,28 +24,14 @@ export interface PasskeysSectionProps {
 export function PasskeysSection({ auth, onOtherSessionsEnded }: PasskeysSectionProps) {
   const headingId = useId();
   const [version, setVersion] = useState(0);
-  // The last list with the load it answers: a reload keeps the old list on show until the new one arrives.
-  const [loaded, setLoaded] = useState<{
-    readonly version: number;
-    readonly items: readonly Passkey[];
-    readonly error: string | null;
-  } | null>(null);
   const [adding, setAdding] = useState(false);
   const [status, setStatus] = useState("");
   const [failure, setFailure] = useState<string | null>(null);
+  // A reload keeps the old list on show until the new one arrives.
+  const { value: answer } = useLoaded(JSON.stringify([auth.segment, version]), () => listPasskeys(sessionClient(), auth));
+  const loaded = answer === undefined ? null : answer.ok ? { items: answer.data, error: null } : { items: [], error: answer.error.message };
   const items = loaded?.items ?? null;
   const reload = () => setVersion((value) => value + 1);
-
-  useEffect(() => {
-    let current = true;
-    listPasskeys(sessionClient(), auth).then((result) => {
-      if (current)
-        setLoaded(result.ok ? { version, items: result.data, error: null } : { version, items: [], error: result.error.message });
-    });
-    return () => {
-      current = false;
-    };
-  }, [auth, version]);
 
   async function remove(passkey: Passkey) {
     const result = await removePasskey(sessionClient(), auth, passkey.id);

@@ -1,34 +1,17 @@
 "use client";
 
-import { collectionPath, LIST_PAGE_LIMITS } from "@domain-auth/core/policy";
-import { useEffect, useId, useState } from "react";
-import { callApi } from "@/lib/domain-auth/api";
+import { useId, useState } from "react";
 import { type ApiKey, revokeApiKey, useApiKeys } from "@/lib/domain-auth/api-keys";
-import type { UserProfile } from "@/lib/domain-auth/current-user";
 import type { AuthView } from "@/lib/domain-auth/domain-view";
+import { useUserChoices } from "@/lib/domain-auth/user-choices";
 import { ApiKeyList } from "./api-key-list";
 import { FormError } from "./form-error";
-
-/** The users to pick from: the first 100 (the API's largest page), by email. */
-function useUsers(auth: Pick<AuthView, "segment">): readonly UserProfile[] {
-  const [users, setUsers] = useState<readonly UserProfile[]>([]);
-  useEffect(() => {
-    let current = true;
-    callApi<{ items: UserProfile[] }>(collectionPath(auth, { limit: LIST_PAGE_LIMITS.max })).then((result) => {
-      if (current && result.ok) setUsers([...result.data.items].sort((a, b) => a.email.localeCompare(b.email)));
-    });
-    return () => {
-      current = false;
-    };
-  }, [auth]);
-  return users;
-}
 
 /** "API keys" on `/admin` (docs/api-keys.md): the setup role picks a user and sees, and may revoke, their keys. */
 export function UserApiKeys({ auth }: { readonly auth: Pick<AuthView, "segment"> }) {
   const headingId = useId();
   const userFieldId = useId();
-  const users = useUsers(auth);
+  const users = useUserChoices(auth);
   const [userId, setUserId] = useState("");
   const keys = useApiKeys(auth, { userId });
   const [status, setStatus] = useState("");

@@ -1,7 +1,8 @@
 import { API_KEY_OPERATIONS, apiKeyPath, apiPaths, type ErrorBody, userApiKeysPath } from "@domain-auth/core/policy";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useState } from "react";
 import { type ApiResult, callApi } from "./api";
 import type { AuthView } from "./domain-view";
+import { useLoaded } from "./use-loaded";
 
 /** An API key as `GET api-keys` lists it: never the key itself (docs/api-keys.md). */
 export interface ApiKey {
@@ -53,26 +54,15 @@ export interface LoadedApiKeys {
  */
 export function useApiKeys(auth: KeysAuth, options: { readonly userId?: string } = {}): LoadedApiKeys {
   const [version, setVersion] = useState(0);
-  const [loaded, setLoaded] = useState<{ request: string; items: readonly ApiKey[]; error: ErrorBody | null } | null>(null);
   const { userId } = options;
-  const request = JSON.stringify([auth.segment, userId ?? null, version]);
+  const request = userId === "" ? null : JSON.stringify([auth.segment, userId ?? null, version]);
+  const loaded = useLoaded(request, () => listApiKeys(auth, userId === undefined ? {} : { userId }));
 
-  useEffect(() => {
-    if (userId === "") return;
-    let current = true;
-    listApiKeys(auth, userId === undefined ? {} : { userId }).then((result) => {
-      if (!current) return;
-      setLoaded(result.ok ? { request, items: result.data, error: null } : { request, items: [], error: result.error });
-    });
-    return () => {
-      current = false;
-    };
-  }, [auth, userId, request]);
-
-  const reload = useCallback(() => setVersion((value) => value + 1), []);
+  const reload = useCallback(() => setVersion((count) => count + 1), []);
   // The previous list stays while the same list is read again; another user's shows "Loading…".
-  const same = loaded !== null && JSON.parse(loaded.request)[1] === (userId ?? null);
-  return { items: same ? loaded.items : null, error: loaded?.error ?? null, reload };
+  const same = loaded.key !== null && JSON.parse(loaded.key)[1] === (userId ?? null);
+  const answer = loaded.value;
+  return { items: same && answer?.ok ? answer.data : same ? [] : null, error: answer && !answer.ok ? answer.error : null, reload };
 }
 
 /** `POST api-keys`: a new key of the signed-in user; its `key` is in this answer only. */

@@ -1,7 +1,8 @@
 import type { ErrorBody } from "@domain-auth/core/policy";
 import { collectionPath } from "@domain-auth/core/policy";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useState } from "react";
 import { callApi } from "./api";
+import { useLoaded } from "./use-loaded";
 
 /** Records per page in the admin lists (the API allows up to 100). */
 export const PAGE_SIZE = 20;
@@ -22,14 +23,6 @@ export interface PagedList<T> {
   readonly reload: () => void;
 }
 
-interface Loaded<T> {
-  readonly request: string;
-  readonly items: readonly T[];
-  readonly total: number | null;
-  readonly nextCursor: string | null;
-  readonly error: ErrorBody | null;
-}
-
 /**
  * Loads one page of an entity's records as the signed-in user (anonymously under `auth.type: none`),
  * a page at a time after each page's `nextCursor` (docs/api.md#lists): as fast deep in a million records
@@ -39,37 +32,23 @@ export function usePagedList<T>(segment: string): PagedList<T> {
   // The cursors of the pages shown so far: `undefined` for the first.
   const [cursors, setCursors] = useState<readonly (string | undefined)[]>([undefined]);
   const [version, setVersion] = useState(0);
-  // The last answer with the request it answers: while a newer request runs, its items stay on show.
-  const [loaded, setLoaded] = useState<Loaded<T> | null>(null);
   const after = cursors[cursors.length - 1];
   const path = collectionPath({ segment }, { limit: PAGE_SIZE, ...(after ? { after } : {}) });
-  const request = JSON.stringify([path, version]);
+  // While a newer request runs, the last page stays on show.
+  const loaded = useLoaded(JSON.stringify([path, version]), () => callApi<{ items: T[]; total?: number; nextCursor: string | null }>(path));
+  const answer = loaded.value;
 
-  useEffect(() => {
-    let current = true;
-    callApi<{ items: T[]; total?: number; nextCursor: string | null }>(path).then((result) => {
-      if (!current) return;
-      if (result.ok) {
-        const { items, total, nextCursor } = result.data;
-        setLoaded({ request, items, total: total ?? null, nextCursor, error: null });
-      } else setLoaded({ request, items: [], total: 0, nextCursor: null, error: result.error });
-    });
-    return () => {
-      current = false;
-    };
-  }, [request, path]);
-
-  const nextCursor = loaded?.request === request ? loaded.nextCursor : null;
+  const nextCursor = !loaded.loading && answer?.ok ? answer.data.nextCursor : null;
   const next = useCallback(() => {
     if (nextCursor) setCursors((trail) => [...trail, nextCursor]);
   }, [nextCursor]);
   const previous = useCallback(() => setCursors((trail) => (trail.length > 1 ? trail.slice(0, -1) : trail)), []);
   const reload = useCallback(() => setVersion((value) => value + 1), []);
   return {
-    items: loaded?.items ?? [],
-    total: loaded ? loaded.total : 0,
-    error: loaded?.error ?? null,
-    loading: loaded?.request !== request,
+    items: answer?.ok ? answer.data.items : [],
+    total: answer?.ok ? (answer.data.total ?? null) : 0,
+    error: answer && !answer.ok ? answer.error : null,
+    loading: loaded.loading,
     offset: (cursors.length - 1) * PAGE_SIZE,
     hasNext: nextCursor !== null,
     hasPrevious: cursors.length > 1,

@@ -1,7 +1,8 @@
 import { type ErrorBody, type EventsQuery, eventsPath, type SecurityEvent, type SecurityEventType } from "@domain-auth/core/policy";
-import { useEffect, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import { callApi } from "./api";
 import type { AuthView } from "./domain-view";
+import { useLoaded } from "./use-loaded";
 
 /** What each kind of security event is called in the pages. */
 export const EVENT_LABELS: Readonly<Record<SecurityEventType, string>> = {
@@ -44,13 +45,6 @@ export interface SecurityEventPages {
   readonly newer: () => void;
 }
 
-interface Loaded {
-  readonly request: string;
-  readonly items: readonly SecurityEvent[];
-  readonly nextCursor: string | null;
-  readonly error: ErrorBody | null;
-}
-
 /**
  * Loads `GET /api/<auth>/events` a page at a time (keyset: each page's `nextCursor` opens the
  * next). A change of `query` starts again from the newest page.
@@ -62,32 +56,18 @@ export function useSecurityEvents(auth: Pick<AuthView, "segment">, query: Omit<E
   const cursors = useMemo(() => (trail.filters === filters ? trail.cursors : [undefined]), [trail, filters]);
   const before = cursors[cursors.length - 1];
   const path = eventsPath(auth, { ...(JSON.parse(filters) as EventsQuery), ...(before ? { before } : {}) });
-  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const loaded = useLoaded(path, () => callApi<{ items: SecurityEvent[]; nextCursor: string | null }>(path));
+  const answer = loaded.value;
 
-  useEffect(() => {
-    let current = true;
-    callApi<{ items: SecurityEvent[]; nextCursor: string | null }>(path).then((result) => {
-      if (!current) return;
-      setLoaded(
-        result.ok
-          ? { request: path, items: result.data.items, nextCursor: result.data.nextCursor, error: null }
-          : { request: path, items: [], nextCursor: null, error: result.error },
-      );
-    });
-    return () => {
-      current = false;
-    };
-  }, [path]);
-
-  const nextCursor = loaded?.request === path ? loaded.nextCursor : null;
+  const nextCursor = !loaded.loading && answer?.ok ? answer.data.nextCursor : null;
   const older = () => {
     if (nextCursor) setTrail({ filters, cursors: [...cursors, nextCursor] });
   };
   const newer = () => setTrail({ filters, cursors: cursors.slice(0, -1) });
   return {
-    items: loaded?.items ?? [],
-    loading: loaded?.request !== path,
-    error: loaded?.error ?? null,
+    items: answer?.ok ? answer.data.items : [],
+    loading: loaded.loading,
+    error: answer && !answer.ok ? answer.error : null,
     hasOlder: nextCursor !== null,
     hasNewer: cursors.length > 1,
     older,

@@ -1,8 +1,9 @@
 import type { ErrorBody } from "@domain-auth/core/policy";
 import { apiPaths } from "@domain-auth/core/policy";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useState } from "react";
 import { callApi } from "./api";
 import type { AuthView } from "./domain-view";
+import { useLoaded } from "./use-loaded";
 
 /** One of the user's signed-in sessions, as `GET /api/<auth>/sessions` lists it. */
 export interface SignedInSession {
@@ -32,23 +33,12 @@ export interface SignedInSessionsOptions {
 /** Loads the signed-in sessions of the signed-in user. */
 export function useSignedInSessions(auth: Pick<AuthView, "segment">, options: SignedInSessionsOptions = {}): SignedInSessions {
   const [version, setVersion] = useState(0);
-  const [loaded, setLoaded] = useState<{ request: string; items: readonly SignedInSession[]; error: ErrorBody | null } | null>(null);
   const path = apiPaths(auth).sessions;
   const request = JSON.stringify([path, version, options.version ?? 0]);
+  const { value, loading } = useLoaded(request, () => callApi<{ items: SignedInSession[] }>(path));
 
-  useEffect(() => {
-    let current = true;
-    callApi<{ items: SignedInSession[] }>(path).then((result) => {
-      if (!current) return;
-      setLoaded(result.ok ? { request, items: result.data.items, error: null } : { request, items: [], error: result.error });
-    });
-    return () => {
-      current = false;
-    };
-  }, [request, path]);
-
-  const reload = useCallback(() => setVersion((value) => value + 1), []);
-  return { items: loaded?.items ?? [], error: loaded?.error ?? null, loading: loaded?.request !== request, reload };
+  const reload = useCallback(() => setVersion((count) => count + 1), []);
+  return { items: value?.ok ? value.data.items : [], error: value && !value.ok ? value.error : null, loading, reload };
 }
 
 const BROWSERS: readonly [RegExp, string][] = [
