@@ -1,6 +1,10 @@
+import { sql } from "kysely";
 import type { RateLimiterAbstract, RateLimiterRes } from "rate-limiter-flexible";
 import type { Database } from "../store/database.js";
+import { TABLES } from "../store/migrate.js";
 import { databaseLimiter, exclusively, throttleKey } from "./limiter.js";
+
+type SqliteDatabase = Extract<Database, { readonly dialect: "sqlite" }>;
 
 /** Limits of login throttling (docs/api.md#login). */
 export const LOGIN_LIMITS = {
@@ -57,6 +61,24 @@ async function consume(limiter: RateLimiterAbstract, key: string): Promise<Login
 }
 
 /**
+ * A success's two writes on SQLite: the email's counter deleted and the address's attempt given
+ * back (while its window lasts). They join the single-statement writes that arrive together
+ * (`store/commit-group.ts`), so a burst of sign-ins shares durable commits instead of making two
+ * each; the counters are the limiter's rows (`key`, `points`, `expire` in ms), read by it as before.
+ */
+async function forgiveTogether(database: SqliteDatabase, emailKey: string, addressKey: string): Promise<void> {
+  const table = database.db.withoutPlugins();
+  const forget = table.deleteFrom(TABLES.throttle).where("key", "=", emailKey).compile();
+  const giveBack = table
+    .updateTable(TABLES.throttle)
+    .set((row) => ({ points: sql`${row.ref("points")} - 1` }))
+    .where("key", "=", addressKey)
+    .where((row) => row.or([row("expire", "is", null), row("expire", ">", Date.now())]))
+    .compile();
+  await Promise.all([forget, giveBack].map((query) => database.writes.run(query.sql, query.parameters)));
+}
+
+/**
  * Creates login throttling on the database's own tables, shared by every instance: 5 failures
  * for one normalized email lock it for 10 minutes, 100 from one address lock that for 15. Keys
  * are hashed, so the table holds no email addresses.
@@ -88,6 +110,9 @@ export function createLoginThrottle(database: Database): LoginThrottle {
       });
     },
     recordSuccess(email, address) {
+      const emailKey = byEmail.getKey(throttleKey(email));
+      const addressKey = byAddress.getKey(throttleKey(address));
+      if (database.dialect === "sqlite") return forgiveTogether(database, emailKey, addressKey);
       return exclusively(database, async () => {
         await byEmail.delete(throttleKey(email));
         await byAddress.reward(throttleKey(address), 1);

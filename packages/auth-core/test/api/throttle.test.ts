@@ -83,6 +83,22 @@ describe.each(BACKENDS)("login throttling on $name", (backend) => {
     expect(elsewhere.status).toBe(200);
   });
 
+  it("gives an address back the attempt of each successful login: only failures bring it to its lock", async () => {
+    const office = from("192.0.2.44");
+    for (let index = 0; index < LOGIN_LIMITS.failuresPerAddress - 1; index++) {
+      const response = await instance.api.post("/api/user/login", { email: `typo${index}@example.com`, password: "guess guess" }, office);
+      expect(response.status).toBe(401);
+    }
+    // Two right passwords on the two instances: each was counted before its comparison, then given back.
+    for (const api of [instance.api, second.api]) {
+      expect((await api.post("/api/user/login", { email: "reset@example.com", password: TEST_PASSWORD }, office)).status).toBe(200);
+    }
+    const last = await second.api.post("/api/user/login", { email: "typo-last@example.com", password: "guess guess" }, office);
+    expect(last.status).toBe(401);
+    const locked = await instance.api.post("/api/user/login", { email: "reset@example.com", password: TEST_PASSWORD }, office);
+    expect(locked.status).toBe(429);
+  });
+
   const tally = (statuses: number[]) => {
     const counts: Record<number, number> = {};
     for (const status of statuses) counts[status] = (counts[status] ?? 0) + 1;
