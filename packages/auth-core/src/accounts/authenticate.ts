@@ -1,7 +1,6 @@
 import type { CheckedKey } from "../api-keys/api-key-store.js";
 import type { AuthServices, RouteContext } from "../context.js";
-import { isSafeMethod } from "../cookies/cookie-transport.js";
-import type { ApiRequest } from "../http/api-request.js";
+import { type ApiRequest, isSafeMethod } from "../http/api-request.js";
 import { ApiError } from "../http/errors.js";
 import { API_KEY_REFUSAL, isApiKey } from "../policy/api-keys.js";
 import type { Caller } from "../policy/subjects.js";

@@ -22,13 +22,6 @@ export interface CookieNames {
   readonly refresh: string;
 }
 
-const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-
-/** `true` for the methods a cookie may authenticate from any origin (they change nothing). */
-export function isSafeMethod(method: string): boolean {
-  return SAFE_METHODS.has(method.toUpperCase());
-}
-
 /** The cookie names for an app served over https (`secure`) or not. */
 export function cookieNames(secure: boolean): CookieNames {
   const prefix = secure ? "__Host-" : "";

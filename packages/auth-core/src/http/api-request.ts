@@ -33,3 +33,10 @@ export function pathOf(url: string): string {
   const end = path.search(/[?#]/);
   return end === -1 ? path : path.slice(0, end);
 }
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** `true` for the methods a cookie may authenticate from any origin (they change nothing). */
+export function isSafeMethod(method: string): boolean {
+  return SAFE_METHODS.has(method.toUpperCase());
+}
