@@ -12,6 +12,22 @@
  * import { apiPaths, holdsSetupRole, mayPerform } from "@domain-auth/core/policy";
  */
 export { AUTH_PAGE_NEEDS, AUTH_PAGES, type AuthPage, authPageExists } from "./config/vocabulary.js";
+export {
+  type ApiPaths,
+  apiKeyPath,
+  apiPaths,
+  collectionPath,
+  type EventsQuery,
+  eventsPath,
+  itemPath,
+  type ListQuery,
+  OPENAPI_PATH,
+  passkeyPath,
+  type Segmented,
+  sessionPath,
+  userApiKeysPath,
+  userSessionsPath,
+} from "./endpoints/api-paths.js";
 export { AUTH_ENDPOINTS, type AuthRoute, type EndpointEntry, endpointFlagsOf, type FixedAuthRoute } from "./endpoints/catalog.js";
 export {
   EVENT_PAGE_LIMITS,
@@ -21,23 +37,6 @@ export {
   type SecurityEvent,
   type SecurityEventType,
 } from "./events/event-types.js";
-export {
-  type ApiPaths,
-  apiKeyPath,
-  apiPaths,
-  collectionPath,
-  type EventsQuery,
-  eventsPath,
-  itemPath,
-  LIST_PAGE_LIMITS,
-  type ListQuery,
-  OPENAPI_PATH,
-  passkeyPath,
-  type Segmented,
-  sessionPath,
-  userApiKeysPath,
-  userSessionsPath,
-} from "./http/api-paths.js";
 export { ERROR_CODES, type ErrorBody, type ErrorCode, type Issue } from "./http/errors.js";
 export { ACCOUNT_TOKEN_LIFETIMES, type AccountTokenKind } from "./mail/lifetimes.js";
 export { MAX_PASSWORD_BYTES, MIN_PASSWORD_BYTES, MIN_PASSWORD_CHARACTERS, passwordLengthProblem } from "./password/limits.js";
@@ -69,3 +68,4 @@ export { checkLastAdmin, checkSetupRoleUser, holdsSetupRole, removesSetupRoleHol
 export type { Caller, PolicyAuth, PolicyEntity, PolicyRecord } from "./policy/subjects.js";
 export { ALLOWED, type Refusal, type RefusalCode, type Verdict } from "./policy/verdict.js";
 export { MAX_EMAIL_LENGTH } from "./records/email.js";
+export { LIST_PAGE_LIMITS } from "./records/list-page.js";

@@ -3,7 +3,7 @@
  * switches each, who may call it, its answers and errors — with no dependency, for tools that
  * show or check them (the wizard's hints). The server attaches bodies and handlers elsewhere.
  */
-export { endpointFlagLabel, type Segmented } from "../http/api-paths.js";
+export { endpointFlagLabel, type Segmented } from "./api-paths.js";
 export {
   AUTH_ENDPOINTS,
   type AuthOperationId,

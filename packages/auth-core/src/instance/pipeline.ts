@@ -1,5 +1,5 @@
 import type { RouteContext } from "../context.js";
-import { OPENAPI_PATH } from "../http/api-paths.js";
+import { OPENAPI_PATH } from "../endpoints/api-paths.js";
 import { type ApiRequest, pathOf, withMethod } from "../http/api-request.js";
 import type { CorsPolicy } from "../http/cors.js";
 import { ApiError } from "../http/errors.js";

@@ -1,4 +1,5 @@
 import type { AuthModel, EndpointFlag } from "../config/index.js";
+import { API_PREFIX } from "../endpoints/api-paths.js";
 import { type CatalogOperation, catalogOperations, type EndpointOperation, isServed } from "../endpoints/catalog.js";
 import {
   API_KEY_CREATED_SCHEMA,
@@ -16,7 +17,6 @@ import {
   TOTP_CONFIRMED_SCHEMA,
 } from "../endpoints/schemas.js";
 import { MAX_EVENT_USER_AGENT_LENGTH, SECURITY_EVENT_TYPES } from "../events/event-types.js";
-import { API_PREFIX } from "../http/api-paths.js";
 import { MFA_TOKEN_TTL_SECONDS } from "../mfa/second-factors.js";
 import type { PermissionSummary } from "../policy/permission-summary.js";
 import { mustEnrolSecondFactor } from "../policy/second-factor.js";

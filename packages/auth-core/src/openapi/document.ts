@@ -7,7 +7,7 @@ import { ISSUE_BODY, ISSUE_SCHEMA } from "./errors.js";
 import { API_KEY_SCHEME, BEARER_SCHEME, COOKIE_SCHEME, type OperationSpec, operationObject } from "./operation.js";
 import type { JsonSchema } from "./schema.js";
 
-export { OPENAPI_PATH } from "../http/api-paths.js";
+export { OPENAPI_PATH } from "../endpoints/api-paths.js";
 
 /** An OpenAPI 3.1 document, as plain JSON data. */
 export interface OpenApiDocument {

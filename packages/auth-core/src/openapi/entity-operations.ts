@@ -1,7 +1,7 @@
 import type { DomainModel, EntityModel, Operation } from "../config/index.js";
-import { LIST_PAGE_LIMITS } from "../http/api-paths.js";
 import type { ErrorCode } from "../http/errors.js";
 import { summarizePermission } from "../policy/permission-summary.js";
+import { LIST_PAGE_LIMITS } from "../records/list-page.js";
 import { TOKEN_PROPERTIES } from "./auth-operations.js";
 import type { OperationSpec } from "./operation.js";
 import { pageSchema as pageSchemaOf, recordBodySchema, recordSchemaNames, recordSchema as recordSchemaOf } from "./records.js";

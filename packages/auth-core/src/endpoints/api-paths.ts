@@ -1,5 +1,5 @@
 import type { EndpointFlag } from "../config/vocabulary.js";
-import { AUTH_ENDPOINTS, type EndpointEntry, type FixedAuthRoute } from "../endpoints/catalog.js";
+import { AUTH_ENDPOINTS, type EndpointEntry, type FixedAuthRoute } from "./catalog.js";
 
 /** Where the API lives: every path of it starts here. */
 export const API_PREFIX = "/api";
@@ -12,12 +12,9 @@ export interface Segmented {
   readonly segment: string;
 }
 
-/** How many records a page of a list holds (docs/api.md#lists): `limit` from `min` to `max`, `default` when absent. */
-export const LIST_PAGE_LIMITS = { default: 20, min: 1, max: 100 } as const;
-
 /** The query of a page of a list (docs/api.md#entity-endpoints). */
 export interface ListQuery {
-  /** {@link LIST_PAGE_LIMITS}: 1 to 100; the server's default (20) when absent. */
+  /** `LIST_PAGE_LIMITS` of `records/list-page.ts`: 1 to 100; the server's default (20) when absent. */
   readonly limit?: number;
   /** The server's default (0) when absent. */
   readonly offset?: number;
