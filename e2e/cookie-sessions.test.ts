@@ -192,11 +192,10 @@ describe("cookie sessions with a short-lived access token", () => {
     const renewed = String((await sessionCookies(page)).token);
     expect(renewed).not.toBe(expired);
     expect(expiryOf(renewed)).toBeGreaterThan(expiry);
-    // Renewed by the server before the page rendered, not by a request of the page.
+    // Renewed by the server before the page rendered, not by a request of the page. (No further page
+    // is opened: with a 2-second access token, a render slower than that on a loaded machine would
+    // find the token the proxy had just accepted expired.)
     expect(refreshes.count()).toBe(0);
-
-    await page.goto("/profile");
-    expect(await profileValue(page, ADMIN.email, "Email")).toBe(ADMIN.email);
     await page.context().close();
   });
 });

@@ -1,6 +1,6 @@
 "use client";
 
-import { itemPath, userSessionsPath } from "@domain-auth/core/policy";
+import { type ErrorBody, itemPath, userSessionsPath } from "@domain-auth/core/policy";
 import { type FormEvent, useState } from "react";
 import { callApi } from "@/lib/domain-auth/api";
 import type { UserProfile } from "@/lib/domain-auth/current-user";
@@ -39,6 +39,12 @@ function RoleForm({
   );
 }
 
+/** How a role change went: `given`, or the error a password prompt shows (a wrong password). */
+interface RoleOutcome {
+  readonly given: boolean;
+  readonly error: ErrorBody | null;
+}
+
 /** Every user with their role, a form per user to change it and, where the domain has `sessions`, "sign out everywhere". */
 export function UsersTable({ auth }: { readonly auth: AuthView }) {
   const list = usePagedList<UserProfile>(auth.segment);
@@ -50,23 +56,23 @@ export function UsersTable({ auth }: { readonly auth: AuthView }) {
     event.preventDefault();
     const form = event.currentTarget;
     const role = String(new FormData(form).get("role") ?? "") || null;
-    await giveRole(user, role, {});
-    form.reset();
+    // Given, the choice stays until the list read again shows it; not given, the form shows the role the user still has.
+    if (!(await giveRole(user, role, {})).given) form.reset();
   }
 
   /** Sends a role change; giving the setup role from a session that signed in long ago first asks for the password. */
-  async function giveRole(user: UserProfile, role: string | null, proof: { currentPassword?: string }) {
+  async function giveRole(user: UserProfile, role: string | null, proof: { currentPassword?: string }): Promise<RoleOutcome> {
     const result = await callApi(itemPath(auth, user.id), { method: "PATCH", body: { role, ...proof } });
     if (needsReauthentication(result) && proof.currentPassword === undefined) {
-      setRetry(() => (currentPassword: string) => giveRole(user, role, { currentPassword }));
-      return null;
+      setRetry(() => async (currentPassword: string) => (await giveRole(user, role, { currentPassword })).error);
+      return { given: false, error: null };
     }
-    if (!result.ok && needsReauthentication(result)) return result.error;
+    if (!result.ok && needsReauthentication(result)) return { given: false, error: result.error };
     setRetry(null);
     setFailure(result.ok ? null : result.error.message);
     setStatus(result.ok ? `${user.email} now has the role ${role ?? "none"}.` : "");
     list.reload();
-    return null;
+    return { given: result.ok, error: null };
   }
 
   async function signOutEverywhere(user: UserProfile) {
