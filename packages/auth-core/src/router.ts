@@ -8,12 +8,16 @@ import {
   type EndpointOperation,
   isServed,
 } from "./endpoints/catalog.js";
-import { AUTH_HANDLERS, type AuthHandler, type PathParameters } from "./endpoints/handlers.js";
+import { bindOperation, type OperationDefinition } from "./endpoints/operation.js";
 import { type ApiRequest, pathOf } from "./http/api-request.js";
 import { ApiError } from "./http/errors.js";
 import type { Reply } from "./http/responses.js";
 import { createRecord, deleteRecord, listRecords, readRecord } from "./routes/entity.js";
 import { updateRecord } from "./routes/entity-update.js";
+import { AUTH_OPERATIONS } from "./routes/index.js";
+
+/** The path parameters of a request, by the names its entry's path gives them (`{id}`). */
+type PathParameters = Readonly<Record<string, string>>;
 
 /** The handlers of one path, by method (upper case). */
 export type PathHandlers = Readonly<Partial<Record<string, (request: ApiRequest) => Promise<Reply>>>>;
@@ -59,14 +63,13 @@ function fit(pattern: readonly string[], segments: readonly string[]): PathParam
 }
 
 function bindHandlers(context: RouteContext, services: AuthServices, entry: EndpointEntry): (parameters: PathParameters) => PathHandlers {
-  const operations = Object.entries(entry.operations) as [EndpointMethod, EndpointOperation][];
+  // Each operation is bound once: its body schema made, its checks in place; a request only brings its path's parameters.
+  const operations = (Object.entries(entry.operations) as [EndpointMethod, EndpointOperation][]).map(([method, operation]) => {
+    const definition = AUTH_OPERATIONS[operation.operationId as AuthOperationId] as OperationDefinition<AuthOperationId>;
+    return [method, bindOperation(context, services, operation, definition)] as const;
+  });
   const bind = (parameters: PathParameters): PathHandlers =>
-    Object.fromEntries(
-      operations.map(([method, operation]) => {
-        const handler = AUTH_HANDLERS[operation.operationId as AuthOperationId] as AuthHandler;
-        return [method, (request: ApiRequest) => handler(context, services, request, parameters)];
-      }),
-    );
+    Object.fromEntries(operations.map(([method, run]) => [method, (request: ApiRequest) => run(request, parameters)]));
   if (entry.path.includes("{")) return bind;
   // A fixed path's handlers are made once rather than on every request.
   const fixed = bind({});

@@ -30,6 +30,9 @@ export interface EndpointParameter {
   readonly type?: "string" | "integer";
   /** The values it may take, when they are few. */
   readonly values?: readonly string[];
+  /** The least and the greatest value of an `integer`. */
+  readonly minimum?: number;
+  readonly maximum?: number;
 }
 
 /** One method of an endpoint: how it is documented and whom it answers. */
@@ -447,6 +450,8 @@ export const AUTH_ENDPOINTS = {
             name: "limit",
             in: "query",
             type: "integer",
+            minimum: 1,
+            maximum: EVENT_PAGE_LIMITS.max,
             description: `Events on the page, 1 to ${EVENT_PAGE_LIMITS.max} (default ${EVENT_PAGE_LIMITS.default}).`,
           },
         ],

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type SignedIn, setUpAdmin, TEST_PASSWORD } from "../../../../test/support/accounts.js";
 import { createSqliteDatabase } from "../../../../test/support/databases.js";
 import { BLOG_YAML, domainOf } from "../../test/support/domains.js";
 import { useInstance } from "../../test/support/instance.js";
@@ -7,9 +8,9 @@ import { type DomainModel, ENDPOINTS, type EndpointFlag } from "../config/index.
 import type { AuthServices, RouteContext } from "../context.js";
 import { openApiDocument } from "../openapi/document.js";
 import { allowedMethods, createRouteMatcher } from "../router.js";
-import { AUTH_ENDPOINTS, catalogOperations, type EndpointEntry, endpointFlagsOf } from "./catalog.js";
-import { AUTH_HANDLERS } from "./handlers.js";
-import { OPERATION_SCHEMAS } from "./schemas.js";
+import { AUTH_OPERATIONS } from "../routes/index.js";
+import { AUTH_ENDPOINTS, type CatalogOperation, catalogOperations, type EndpointEntry, endpointFlagsOf } from "./catalog.js";
+import { OPERATION_SCHEMAS, type OperationSchemas } from "./schemas.js";
 
 const OPEN_YAML = readFileSync(new URL("../../test/fixtures/open.domain.yaml", import.meta.url), "utf8");
 
@@ -58,7 +59,8 @@ describe("the endpoint registry", () => {
   it("gives every operation of the catalog a handler and its schemas, and each operation id once", () => {
     const ids = catalogOperations().map(({ operation }) => operation.operationId);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(Object.keys(AUTH_HANDLERS).sort()).toEqual([...ids].sort());
+    expect(Object.keys(AUTH_OPERATIONS).sort()).toEqual([...ids].sort());
+    for (const [id, definition] of Object.entries(AUTH_OPERATIONS)) expect(definition.id).toBe(id);
     expect(Object.keys(OPERATION_SCHEMAS).sort()).toEqual([...ids].sort());
   });
 
@@ -103,5 +105,87 @@ describe("who may call each auth operation, as the registry says", () => {
     // A token that fails verification is refused everywhere, open operations included (docs/api.md#login).
     const forged = await instance.api.call(method, url, body, { token: "not-a-token" });
     expect(forged).toMatchObject({ status: 401, body: { code: "UNAUTHENTICATED" } });
+  });
+});
+
+/** An operation's URL on the test domain, its path parameters filled with an id no record has. */
+function urlOf({ entry }: CatalogOperation, query = ""): string {
+  return `/api/user/${entry.path.replace(/\{[^}]+\}/g, "a-record-id")}${query}`;
+}
+
+/** `id (METHOD path)`: a test's name for an operation. */
+const named = (operations: CatalogOperation[]) =>
+  operations.map((each) => [`${each.operation.operationId} (${each.method} ${each.entry.path})`, each] as const);
+
+describe("every rule an operation's entry declares is enforced before its handler runs", () => {
+  // A session is never recent here: every sensitive action needs `currentPassword`.
+  const instance = useInstance(createSqliteDatabase, BLOG_YAML, {
+    mail: { mailer: { send: async () => {} }, appUrl: "https://app.example.com" },
+    reauthWindowSeconds: 0,
+  });
+  let admin: SignedIn;
+  let key: string;
+  beforeAll(async () => {
+    admin = await setUpAdmin(instance.api);
+    const created = await instance.api.post(
+      "/api/user/api-keys",
+      { name: "registry", currentPassword: TEST_PASSWORD },
+      { token: admin.token },
+    );
+    expect(created.status, created.text).toBe(201);
+    key = created.body.key;
+  });
+
+  it.each(named(catalogOperations()))("%s: an API key only where the entry says apiKey, 403 elsewhere", async (_name, each) => {
+    const answer = await instance.api.call(each.method, urlOf(each), each.method === "POST" ? {} : undefined, { token: key });
+    if (each.operation.apiKey) expect(answer.status, answer.text).toBe(200);
+    else expect(answer, answer.text).toMatchObject({ status: 403, body: { code: "FORBIDDEN" } });
+  });
+
+  const sensitive = catalogOperations().filter(({ operation }) => operation.recentSignIn);
+  it.each(named(sensitive))(
+    "%s: a session past the window is 403 REAUTHENTICATION_REQUIRED, before its body is read",
+    async (_name, each) => {
+      for (const body of [undefined, { name: "" }]) {
+        const answer = await instance.api.call(each.method, urlOf(each), body, { token: admin.token });
+        expect(answer, answer.text).toMatchObject({ status: 403, body: { code: "REAUTHENTICATION_REQUIRED" } });
+      }
+      const wrong = await instance.api.call(each.method, urlOf(each), { currentPassword: "not it" }, { token: admin.token });
+      expect(wrong.body.issues).toEqual([{ path: ["currentPassword"], message: "is wrong" }]);
+    },
+  );
+
+  const queried = catalogOperations().filter(({ operation }) =>
+    (operation.parameters ?? []).some((parameter) => parameter.in === "query" && (parameter.type === "integer" || parameter.values)),
+  );
+  it.each(named(queried))("%s: a query parameter out of its range or values is 400 INVALID_QUERY", async (_name, each) => {
+    for (const parameter of each.operation.parameters ?? []) {
+      const bad =
+        parameter.type === "integer" ? [`${(parameter.maximum ?? 0) + 1}`, "-1", "1.5", "ten"] : parameter.values ? ["none-of-them"] : [];
+      for (const value of bad) {
+        const answer = await instance.api.call(each.method, urlOf(each, `?${parameter.name}=${value}`), undefined, { token: admin.token });
+        expect(answer.status, `${parameter.name}=${value}`).toBe(400);
+        expect(answer.body).toMatchObject({ code: "INVALID_QUERY", issues: [{ path: [parameter.name] }] });
+      }
+    }
+  });
+
+  const schemas: Readonly<Record<string, OperationSchemas>> = OPERATION_SCHEMAS;
+  const reading = catalogOperations().filter(({ operation }) => schemas[operation.operationId]?.body !== undefined);
+  it.each(named(reading))("%s: a body that is not JSON is 415, one that is not an object 400", async (_name, each) => {
+    // Setup is done here: 409 before the body is looked at.
+    const expected = each.operation.operationId === "setup" ? 409 : 415;
+    const text = await instance.api.call(each.method, urlOf(each), undefined, {
+      token: admin.token,
+      raw: "a=1",
+      headers: { "content-type": "text/plain" },
+    });
+    expect(text.status, text.text).toBe(expected);
+    const list = await instance.api.call(each.method, urlOf(each), undefined, {
+      token: admin.token,
+      raw: "[]",
+      headers: { "content-type": "application/json" },
+    });
+    expect(list.status, list.text).toBe(expected === 415 ? 400 : expected);
   });
 });

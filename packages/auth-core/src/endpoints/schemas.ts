@@ -1,14 +1,17 @@
 import type { z } from "zod";
 import { loginBodySchema, refreshBodySchema, signUpBodySchema, transportSchema } from "../accounts/auth-body-schemas.js";
-import type { AuthModel } from "../config/index.js";
+import type { AuthModel, DomainModel } from "../config/index.js";
+import type { AuthServices } from "../context.js";
 import { recordSchemaNames } from "../openapi/records.js";
 import { type JsonSchema, objectOf, ref } from "../openapi/schema.js";
+import { apiKeyScopes } from "../policy/api-keys.js";
 import { mustEnrolSecondFactor } from "../policy/second-factor.js";
 import { IGNORED_KEYS } from "../records/body-schema.js";
-import { createApiKeyBodySchema } from "../routes/api-key-bodies.js";
-import { emailRequestBodySchema, resetPasswordBodySchema, verifyEmailBodySchema } from "../routes/mail-bodies.js";
-import { confirmTotpBodySchema, disableTotpBodySchema, loginMfaBodySchema, recoveryCodesBodySchema } from "../routes/mfa-bodies.js";
-import { addPasskeyBodySchema, loginPasskeyBodySchema, passkeySignInOptionsBodySchema } from "../routes/passkey-bodies.js";
+import { createApiKeyBodySchema } from "./bodies/api-key-bodies.js";
+import { emailRequestBodySchema, resetPasswordBodySchema, verifyEmailBodySchema } from "./bodies/mail-bodies.js";
+import { confirmTotpBodySchema, disableTotpBodySchema, loginMfaBodySchema, recoveryCodesBodySchema } from "./bodies/mfa-bodies.js";
+import { addPasskeyBodySchema, loginPasskeyBodySchema, passkeySignInOptionsBodySchema } from "./bodies/passkey-bodies.js";
+import { readSetupBody, readSignUpBody } from "./bodies/sign-up-bodies.js";
 import type { AuthOperationId } from "./catalog.js";
 
 /** The name of the signed-in body's schema (tokens and the profile) in the document's components. */
@@ -33,10 +36,12 @@ export const API_KEY_SCHEMA = "apiKey";
 /** The answer that creates an API key: it, with the key shown only there. */
 export const API_KEY_CREATED_SCHEMA = "apiKeyCreated";
 
-/** The JSON body an operation reads. */
-export interface EndpointBody {
-  /** The zod schema its handler validates it with. */
-  readonly schema: (auth: AuthModel) => z.ZodType;
+/** The JSON body an operation reads: validated before its handler runs, which gets what it parses to. */
+export interface EndpointBody<Schema extends z.ZodType = z.ZodType> {
+  /** The zod schema it is validated with (made once per instance) and the document shows. */
+  readonly schema: (auth: AuthModel, model?: DomainModel) => Schema;
+  /** Reads it instead of the schema alone: a body with keys read beside the schema. */
+  readonly parse?: (body: Record<string, unknown>, services: AuthServices) => unknown;
   /** Keys the schema lets through but the server ignores: left out of the document. */
   readonly ignoredKeys?: Iterable<string>;
   /** Keys read beside the schema (the setup token), documented with it. */
@@ -91,10 +96,14 @@ export const RECOVERY_CODES_PROPERTY: JsonSchema = {
   items: { type: "string" },
   description: "Ten single-use codes that stand in for a code of the app; shown only in this answer.",
 };
-const signUp: EndpointBody = { schema: (auth) => signUpBodySchema(auth.entity), ignoredKeys: IGNORED_KEYS };
+const signUp = {
+  schema: (auth: AuthModel) => signUpBodySchema(auth.entity),
+  parse: readSignUpBody,
+  ignoredKeys: IGNORED_KEYS,
+} satisfies EndpointBody;
 
 /** The bodies and answers of every auth operation of the catalog, by operation id. */
-export const OPERATION_SCHEMAS: Readonly<Record<AuthOperationId, OperationSchemas>> = {
+export const OPERATION_SCHEMAS = {
   login: { body: { schema: () => loginBodySchema }, answer: passwordSignIn },
   loginMfa: { body: { schema: () => loginMfaBodySchema }, answer: signedIn },
   register: { body: signUp, answer: profile },
@@ -106,6 +115,7 @@ export const OPERATION_SCHEMAS: Readonly<Record<AuthOperationId, OperationSchema
   setup: {
     body: {
       ...signUp,
+      parse: readSetupBody,
       alsoReads: {
         setupToken: { type: "string", description: "Required when the server was started with `SETUP_TOKEN` (then 403 without it)." },
         transport: TRANSPORT_PROPERTY,
@@ -155,6 +165,21 @@ export const OPERATION_SCHEMAS: Readonly<Record<AuthOperationId, OperationSchema
       }),
   },
   listApiKeys: { answer: () => objectOf({ items: { type: "array", items: ref(API_KEY_SCHEMA) } }) },
-  createApiKey: { body: { schema: () => createApiKeyBodySchema() }, answer: () => ref(API_KEY_CREATED_SCHEMA) },
+  createApiKey: {
+    // The domain's scopes where an instance validates it; any well-formed scope in a document of the auth part alone.
+    body: { schema: (_auth: AuthModel, model?: DomainModel) => createApiKeyBodySchema(model && apiKeyScopes(model.entities)) },
+    answer: () => ref(API_KEY_CREATED_SCHEMA),
+  },
   revokeApiKey: {},
-};
+} as const satisfies Readonly<Record<AuthOperationId, OperationSchemas>>;
+
+type BodyDefinitionOf<Id extends AuthOperationId> = (typeof OPERATION_SCHEMAS)[Id] extends { readonly body: infer Body } ? Body : never;
+
+/** What an operation's body parses to: its `parse`'s result, else its schema's output; `undefined` where no body is read. */
+export type BodyOf<Id extends AuthOperationId> = [BodyDefinitionOf<Id>] extends [never]
+  ? undefined
+  : BodyDefinitionOf<Id> extends { readonly parse: (...args: never[]) => infer Parsed }
+    ? Parsed
+    : BodyDefinitionOf<Id> extends { readonly schema: (...args: never[]) => infer Schema extends z.ZodType }
+      ? z.output<Schema>
+      : undefined;

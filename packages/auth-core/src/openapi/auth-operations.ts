@@ -8,6 +8,7 @@ import {
   MFA_CHALLENGE_SCHEMA,
   MFA_ENROLLMENT_SCHEMA,
   OPERATION_SCHEMAS,
+  type OperationSchemas,
   PASSKEY_ADDED_SCHEMA,
   PASSKEY_SCHEMA,
   RECOVERY_CODES_PROPERTY,
@@ -54,11 +55,16 @@ function recentlySignedIn(access: PermissionSummary): PermissionSummary {
 }
 
 function parametersOf(operation: EndpointOperation): JsonSchema[] {
-  return (operation.parameters ?? []).map(({ name, in: place, description, type, values }) => ({
+  return (operation.parameters ?? []).map(({ name, in: place, description, type, values, minimum, maximum }) => ({
     name,
     in: place,
     required: place === "path",
-    schema: { type: type ?? "string", ...(values ? { enum: [...values] } : {}) },
+    schema: {
+      type: type ?? "string",
+      ...(values ? { enum: [...values] } : {}),
+      ...(minimum !== undefined ? { minimum } : {}),
+      ...(maximum !== undefined ? { maximum } : {}),
+    },
     description,
   }));
 }
@@ -82,7 +88,7 @@ function bodyOf(body: EndpointBody, auth: AuthModel, recentSignIn: boolean): Jso
 const RECENT_SIGN_IN_BODY: JsonSchema = objectOf({ currentPassword: CURRENT_PASSWORD }, { optional: ["currentPassword"] });
 
 function specOf({ entry, method, operation }: CatalogOperation, auth: AuthModel): OperationSpec {
-  const { body, answer, ignoresBody } = OPERATION_SCHEMAS[operation.operationId];
+  const { body, answer, ignoresBody }: OperationSchemas = OPERATION_SCHEMAS[operation.operationId];
   const parameters = parametersOf(operation);
   return {
     method: method.toLowerCase() as OperationSpec["method"],

@@ -1,17 +1,14 @@
-import { invalidTokenError, requireUser } from "../accounts/authenticate.js";
-import { requireRecentSignIn } from "../accounts/recent-sign-in.js";
+import { type Authenticated, invalidTokenError } from "../accounts/authenticate.js";
 import { aboutUser, requestEvents } from "../accounts/security-events.js";
 import { apiKeyView } from "../api-keys/api-keys.js";
 import type { AuthServices, RouteContext } from "../context.js";
-import type { ApiRequest } from "../http/api-request.js";
+import { defineOperation } from "../endpoints/operation.js";
 import { ApiError } from "../http/errors.js";
-import { parseBody } from "../http/parse.js";
-import { json, jsonWithToken, noContent, type Reply } from "../http/responses.js";
-import { API_KEY_LIMITS, apiKeyScopes, checkKeyManager } from "../policy/api-keys.js";
+import { json, jsonWithToken, noContent } from "../http/responses.js";
+import { API_KEY_LIMITS, checkKeyManager } from "../policy/api-keys.js";
 import { holdsSetupRole } from "../policy/setup-role.js";
 import { writeTransaction } from "../store/transaction.js";
 import { enforce } from "./access.js";
-import { createApiKeyBodySchema } from "./api-key-bodies.js";
 
 /** When a new key expires: `null` for never; 400 for a time that has passed. */
 function expiryOf(expiresAt: string | null | undefined, now: number): number | null {
@@ -26,10 +23,7 @@ function expiryOf(expiresAt: string | null | undefined, now: number): number | n
  * with a session (an API key cannot make keys: 403) that signed in recently or sends
  * `currentPassword`; 201 with the key, shown only here. Its `api_key.created` event commits with it.
  */
-export async function createApiKey(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
-  const { user, session } = await requireUser(context, request);
-  const sent = await requireRecentSignIn(context, services, request, { user, session });
-  const body = parseBody(createApiKeyBodySchema(apiKeyScopes(context.model.entities)), sent);
+export const createApiKey = defineOperation("createApiKey", async ({ context, services, request, caller: { user, session }, body }) => {
   const expiresAt = expiryOf(body.expiresAt, services.sessions.now());
   const scopes = body.scopes === undefined ? null : [...new Set(body.scopes)];
   const events = requestEvents(context, services, request);
@@ -51,13 +45,16 @@ export async function createApiKey(context: RouteContext, services: AuthServices
   });
   const { lastUsedAt: _never, ...view } = apiKeyView(row);
   return jsonWithToken(201, { ...view, key });
-}
+});
 
 /** Whose keys a request names: `?userId=` (the setup role, or the caller themselves), else the caller's. */
-async function subjectOf(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<{ id: string; email: string }> {
-  const { caller, user } = await requireUser(context, request);
-  const userId = new URL(request.url).searchParams.get("userId");
-  if (userId === null || userId === caller.id) return user;
+async function subjectOf(
+  context: RouteContext,
+  services: AuthServices,
+  { caller, user }: Authenticated,
+  userId: string | undefined,
+): Promise<{ id: string; email: string }> {
+  if (userId === undefined || userId === caller.id) return user;
   enforce(checkKeyManager(services.auth, caller, userId));
   const target = await context.store.findUser(services.auth.entity, userId);
   if (!target) throw new ApiError("NOT_FOUND");
@@ -65,39 +62,36 @@ async function subjectOf(context: RouteContext, services: AuthServices, request:
 }
 
 /** `GET /api/<auth>/api-keys`: the caller's keys, oldest first (the setup role: anyone's with `?userId=`); never a key or its hash. */
-export async function listApiKeys(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
-  const subject = await subjectOf(context, services, request);
+export const listApiKeys = defineOperation("listApiKeys", async ({ context, services, caller, query }) => {
+  const subject = await subjectOf(context, services, caller, query.userId);
   const rows = await services.apiKeys.store.listOf(subject.id);
   return json(200, { items: rows.map(apiKeyView) });
-}
+});
 
 /**
  * `DELETE /api/<auth>/api-keys/<id>`: revokes one of the caller's keys (the setup role: anyone's),
  * with its `api_key.revoked` event; 404 for an id that is none of theirs.
  */
-export async function revokeApiKey(
-  context: RouteContext,
-  services: AuthServices,
-  request: ApiRequest,
-  { id }: { readonly id: string },
-): Promise<Reply> {
-  const { caller, user, session } = await requireUser(context, request);
-  const key = await services.apiKeys.store.find(id);
-  if (!key || (key.userId !== caller.id && !holdsSetupRole(services.auth, caller.role))) throw new ApiError("NOT_FOUND");
-  const owner = key.userId === caller.id ? user : await context.store.findUser(services.auth.entity, key.userId);
-  const events = requestEvents(context, services, request);
-  const removed = await writeTransaction(context.database, async (trx) => {
-    if (!(await services.apiKeys.store.remove(trx, key.userId, id))) return false;
-    await events.write(trx, {
-      type: "api_key.revoked",
-      userId: key.userId,
-      email: owner?.email ?? null,
-      actorId: caller.id,
-      sessionId: session.id,
-      detail: { keyId: key.id, name: key.name },
+export const revokeApiKey = defineOperation(
+  "revokeApiKey",
+  async ({ context, services, request, caller: { caller, user, session }, path: { id } }) => {
+    const key = await services.apiKeys.store.find(id);
+    if (!key || (key.userId !== caller.id && !holdsSetupRole(services.auth, caller.role))) throw new ApiError("NOT_FOUND");
+    const owner = key.userId === caller.id ? user : await context.store.findUser(services.auth.entity, key.userId);
+    const events = requestEvents(context, services, request);
+    const removed = await writeTransaction(context.database, async (trx) => {
+      if (!(await services.apiKeys.store.remove(trx, key.userId, id))) return false;
+      await events.write(trx, {
+        type: "api_key.revoked",
+        userId: key.userId,
+        email: owner?.email ?? null,
+        actorId: caller.id,
+        sessionId: session.id,
+        detail: { keyId: key.id, name: key.name },
+      });
+      return true;
     });
-    return true;
-  });
-  if (!removed) throw new ApiError("NOT_FOUND");
-  return noContent();
-}
+    if (!removed) throw new ApiError("NOT_FOUND");
+    return noContent();
+  },
+);

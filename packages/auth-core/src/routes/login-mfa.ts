@@ -1,16 +1,13 @@
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
-import { authenticate } from "../accounts/authenticate.js";
 import { countAttempt } from "../accounts/counted-attempt.js";
+import { requireRelyingParty } from "../accounts/relying-party.js";
 import { checkTransport, signedInBody, signedInReply } from "../accounts/signed-in-body.js";
-import type { AuthServices, RouteContext } from "../context.js";
+import type { AuthServices } from "../context.js";
+import { defineOperation } from "../endpoints/operation.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { ApiError } from "../http/errors.js";
-import { readBody } from "../http/parse.js";
-import type { Reply } from "../http/responses.js";
 import type { MfaTokenRow } from "../mfa/second-factor-store.js";
 import type { SignInOutcome } from "../mfa/second-factors.js";
-import { loginMfaBodySchema } from "./mfa-bodies.js";
-import { requireRelyingParty } from "./passkeys.js";
 
 /**
  * The second step with a passkey: one of the user's, answering a challenge handed out for this
@@ -40,9 +37,7 @@ async function completeWithPasskey(
  * the email); a TOTP code is accepted once, a recovery code works once, and the `mfaToken` is
  * spent with the accepted factor (401 `INVALID_MFA_TOKEN` once spent or after 5 minutes).
  */
-export async function loginMfa(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
-  await authenticate(context, request, { cookie: false });
-  const body = await readBody(request, loginMfaBodySchema);
+export const loginMfa = defineOperation("loginMfa", async ({ context, services, request, body }) => {
   const transport = checkTransport(services, request, body.transport);
   const found = await services.mfa.findTokenOf(body.mfaToken, "challenge", (id) => context.store.findUser(services.auth.entity, id));
   if (!found) throw new ApiError("INVALID_MFA_TOKEN");
@@ -65,4 +60,4 @@ export async function loginMfa(context: RouteContext, services: AuthServices, re
   if (outcome === "token-spent") throw new ApiError("INVALID_MFA_TOKEN");
   await attempt.succeed();
   return signedInReply(services, 200, await signedInBody(context, services, user, request, { method }), transport);
-}
+});

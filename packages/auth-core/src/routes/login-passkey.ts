@@ -1,16 +1,12 @@
-import { authenticate } from "../accounts/authenticate.js";
 import { countAttempt } from "../accounts/counted-attempt.js";
+import { requireRelyingParty } from "../accounts/relying-party.js";
 import { checkTransport, signedInBody, signedInReply } from "../accounts/signed-in-body.js";
-import type { AuthServices, RouteContext } from "../context.js";
-import type { ApiRequest } from "../http/api-request.js";
+import { defineOperation } from "../endpoints/operation.js";
 import { ApiError } from "../http/errors.js";
-import { readBody } from "../http/parse.js";
-import { jsonWithToken, type Reply } from "../http/responses.js";
+import { jsonWithToken } from "../http/responses.js";
 import type { SignInCeremony } from "../mfa/passkeys.js";
 import { checkEmailConfirmed } from "../policy/email-verification.js";
 import { enforce } from "./access.js";
-import { loginPasskeyBodySchema, passkeySignInOptionsBodySchema } from "./passkey-bodies.js";
-import { requireRelyingParty } from "./passkeys.js";
 
 const TOO_MANY_CHALLENGES = "Too many passkey sign-ins started from this address; try again later";
 
@@ -20,9 +16,7 @@ const TOO_MANY_CHALLENGES = "Too many passkey sign-ins started from this address
  * second step with one of that user's passkeys (401 `INVALID_MFA_TOKEN` for a spent or expired one).
  * At most 30 a minute per client address, then 429 `TOO_MANY_ATTEMPTS` with `Retry-After`.
  */
-export async function loginPasskeyOptions(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
-  await authenticate(context, request, { cookie: false });
-  const body = await readBody(request, passkeySignInOptionsBodySchema);
+export const loginPasskeyOptions = defineOperation("loginPasskeyOptions", async ({ context, services, request, body }) => {
   const rp = requireRelyingParty(services, request);
   // Anyone may ask, and each answer stores a challenge: counted by address before anything is written.
   const wait = await services.passkeyOptionsThrottle.admit(context.clientAddress(request));
@@ -34,16 +28,14 @@ export async function loginPasskeyOptions(context: RouteContext, services: AuthS
     ceremony = { purpose: "second-step", userId: found.user.id };
   }
   return jsonWithToken(200, await services.passkeys.signInOptions(ceremony, rp));
-}
+});
 
 /**
  * `POST /api/<auth>/login/passkey` `{ response }`: a sign-in with a passkey alone (two factors in
  * one: what the user has, verified by what they know or are), answered as login answers (either
  * transport). A refused answer for a known passkey counts as a failed login of its user (docs/api.md#login); an unknown passkey is 401 `INVALID_PASSKEY` like any refusal.
  */
-export async function loginPasskey(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
-  await authenticate(context, request, { cookie: false });
-  const body = await readBody(request, loginPasskeyBodySchema);
+export const loginPasskey = defineOperation("loginPasskey", async ({ context, services, request, body }) => {
   const transport = checkTransport(services, request, body.transport);
   const rp = requireRelyingParty(services, request);
   const ceremony: SignInCeremony = { purpose: "sign-in" };
@@ -59,4 +51,4 @@ export async function loginPasskey(context: RouteContext, services: AuthServices
   await attempt.succeed();
   enforce(checkEmailConfirmed(services.auth, user));
   return signedInReply(services, 200, await signedInBody(context, services, user, request, { method: "passkey" }), transport);
-}
+});

@@ -1,14 +1,9 @@
-import { loginBodySchema } from "../accounts/auth-body-schemas.js";
-import { authenticate } from "../accounts/authenticate.js";
 import { comparePassword } from "../accounts/check-password.js";
 import { countAttempt } from "../accounts/counted-attempt.js";
 import { answerSignIn, secondStepOf } from "../accounts/sign-in.js";
 import { checkTransport } from "../accounts/signed-in-body.js";
-import type { AuthServices, RouteContext } from "../context.js";
-import type { ApiRequest } from "../http/api-request.js";
+import { defineOperation, roomInHashQueue } from "../endpoints/operation.js";
 import { ApiError } from "../http/errors.js";
-import { readBody } from "../http/parse.js";
-import type { Reply } from "../http/responses.js";
 import { checkEmailConfirmed } from "../policy/email-verification.js";
 import { normalizeEmail } from "../records/email.js";
 import { enforce } from "./access.js";
@@ -21,10 +16,7 @@ import { enforce } from "./access.js";
  * of a session, and the attempt stays on the email's count until that step succeeds; one whose
  * role requires a factor gets an enrolment token (docs/mfa.md).
  */
-export async function login(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
-  await authenticate(context, request, { cookie: false });
-  services.hasher.ensureRoom();
-  const body = await readBody(request, loginBodySchema);
+export const login = defineOperation("login", { admit: [roomInHashQueue] }, async ({ context, services, request, body }) => {
   const transport = checkTransport(services, request, body.transport);
   const email = normalizeEmail(body.email);
   const user = await context.store.findByEmail(services.auth.entity, email);
@@ -41,4 +33,4 @@ export async function login(context: RouteContext, services: AuthServices, reque
   if (!confirmed.allowed) attempt.fail("login.failed", { reason: "email_not_verified" });
   enforce(confirmed);
   return answerSignIn(context, services, request, user, { step, status: 200, transport });
-}
+});

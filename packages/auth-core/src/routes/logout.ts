@@ -1,9 +1,10 @@
 import { authenticate, bearerToken, requireUser } from "../accounts/authenticate.js";
 import { requestEvents } from "../accounts/security-events.js";
 import type { AuthServices, RouteContext } from "../context.js";
+import { defineOperation } from "../endpoints/operation.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { ApiError } from "../http/errors.js";
-import { noContent, type Reply } from "../http/responses.js";
+import { noContent } from "../http/responses.js";
 import type { SessionWithin } from "../sessions/sessions.js";
 
 /** Writes the `logout` event of a session in its revocation's transaction; `email` when the caller is known. */
@@ -19,7 +20,7 @@ function logoutEvent(context: RouteContext, services: AuthServices, request: Api
  * (docs/api.md#cookie-sessions) it comes from the app's own origin only, revokes the session of the access cookie,
  * or else of the refresh cookie, and clears both cookies even when the session had already ended.
  */
-export async function logout(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
+export const logout = defineOperation("logout", { ownCredentials: true }, async ({ context, services, request }) => {
   const now = services.sessions.now();
   if (bearerToken(request) !== null) {
     const { session, user } = await requireUser(context, request);
@@ -42,4 +43,4 @@ export async function logout(context: RouteContext, services: AuthServices, requ
     await services.sessions.revokeByRefreshToken(services.auth.entity, refreshToken, logoutEvent(context, services, request, null));
   }
   return { ...noContent(), cookies: cookies.clearingCookies() };
-}
+});

@@ -1,18 +1,14 @@
 import type { Kysely } from "kysely";
-import { invalidTokenError, requireUser } from "../accounts/authenticate.js";
+import { invalidTokenError } from "../accounts/authenticate.js";
 import { comparePassword } from "../accounts/check-password.js";
 import { countAttempt } from "../accounts/counted-attempt.js";
-import { enrollingCaller, factorAddedWork } from "../accounts/enrolling-caller.js";
-import { recentSignInBodySchema, requireRecentSignIn } from "../accounts/recent-sign-in.js";
+import { factorAddedWork } from "../accounts/enrolling-caller.js";
 import { byUser, requestEvents } from "../accounts/security-events.js";
 import { checkTransport, signedInBody, signedInReply } from "../accounts/signed-in-body.js";
-import type { AuthServices, RouteContext } from "../context.js";
-import type { ApiRequest } from "../http/api-request.js";
+import { defineOperation } from "../endpoints/operation.js";
 import { ApiError } from "../http/errors.js";
-import { parseBody, readBody } from "../http/parse.js";
-import { jsonWithToken, noContent, type Reply } from "../http/responses.js";
+import { jsonWithToken, noContent } from "../http/responses.js";
 import type { AnyDB } from "../store/database.js";
-import { confirmTotpBodySchema, disableTotpBodySchema } from "./mfa-bodies.js";
 
 /** The 409 of a request that finds TOTP on when it must be off. */
 function totpOnAlready(): ApiError {
@@ -25,23 +21,18 @@ function totpOnAlready(): ApiError {
  * its `otpauth://` URI and a QR code of it drawn here. It is stored sealed. 409 while TOTP is on.
  * Needs a recent sign-in (or `{ currentPassword }`): a stolen session must not add a factor.
  */
-export async function startTotp(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
-  const caller = await enrollingCaller(context, services, request);
-  parseBody(recentSignInBodySchema, await requireRecentSignIn(context, services, request, caller));
-  const { user } = caller;
+export const startTotp = defineOperation("startTotp", async ({ services, caller: { user } }) => {
   const enrolment = await services.mfa.startTotp(user);
   if (!enrolment) throw totpOnAlready();
   return jsonWithToken(200, enrolment);
-}
+});
 
 /**
  * `POST /api/<auth>/mfa/totp/confirm` `{ code }`: TOTP on, with ten recovery codes shown only
  * here; the caller's other sessions are revoked in the same transaction. With an enrolment token
  * (which this spends) the answer also signs in, as login does (`transport` honoured).
  */
-export async function confirmTotp(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
-  const caller = await enrollingCaller(context, services, request);
-  const body = await readBody(request, confirmTotpBodySchema);
+export const confirmTotp = defineOperation("confirmTotp", async ({ context, services, request, caller, body }) => {
   const transport = caller.enrolment ? checkTransport(services, request, body.transport) : "body";
   const events = requestEvents(context, services, request);
   const factorAdded = factorAddedWork(services, caller);
@@ -70,15 +61,13 @@ export async function confirmTotp(context: RouteContext, services: AuthServices,
   if (!caller.enrolment) return jsonWithToken(200, { recoveryCodes });
   const signedIn = await signedInBody(context, services, caller.user, request, { method: "totp" });
   return signedInReply(services, 200, { recoveryCodes, ...signedIn }, transport);
-}
+});
 
 /**
  * `DELETE /api/<auth>/mfa/totp` `{ currentPassword, code }`: TOTP off and its recovery codes gone,
  * the caller's other sessions revoked. Password and code count as one sign-in attempt (docs/api.md#login): a wrong one leaves it counted, 403; 404 while TOTP is off.
  */
-export async function disableTotp(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
-  const { user, session } = await requireUser(context, request);
-  const body = await readBody(request, disableTotpBodySchema);
+export const disableTotp = defineOperation("disableTotp", async ({ context, services, request, caller: { user, session }, body }) => {
   const stored = await context.store.findUser(services.auth.entity, user.id);
   if (!stored) throw invalidTokenError();
   if ((await services.mfa.methodsOf(user.id)).length === 0) throw new ApiError("NOT_FOUND", { message: "Two-step verification is off" });
@@ -104,4 +93,4 @@ export async function disableTotp(context: RouteContext, services: AuthServices,
   }
   await attempt.succeed();
   return noContent();
-}
+});

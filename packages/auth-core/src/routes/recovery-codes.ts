@@ -1,11 +1,8 @@
-import { invalidTokenError, requireUser } from "../accounts/authenticate.js";
+import { invalidTokenError } from "../accounts/authenticate.js";
 import { checkPassword } from "../accounts/check-password.js";
-import type { AuthServices, RouteContext } from "../context.js";
-import type { ApiRequest } from "../http/api-request.js";
+import { defineOperation } from "../endpoints/operation.js";
 import { ApiError } from "../http/errors.js";
-import { readBody } from "../http/parse.js";
-import { jsonWithToken, type Reply } from "../http/responses.js";
-import { recoveryCodesBodySchema } from "./mfa-bodies.js";
+import { jsonWithToken } from "../http/responses.js";
 
 /** The 409 of a request that needs TOTP on. */
 function totpOff(): ApiError {
@@ -17,9 +14,8 @@ function totpOff(): ApiError {
  * here; the old ones stop working. The password is checked under login throttling (403 when wrong);
  * 409 while TOTP is off.
  */
-export async function regenerateRecoveryCodes(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
-  const { user } = await requireUser(context, request);
-  const body = await readBody(request, recoveryCodesBodySchema);
+export const regenerateRecoveryCodes = defineOperation("regenerateRecoveryCodes", async ({ context, services, request, caller, body }) => {
+  const { user } = caller;
   const stored = await context.store.findUser(services.auth.entity, user.id);
   if (!stored) throw invalidTokenError();
   if ((await services.mfa.methodsOf(user.id)).length === 0) throw totpOff();
@@ -33,4 +29,4 @@ export async function regenerateRecoveryCodes(context: RouteContext, services: A
   const recoveryCodes = await services.mfa.regenerateRecoveryCodes(user.id);
   if (!recoveryCodes) throw totpOff();
   return jsonWithToken(200, { recoveryCodes });
-}
+});

@@ -1,21 +1,14 @@
-import { refreshBodySchema } from "../accounts/auth-body-schemas.js";
-import { authenticate } from "../accounts/authenticate.js";
 import { requestEvents } from "../accounts/security-events.js";
 import { checkTransport, signedInReply, tokensBody } from "../accounts/signed-in-body.js";
-import type { AuthServices, RouteContext } from "../context.js";
-import type { ApiRequest } from "../http/api-request.js";
+import { defineOperation } from "../endpoints/operation.js";
 import { ApiError } from "../http/errors.js";
-import { readBody } from "../http/parse.js";
-import type { Reply } from "../http/responses.js";
 
 /**
  * `POST /api/<auth>/refresh`: a refresh token in, a new token pair and the user (re-read) out; the
  * token presented is spent (docs/api.md#sessions). No bearer token is needed, but one that fails
  * verification is still a 401.
  */
-export async function refresh(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
-  await authenticate(context, request, { cookie: false });
-  const body = await readBody(request, refreshBodySchema);
+export const refresh = defineOperation("refresh", async ({ context, services, request, body }) => {
   const transport = checkTransport(services, request, body.transport);
   const refreshToken = body.refreshToken ?? services.cookies.refreshToken(request);
   if (refreshToken === null) throw new ApiError("INVALID_REFRESH_TOKEN");
@@ -27,4 +20,4 @@ export async function refresh(context: RouteContext, services: AuthServices, req
   // winner has just set new cookies, which clearing would remove.
   if (!outcome.refreshed) throw new ApiError("INVALID_REFRESH_TOKEN");
   return signedInReply(services, 200, await tokensBody(services, outcome.user, outcome.issued), transport);
-}
+});

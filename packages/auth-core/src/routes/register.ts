@@ -1,11 +1,8 @@
-import { authenticate } from "../accounts/authenticate.js";
-import { createUser, parseSignUpBody } from "../accounts/create-user.js";
+import { createUser } from "../accounts/create-user.js";
 import { byUser, requestEvents } from "../accounts/security-events.js";
-import type { AuthServices, RouteContext } from "../context.js";
-import type { ApiRequest } from "../http/api-request.js";
-import { readJsonObject } from "../http/body.js";
+import { defineOperation, roomInHashQueue } from "../endpoints/operation.js";
 import { ApiError } from "../http/errors.js";
-import { json, type Reply } from "../http/responses.js";
+import { json } from "../http/responses.js";
 import { serializeRecord } from "../records/serialize.js";
 import { checkRefs } from "./refs.js";
 
@@ -21,10 +18,7 @@ const TOO_MANY_REGISTRATIONS = "Too many registrations from this address; try ag
  * (409) and the password hashed. So one past the limit never gets a password hashed. With
  * `auth.verifyEmail`, a confirmation link is sent after the answer.
  */
-export async function register(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
-  await authenticate(context, request, { cookie: false });
-  services.hasher.ensureRoom();
-  const values = parseSignUpBody(services, await readJsonObject(request));
+export const register = defineOperation("register", { admit: [roomInHashQueue] }, async ({ context, services, request, body: values }) => {
   await checkRefs(context, services.auth.entity, values);
   const events = requestEvents(context, services, request);
   const place = services.hasher.reserve();
@@ -44,4 +38,4 @@ export async function register(context: RouteContext, services: AuthServices, re
   } finally {
     place.release();
   }
-}
+});

@@ -1,14 +1,9 @@
-import { authenticate } from "../accounts/authenticate.js";
 import { byUser, requestEvents } from "../accounts/security-events.js";
 import { answerSignIn, secondStepOf } from "../accounts/sign-in.js";
 import { checkTransport } from "../accounts/signed-in-body.js";
-import type { AuthServices, RouteContext } from "../context.js";
-import type { ApiRequest } from "../http/api-request.js";
+import { defineOperation, roomInHashQueue } from "../endpoints/operation.js";
 import { ApiError } from "../http/errors.js";
-import { readBody } from "../http/parse.js";
-import type { Reply } from "../http/responses.js";
 import { toStoredUser } from "../store/rows.js";
-import { resetPasswordBodySchema } from "./mail-bodies.js";
 
 /**
  * `POST /api/<auth>/reset-password` `{ token, password }` (a reset link, or an invitation's):
@@ -17,43 +12,45 @@ import { resetPasswordBodySchema } from "./mail-bodies.js";
  * every session and API key of the user revoked; then the email's login lock is lifted and a session started,
  * or, for a user with a second factor, a second step (their factors stay as they were).
  */
-export async function resetPassword(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
-  await authenticate(context, request, { cookie: false });
-  services.hasher.ensureRoom();
-  const body = await readBody(request, resetPasswordBodySchema);
-  const { token, password } = body;
-  const transport = checkTransport(services, request, body.transport);
-  const entity = services.auth.entity;
-  const found = await services.accountTokens.findLive(token, ["reset", "invite"], services.sessions.now());
-  if (!found) throw new ApiError("INVALID_RESET_TOKEN");
-  // Hashed only for a token that exists: an unknown one costs no hashing.
-  const passwordHash = await services.hasher.hash(password);
-  const now = services.sessions.now();
-  const events = requestEvents(context, services, request);
-  const record = await context.store.update(
-    entity,
-    found.userId,
-    { passwordHash, emailVerified: 1, everVerified: 1 },
-    {
-      bumpTokenVersion: true,
-      guard: async (trx, current) => {
-        const spent = await services.accountTokens.spend(trx, found.id, now);
-        if (!spent || current.email !== found.email) throw new ApiError("INVALID_RESET_TOKEN");
-        await services.sessions.store.revokeAllOf(found.userId, now, { trx });
-        const user = byUser({ id: found.userId, email: found.email });
-        await events.write(trx, { type: "password.reset", ...user, detail: { invitation: found.kind === "invite" } });
-        // A reset is the recovery path: keys a thief made with a stolen session go with the sessions.
-        const subject = { userId: found.userId, email: found.email, actorId: found.userId, sessionId: null };
-        for (const draft of await services.apiKeys.revokeEvery(trx, subject, "password_reset")) await events.write(trx, draft);
-        // An invitation's link, or a reset of an address not confirmed yet, confirms it.
-        if (Number(current.emailVerified) !== 1) await events.write(trx, { type: "email.verified", ...user, detail: { via: found.kind } });
+export const resetPassword = defineOperation(
+  "resetPassword",
+  { admit: [roomInHashQueue] },
+  async ({ context, services, request, body }) => {
+    const { token, password } = body;
+    const transport = checkTransport(services, request, body.transport);
+    const entity = services.auth.entity;
+    const found = await services.accountTokens.findLive(token, ["reset", "invite"], services.sessions.now());
+    if (!found) throw new ApiError("INVALID_RESET_TOKEN");
+    // Hashed only for a token that exists: an unknown one costs no hashing.
+    const passwordHash = await services.hasher.hash(password);
+    const now = services.sessions.now();
+    const events = requestEvents(context, services, request);
+    const record = await context.store.update(
+      entity,
+      found.userId,
+      { passwordHash, emailVerified: 1, everVerified: 1 },
+      {
+        bumpTokenVersion: true,
+        guard: async (trx, current) => {
+          const spent = await services.accountTokens.spend(trx, found.id, now);
+          if (!spent || current.email !== found.email) throw new ApiError("INVALID_RESET_TOKEN");
+          await services.sessions.store.revokeAllOf(found.userId, now, { trx });
+          const user = byUser({ id: found.userId, email: found.email });
+          await events.write(trx, { type: "password.reset", ...user, detail: { invitation: found.kind === "invite" } });
+          // A reset is the recovery path: keys a thief made with a stolen session go with the sessions.
+          const subject = { userId: found.userId, email: found.email, actorId: found.userId, sessionId: null };
+          for (const draft of await services.apiKeys.revokeEvery(trx, subject, "password_reset")) await events.write(trx, draft);
+          // An invitation's link, or a reset of an address not confirmed yet, confirms it.
+          if (Number(current.emailVerified) !== 1)
+            await events.write(trx, { type: "email.verified", ...user, detail: { via: found.kind } });
+        },
       },
-    },
-  );
-  if (!record) throw new ApiError("INVALID_RESET_TOKEN");
-  const user = toStoredUser(record);
-  await services.throttle.unlockEmail(user.email);
-  // A reset proves the inbox, not a second factor: a user with one still answers it at login/mfa.
-  const step = await secondStepOf(services, user);
-  return answerSignIn(context, services, request, user, { step, status: 200, transport, method: "reset_link" });
-}
+    );
+    if (!record) throw new ApiError("INVALID_RESET_TOKEN");
+    const user = toStoredUser(record);
+    await services.throttle.unlockEmail(user.email);
+    // A reset proves the inbox, not a second factor: a user with one still answers it at login/mfa.
+    const step = await secondStepOf(services, user);
+    return answerSignIn(context, services, request, user, { step, status: 200, transport, method: "reset_link" });
+  },
+);

@@ -1,16 +1,10 @@
-import { z } from "zod";
-import { transportSchema } from "../accounts/auth-body-schemas.js";
-import { authenticate } from "../accounts/authenticate.js";
-import { createUser, parseSignUpBody } from "../accounts/create-user.js";
+import { createUser } from "../accounts/create-user.js";
 import { byUser, requestEvents } from "../accounts/security-events.js";
 import { answerSignIn, secondStepOf } from "../accounts/sign-in.js";
 import { checkTransport } from "../accounts/signed-in-body.js";
-import type { AuthServices, RouteContext } from "../context.js";
-import type { ApiRequest } from "../http/api-request.js";
-import { readJsonObject } from "../http/body.js";
+import { type Admission, defineOperation } from "../endpoints/operation.js";
 import { ApiError } from "../http/errors.js";
-import { parseBody } from "../http/parse.js";
-import { json, type Reply } from "../http/responses.js";
+import { json } from "../http/responses.js";
 import type { SetupTokenCheck } from "../tokens/setup-token.js";
 import { checkRefs } from "./refs.js";
 
@@ -19,12 +13,11 @@ import { checkRefs } from "./refs.js";
  * they do on a server with a setup token, `setupTokenRequired: true`. Open to anyone, but a token
  * that fails verification is a 401 here as everywhere.
  */
-export async function setupStatus(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
-  await authenticate(context, request, { cookie: false });
+export const setupStatus = defineOperation("setupStatus", async ({ context, services }) => {
   const setupRequired = !(await context.store.isSetupComplete());
   const body = setupRequired && services.setupToken ? { setupRequired, setupTokenRequired: true } : { setupRequired };
   return json(200, body);
-}
+});
 
 /** 403 `FORBIDDEN` unless `candidate` is the server's setup token. */
 function checkSetupToken(check: SetupTokenCheck, candidate: unknown): void {
@@ -37,8 +30,10 @@ function checkSetupToken(check: SetupTokenCheck, candidate: unknown): void {
   });
 }
 
-/** The `transport` setup reads beside the new user's fields. */
-const SETUP_TRANSPORT_SCHEMA = z.object({ transport: transportSchema });
+/** 409 `SETUP_COMPLETE` once any user exists: before the body is read. */
+const setupNotComplete: Admission<"setup"> = async ({ context }) => {
+  if (await context.store.isSetupComplete()) throw new ApiError("SETUP_COMPLETE");
+};
 
 /**
  * `POST /api/<auth>/setup`: creates the first user, with the setup role, and signs them in (or,
@@ -46,16 +41,9 @@ const SETUP_TRANSPORT_SCHEMA = z.object({ transport: transportSchema });
  * setup token, the body's `setupToken` must match it: checked after the body is validated and
  * before anything is hashed or written; it is never stored.
  */
-export async function setup(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<Reply> {
-  await authenticate(context, request, { cookie: false });
-  if (await context.store.isSetupComplete()) throw new ApiError("SETUP_COMPLETE");
-  const body = await readJsonObject(request);
-  // Neither the token nor the transport is ever a field of the new user, even when the auth entity
-  // declares one of that name.
-  const { transport: requested, ...signUp } = body;
-  const { setupToken, ...fields } = signUp;
-  const values = parseSignUpBody(services, services.setupToken ? fields : signUp);
-  const transport = checkTransport(services, request, parseBody(SETUP_TRANSPORT_SCHEMA, { transport: requested }).transport);
+export const setup = defineOperation("setup", { admit: [setupNotComplete] }, async ({ context, services, request, body }) => {
+  const { values, setupToken } = body;
+  const transport = checkTransport(services, request, body.transport);
   await checkRefs(context, services.auth.entity, values);
   if (services.setupToken) checkSetupToken(services.setupToken, setupToken);
   const events = requestEvents(context, services, request);
@@ -67,4 +55,4 @@ export async function setup(context: RouteContext, services: AuthServices, reque
   });
   // An administrator role that requires a second factor enrols one before any session starts.
   return answerSignIn(context, services, request, user, { step: await secondStepOf(services, user), status: 201, transport });
-}
+});

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { transportSchema } from "../accounts/auth-body-schemas.js";
-import { passwordProblem } from "../password/rules.js";
-import { EMAIL_DOCS } from "../records/body-schema.js";
-import { emailProblem, normalizeEmail } from "../records/email.js";
+import { transportSchema } from "../../accounts/auth-body-schemas.js";
+import { passwordProblem } from "../../password/rules.js";
+import { EMAIL_DOCS } from "../../records/body-schema.js";
+import { emailProblem, normalizeEmail } from "../../records/email.js";
 
 const required = (what: string) => (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : `must be ${what}`);
 

@@ -1,6 +1,6 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import { z } from "zod";
-import { transportSchema } from "../accounts/auth-body-schemas.js";
+import { transportSchema } from "../../accounts/auth-body-schemas.js";
 
 const required = (what: string) => (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : `must be ${what}`);
 

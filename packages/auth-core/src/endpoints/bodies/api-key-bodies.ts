@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { API_KEY_LIMITS, API_KEY_OPERATIONS } from "../policy/api-keys.js";
+import { API_KEY_LIMITS, API_KEY_OPERATIONS } from "../../policy/api-keys.js";
 
 /** A scope as the document describes it: any entity segment with an operation; the route checks the domain's. */
 const SCOPE_PATTERN = `^[a-z0-9]+(?:-[a-z0-9]+)*:(?:${API_KEY_OPERATIONS.join("|")})$`;

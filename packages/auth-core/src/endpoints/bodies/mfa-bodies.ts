@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { transportSchema } from "../accounts/auth-body-schemas.js";
+import { transportSchema } from "../../accounts/auth-body-schemas.js";
 import { authenticationResponseSchema } from "./passkey-bodies.js";
 
 const required = (what: string) => (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : `must be ${what}`);

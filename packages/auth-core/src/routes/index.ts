@@ -1,0 +1,55 @@
+import type { AuthOperationId } from "../endpoints/catalog.js";
+import type { OperationDefinition } from "../endpoints/operation.js";
+import { createApiKey, listApiKeys, revokeApiKey } from "./api-keys.js";
+import { listEvents } from "./events.js";
+import { forgotPassword } from "./forgot-password.js";
+import { login } from "./login.js";
+import { loginMfa } from "./login-mfa.js";
+import { loginPasskey, loginPasskeyOptions } from "./login-passkey.js";
+import { logout } from "./logout.js";
+import { me } from "./me.js";
+import { confirmTotp, disableTotp, startTotp } from "./mfa-totp.js";
+import { addPasskey, listPasskeys, passkeyOptions, removePasskey } from "./passkeys.js";
+import { regenerateRecoveryCodes } from "./recovery-codes.js";
+import { refresh } from "./refresh.js";
+import { register } from "./register.js";
+import { resetPassword } from "./reset-password.js";
+import { listSessions, revokeSession, revokeSessions } from "./sessions.js";
+import { setup, setupStatus } from "./setup.js";
+import { resendVerification, verifyEmail } from "./verify-email.js";
+
+/**
+ * The handler of every auth operation of the endpoint catalog, by operation id (server only: they
+ * reach the store). The compiler asks for each operation of the catalog, under its own id.
+ */
+export const AUTH_OPERATIONS: { readonly [Id in AuthOperationId]: OperationDefinition<Id> } = {
+  login,
+  loginMfa,
+  loginPasskeyOptions,
+  loginPasskey,
+  register,
+  me,
+  setupStatus,
+  setup,
+  logout,
+  refresh,
+  listSessions,
+  revokeSessions,
+  revokeSession,
+  forgotPassword,
+  resetPassword,
+  verifyEmail,
+  resendVerification,
+  startTotp,
+  disableTotp,
+  confirmTotp,
+  regenerateRecoveryCodes,
+  passkeyOptions,
+  listPasskeys,
+  addPasskey,
+  removePasskey,
+  listEvents,
+  listApiKeys,
+  createApiKey,
+  revokeApiKey,
+};
