@@ -11,6 +11,8 @@
  * @example
  * import { apiPaths, holdsSetupRole, mayPerform } from "@domain-auth/core/policy";
  */
+// The answers of the API, as types only: the pages read them as the server makes them (nothing is bundled).
+export type { ApiKeyView, CreatedApiKey } from "./api-keys/api-key-view.js";
 export { AUTH_PAGE_NEEDS, AUTH_PAGES, type AuthPage, authPageExists } from "./config/vocabulary.js";
 export {
   type ApiPaths,
@@ -39,6 +41,7 @@ export {
 } from "./events/event-types.js";
 export { ERROR_CODES, type ErrorBody, type ErrorCode, type Issue } from "./http/errors.js";
 export { ACCOUNT_TOKEN_LIFETIMES, type AccountTokenKind } from "./mail/lifetimes.js";
+export type { PasskeySummary } from "./mfa/passkey-view.js";
 export { MAX_PASSWORD_BYTES, MIN_PASSWORD_BYTES, MIN_PASSWORD_CHARACTERS, passwordLengthProblem } from "./password/limits.js";
 export {
   API_KEY_LIMITS,
@@ -69,3 +72,4 @@ export type { Caller, PolicyAuth, PolicyEntity, PolicyRecord } from "./policy/su
 export { ALLOWED, type Refusal, type RefusalCode, type Verdict } from "./policy/verdict.js";
 export { MAX_EMAIL_LENGTH } from "./records/email.js";
 export { LIST_PAGE_LIMITS } from "./records/list-page.js";
+export type { SessionView } from "./sessions/session-view.js";

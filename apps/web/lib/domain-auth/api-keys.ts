@@ -1,24 +1,20 @@
-import { API_KEY_OPERATIONS, apiKeyPath, apiPaths, type ErrorBody, userApiKeysPath } from "@domain-auth/core/policy";
+import {
+  API_KEY_OPERATIONS,
+  type ApiKeyView,
+  apiKeyPath,
+  apiPaths,
+  type CreatedApiKey,
+  type ErrorBody,
+  userApiKeysPath,
+} from "@domain-auth/core/policy";
 import { useCallback, useState } from "react";
 import { type ApiResult, callApi } from "./api";
 import type { AuthView } from "./domain-view";
 import { useLoaded } from "./use-loaded";
 
 /** An API key as `GET api-keys` lists it: never the key itself (docs/api-keys.md). */
-export interface ApiKey {
-  readonly id: string;
-  readonly name: string;
-  /** `null`: every entity operation the user's role allows. */
-  readonly scopes: readonly string[] | null;
-  readonly createdAt: string;
-  readonly expiresAt: string | null;
-  readonly lastUsedAt: string | null;
-}
-
-/** A new key: the answer of `POST api-keys`, the only one that holds `key`. */
-export interface CreatedApiKey extends Omit<ApiKey, "lastUsedAt"> {
-  readonly key: string;
-}
+export type ApiKey = ApiKeyView;
+export type { CreatedApiKey };
 
 /** What a new key is made of. */
 export interface ApiKeyDraft {

@@ -1,3 +1,4 @@
+import type { PasskeySummary } from "@domain-auth/core/policy";
 import { apiPaths, passkeyPath } from "@domain-auth/core/policy";
 import {
   type AuthenticationResponseJSON,
@@ -14,12 +15,7 @@ import { verifySecondFactor } from "./second-factor";
 import type { SignedInAnswer } from "./session-client";
 
 /** A passkey of the signed-in user, as `GET passkeys` lists it: never its key. */
-export interface Passkey {
-  readonly id: string;
-  readonly name: string;
-  readonly createdAt: string;
-  readonly lastUsedAt: string | null;
-}
+export type Passkey = PasskeySummary;
 
 /** The passkey prompt of the browser did not give an answer: closed, timed out, or not possible here. */
 export interface PromptFailure {

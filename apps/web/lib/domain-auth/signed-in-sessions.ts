@@ -1,20 +1,12 @@
-import type { ErrorBody } from "@domain-auth/core/policy";
+import type { ErrorBody, SessionView } from "@domain-auth/core/policy";
 import { apiPaths } from "@domain-auth/core/policy";
 import { useCallback, useState } from "react";
 import { callApi } from "./api";
 import type { AuthView } from "./domain-view";
 import { useLoaded } from "./use-loaded";
 
-/** One of the user's signed-in sessions, as `GET /api/<auth>/sessions` lists it. */
-export interface SignedInSession {
-  readonly id: string;
-  readonly createdAt: string;
-  readonly refreshedAt: string;
-  readonly expiresAt: string;
-  readonly userAgent: string | null;
-  /** The session that asked: this device. */
-  readonly current: boolean;
-}
+/** One of the user's signed-in sessions, as `GET /api/<auth>/sessions` lists it (`current`: this device). */
+export type SignedInSession = SessionView;
 
 /** The user's signed-in sessions, newest first, with a way to load them again. */
 export interface SignedInSessions {

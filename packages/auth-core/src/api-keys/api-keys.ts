@@ -92,16 +92,3 @@ export class ApiKeys {
     return { row, key };
   }
 }
-
-/** A key as its owner and the setup role see it: never the key or its hash. Times ISO 8601. */
-export function apiKeyView(row: ApiKeyRow): Record<string, unknown> {
-  const iso = (time: number | null) => (time === null ? null : new Date(time).toISOString());
-  return {
-    id: row.id,
-    name: row.name,
-    scopes: row.scopes,
-    createdAt: iso(row.createdAt),
-    expiresAt: iso(row.expiresAt),
-    lastUsedAt: iso(row.lastUsedAt),
-  };
-}

@@ -14,6 +14,7 @@ import type { ApiRequest } from "../http/api-request.js";
 import type { AnyDB } from "../store/database.js";
 import { writeTransaction } from "../store/transaction.js";
 import type { ChallengePurpose, PasskeyRow, PasskeyStore } from "./passkey-store.js";
+import { type PasskeySummary, summaryOf } from "./passkey-view.js";
 import { type RelyingParty, relyingPartyOf } from "./relying-party.js";
 import type { Within } from "./second-factors.js";
 import { hashSecret } from "./secrets.js";
@@ -22,14 +23,6 @@ import { hashSecret } from "./secrets.js";
 export const CHALLENGE_TTL_MS = 120_000;
 /** How long the browser offers its passkey prompt. */
 const CEREMONY_TIMEOUT_MS = 60_000;
-
-/** A passkey as its owner sees it: never its key. */
-export interface PasskeySummary {
-  readonly id: string;
-  readonly name: string;
-  readonly createdAt: string;
-  readonly lastUsedAt: string | null;
-}
 
 /** A verified use of a passkey, to be recorded with what it completes. */
 export interface PasskeyUse {
@@ -44,15 +37,6 @@ export type SignInCeremony = { readonly purpose: "sign-in" } | { readonly purpos
 export interface PasskeyOwner {
   readonly id: string;
   readonly email: string;
-}
-
-export function summaryOf(row: PasskeyRow): PasskeySummary {
-  return {
-    id: row.id,
-    name: row.name,
-    createdAt: new Date(row.createdAt).toISOString(),
-    lastUsedAt: row.lastUsedAt === null ? null : new Date(row.lastUsedAt).toISOString(),
-  };
 }
 
 /**

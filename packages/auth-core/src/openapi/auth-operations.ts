@@ -1,3 +1,4 @@
+import { apiKeyViewSchema, createdApiKeySchema } from "../api-keys/api-key-view.js";
 import type { AuthModel, EndpointFlag } from "../config/index.js";
 import { API_PREFIX } from "../endpoints/api-paths.js";
 import { type CatalogOperation, catalogOperations, type EndpointOperation, isServed } from "../endpoints/catalog.js";
@@ -18,12 +19,14 @@ import {
   TOTP_CONFIRMED_SCHEMA,
 } from "../endpoints/schemas.js";
 import { MAX_EVENT_USER_AGENT_LENGTH, SECURITY_EVENT_TYPES } from "../events/event-types.js";
+import { passkeySummarySchema } from "../mfa/passkey-view.js";
 import { MFA_TOKEN_TTL_SECONDS } from "../mfa/second-factors.js";
 import type { PermissionSummary } from "../policy/permission-summary.js";
 import { mustEnrolSecondFactor } from "../policy/second-factor.js";
+import { sessionViewSchema } from "../sessions/session-view.js";
 import type { OperationSpec } from "./operation.js";
 import { recordSchemaNames } from "./records.js";
-import { inputSchemaOf, type JsonSchema, objectOf, ref } from "./schema.js";
+import { inputSchemaOf, type JsonSchema, objectOf, outputSchemaOf, ref } from "./schema.js";
 
 /** Anyone may call it; a token, when sent, must still be valid. */
 const ANYONE: PermissionSummary = { permissions: ["*"], sentence: "anyone, signed in or not" };
@@ -153,15 +156,7 @@ function secondFactorSchemas(auth: AuthModel): Record<string, JsonSchema> {
       description:
         "No session yet: send the `mfaToken` with a code, a recovery code or a passkey's answer (`passkey` in `methods`) to `login/mfa`.",
     },
-    [PASSKEY_SCHEMA]: {
-      ...objectOf({
-        id: { type: "string" },
-        name: { type: "string" },
-        createdAt: { type: "string", format: "date-time" },
-        lastUsedAt: { type: ["string", "null"], format: "date-time" },
-      }),
-      description: "A passkey of yours: its public key is never answered.",
-    },
+    [PASSKEY_SCHEMA]: outputSchemaOf(passkeySummarySchema),
     [PASSKEY_ADDED_SCHEMA]: {
       ...objectOf(
         { id: { type: "string" }, name: { type: "string" }, createdAt: { type: "string", format: "date-time" }, ...signedIn },
@@ -191,20 +186,10 @@ export function authSchemas(auth: AuthModel): Record<string, JsonSchema> {
       description:
         'The session\'s tokens and the profile. With `"transport": "cookie"`, `token`, `tokenType` and `refreshToken` are set as HttpOnly cookies instead.',
     },
-    [SESSION_SCHEMA]: objectOf({
-      id: { type: "string" },
-      createdAt: { type: "string", format: "date-time" },
-      refreshedAt: { type: "string", format: "date-time" },
-      expiresAt: { type: "string", format: "date-time" },
-      userAgent: { type: ["string", "null"] },
-      current: { type: "boolean", description: "The session of the token that asked." },
-    }),
+    [SESSION_SCHEMA]: outputSchemaOf(sessionViewSchema),
     [SECURITY_EVENT_SCHEMA]: SECURITY_EVENT,
-    [API_KEY_SCHEMA]: API_KEY,
-    [API_KEY_CREATED_SCHEMA]: {
-      ...objectOf({ ...apiKeyProperties(), key: API_KEY_PROPERTY }, { optional: [] }),
-      description: "The new key: `key` is shown only here.",
-    },
+    [API_KEY_SCHEMA]: outputSchemaOf(apiKeyViewSchema),
+    [API_KEY_CREATED_SCHEMA]: outputSchemaOf(createdApiKeySchema),
   };
 }
 
@@ -234,34 +219,4 @@ const SECURITY_EVENT: JsonSchema = {
   description: "A security event: never a password, token, code or hash.",
 };
 
-const TIME_OR_NULL: JsonSchema = { type: ["string", "null"], format: "date-time" };
-
 /** The properties of an API key as lists show it (docs/api-keys.md): never the key or its hash. */
-function apiKeyProperties(): Record<string, JsonSchema> {
-  return {
-    id: { type: "string" },
-    name: { type: "string" },
-    scopes: {
-      type: ["array", "null"],
-      items: { type: "string" },
-      description: "The entity operations it may perform (`<entity segment>:<operation>`); `null`: all its user may perform.",
-    },
-    createdAt: { type: "string", format: "date-time" },
-    expiresAt: { ...TIME_OR_NULL, description: "When it stops working; `null`: never." },
-  };
-}
-
-/** An API key as its owner and the setup role see it. */
-const API_KEY: JsonSchema = {
-  ...objectOf({
-    ...apiKeyProperties(),
-    lastUsedAt: { ...TIME_OR_NULL, description: "Its last use, to the minute; `null`: never used." },
-  }),
-  description: "An API key: never the key itself.",
-};
-
-/** The key itself, in the answer that creates it. */
-const API_KEY_PROPERTY: JsonSchema = {
-  type: "string",
-  description: "The key: send it as `Authorization: Bearer <key>`. Shown only in this answer; the server keeps its SHA-256.",
-};

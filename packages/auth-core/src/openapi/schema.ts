@@ -20,6 +20,12 @@ export function inputSchemaOf(schema: z.ZodType, options: { readonly ignored?: I
   return json;
 }
 
+/** The JSON Schema of what a zod schema gives (`z.toJSONSchema` on its output side): an answer, made by the server. */
+export function outputSchemaOf(schema: z.ZodType): JsonSchema {
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io: "output", unrepresentable: "any" }) as JsonSchema;
+  return json;
+}
+
 /** A reference to a schema of the document's `components`. */
 export function ref(name: string): JsonSchema {
   return { $ref: `#/components/schemas/${name}` };

@@ -1,6 +1,6 @@
 import { type Authenticated, invalidTokenError } from "../accounts/authenticate.js";
 import { aboutUser, requestEvents } from "../accounts/security-events.js";
-import { apiKeyView } from "../api-keys/api-keys.js";
+import { apiKeyView, type CreatedApiKey } from "../api-keys/api-key-view.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import { defineOperation } from "../endpoints/operation.js";
 import { ApiError } from "../http/errors.js";
@@ -44,7 +44,8 @@ export const createApiKey = defineOperation("createApiKey", async ({ context, se
     return issued;
   });
   const { lastUsedAt: _never, ...view } = apiKeyView(row);
-  return jsonWithToken(201, { ...view, key });
+  const created: CreatedApiKey = { ...view, key };
+  return jsonWithToken(201, created);
 });
 
 /** Whose keys a request names: `?userId=` (the setup role, or the caller themselves), else the caller's. */

@@ -7,7 +7,7 @@ import { checkTransport, signedInBody, signedInReply } from "../accounts/signed-
 import { defineOperation } from "../endpoints/operation.js";
 import { ApiError } from "../http/errors.js";
 import { json, jsonWithToken, noContent } from "../http/responses.js";
-import { summaryOf } from "../mfa/passkeys.js";
+import { summaryOf } from "../mfa/passkey-view.js";
 import type { AnyDB } from "../store/database.js";
 
 /**

@@ -3,19 +3,8 @@ import { defineOperation } from "../endpoints/operation.js";
 import { ApiError } from "../http/errors.js";
 import { json, noContent } from "../http/responses.js";
 import { checkSessionRevoker } from "../policy/sessions.js";
-import type { SessionRow } from "../sessions/session-store.js";
+import { sessionView } from "../sessions/session-view.js";
 import { enforce } from "./access.js";
-
-function sessionView(session: SessionRow, current: string): Record<string, unknown> {
-  return {
-    id: session.id,
-    createdAt: new Date(session.createdAt).toISOString(),
-    refreshedAt: new Date(session.refreshedAt).toISOString(),
-    expiresAt: new Date(session.expiresAt).toISOString(),
-    userAgent: session.userAgent,
-    current: session.id === current,
-  };
-}
 
 /** `GET /api/<auth>/sessions`: the caller's live sessions, newest first, the current one marked. */
 export const listSessions = defineOperation("listSessions", async ({ services, caller: { caller, session } }) => {
