@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 // Runs every check and test suite of the repository and ends with one line:
 // "N passed, N failed[, N skipped]" summing all of them. Exit code 1 on any failure.
-// After auth-core's build, three lanes run at the same time: the scaffold tests (installs and builds
-// of create-next-app projects); lint, unit tests and the benchmarks' smoke run; the type check, the
-// web app's build, then the browser and hardening tests against it. The timing tests run last, alone. Each suite's output is printed whole when it ends, with its time.
+// After auth-core's build come three lanes: the scaffold tests (installs and builds of create-next-app
+// projects); lint, unit tests and the benchmarks' smoke run; the type check, the web app's build, then
+// the browser and hardening tests against it. On a machine with 4 cores or more the lanes run at the
+// same time; with fewer, one after another (each suite already keeps two cores busy: side by side on
+// two they took twice as long in all). TEST_LANES=parallel or serial decides instead. The timing tests
+// run last, alone. Each suite's output is printed whole when it ends, with its time.
 //
 //   node scripts/test.mjs                  everything
 //   node scripts/test.mjs unit e2e         the build, then these suites
@@ -11,6 +14,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import net from "node:net";
+import { availableParallelism } from "node:os";
 import { basename, resolve } from "node:path";
 import { tallySuite } from "./suite-tally.mjs";
 
@@ -136,18 +140,24 @@ function runStep(step) {
   });
 }
 
-/** Runs the lanes at the same time, each lane's steps one after another; the lane "last" after all of them. */
+/** Whether the lanes run at the same time: on 4 cores or more, unless TEST_LANES says. */
+const PARALLEL = process.env.TEST_LANES ? process.env.TEST_LANES === "parallel" : availableParallelism() >= 4;
+
+/**
+ * Runs the lanes, each lane's steps one after another: at the same time when {@link PARALLEL}, else
+ * lane after lane (lanes 1, 2, then 0: the checks first); the lane "last" after all of them.
+ */
 async function runLanes(steps) {
   const lanes = new Map();
   for (const step of steps) lanes.set(step.lane, [...(lanes.get(step.lane) ?? []), step]);
   const last = lanes.get("last") ?? [];
   lanes.delete("last");
   const results = [];
-  await Promise.all(
-    [...lanes.values()].map(async (lane) => {
-      for (const step of lane) results.push(await runStep(step));
-    }),
-  );
+  const runLane = async (lane) => {
+    for (const step of lane) results.push(await runStep(step));
+  };
+  if (PARALLEL) await Promise.all([...lanes.values()].map(runLane));
+  else for (const key of [...lanes.keys()].sort((a, b) => ((a + 2) % 3) - ((b + 2) % 3))) await runLane(lanes.get(key));
   for (const step of last) results.push(await runStep(step));
   return results;
 }
@@ -169,7 +179,7 @@ if (built) {
   }
   if (prepared) {
     const results = await runLanes(STEPS);
-    console.log("\nTime per step (lanes run at the same time):");
+    console.log(`\nTime per step (lanes run ${PARALLEL ? "at the same time" : "one after another"}):`);
     for (const { step, tally, time } of results) {
       totals.passed += tally.passed;
       totals.failed += tally.failed;
