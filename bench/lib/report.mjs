@@ -664,6 +664,25 @@ function sections(r) {
 
 const FINDINGS = `## Profiles and changes
 
+### The registry runs the endpoints (auth-core change)
+
+Every auth endpoint now runs through \`bindOperation\` (\`endpoints/operation.ts\`), which checks what
+its catalog entry declares (the caller, a recent sign-in, the query, the body) before its handler.
+Two builds side by side on bare node:http, taking turns (\`node bench/ab.mjs --a OLD/dist/index.js
+--only me,meApiKey --rounds 5\`: 10 connections, medians of 5 turns of 3 s), the build before
+against this one, measured twice:
+
+| Measure | Before | First cut | Ratio | Before | Final | Ratio |
+| --- | --- | --- | --- | --- | --- | --- |
+| \`me\`, req/s | 15,442 | 13,716 | 0.89× | 15,663 | 15,728 | 1.00× |
+| \`me\` with an API key, req/s | 22,922 | 20,253 | 0.88× | 22,261 | 22,745 | 1.02× |
+| \`me\`, CPU ms per request | 0.060 | 0.069 | 0.87× | 0.063 | 0.063 | 1.01× |
+
+The first cut ran every step for every operation: an \`async\` wrapper, an empty query parsed and a
+body step awaited even where none is read. The final one binds each operation to the steps its
+entry declares; one that declares only a caller (\`me\`, the lists) is its caller's check and then
+its handler, as before, so it costs the same.
+
 ### The native bcrypt (auth-core change)
 
 A login is one bcrypt comparison and little else, so what the hash costs is what a login costs. The

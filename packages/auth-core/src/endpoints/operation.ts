@@ -9,7 +9,7 @@ import { ApiError, type Issue } from "../http/errors.js";
 import { parseBody } from "../http/parse.js";
 import type { Reply } from "../http/responses.js";
 import type { AUTH_ENDPOINTS, AuthOperationId, AuthRoute, EndpointOperation, EndpointParameter, PathParametersOf } from "./catalog.js";
-import { type BodyOf, OPERATION_SCHEMAS } from "./schemas.js";
+import { type BodyOf, OPERATION_SCHEMAS, type OperationSchemas } from "./schemas.js";
 
 type Operations<R extends AuthRoute> = (typeof AUTH_ENDPOINTS)[R]["operations"];
 
@@ -138,9 +138,8 @@ function queryValue(parameter: EndpointParameter, raw: string): { value: string 
   return { value: raw };
 }
 
-/** The declared query parameters of a request; 400 `INVALID_QUERY` with one issue per one that cannot be used. */
-function parseQuery(request: ApiRequest, parameters: readonly EndpointParameter[]): Record<string, string | number> {
-  const inQuery = parameters.filter((parameter) => parameter.in === "query");
+/** The query parameters (`inQuery`) of a request; 400 `INVALID_QUERY` with one issue per one that cannot be used. */
+function parseQuery(request: ApiRequest, inQuery: readonly EndpointParameter[]): Record<string, string | number> {
   if (inQuery.length === 0) return {};
   const search = new URL(request.url).searchParams;
   const query: Record<string, string | number> = {};
@@ -199,20 +198,34 @@ export function bindOperation(
   operation: EndpointOperation,
   definition: OperationDefinition<AuthOperationId>,
 ): BoundOperation {
-  const body = (OPERATION_SCHEMAS as Record<AuthOperationId, { body?: import("./schemas.js").EndpointBody }>)[definition.id].body;
+  const body = (OPERATION_SCHEMAS as Readonly<Record<AuthOperationId, OperationSchemas>>)[definition.id].body;
   const schema = body?.schema(services.auth, context.model) ?? null;
   const parse = body?.parse;
   const admissions = (definition.options.admit ?? []) as readonly Admission<AuthOperationId>[];
-  const parameters = operation.parameters ?? [];
+  const inQuery = (operation.parameters ?? []).filter((parameter) => parameter.in === "query");
+  const readsBody = Boolean(operation.recentSignIn || schema || parse);
+  const run = definition.handler as (call: OperationCall<AuthOperationId>) => Promise<Reply>;
+  const identify = (request: ApiRequest): Promise<AnyCaller> =>
+    definition.options.ownCredentials ? Promise.resolve(null) : callerOf(context, services, request, operation);
+  if (admissions.length === 0 && inQuery.length === 0 && !readsBody) {
+    // The hot paths (`me`, the lists): the caller, then the handler, with no step more.
+    return (request, path) =>
+      identify(request).then((caller) =>
+        run({ context, services, request, caller: caller as never, body: undefined as never, path: path as never, query: NO_QUERY }),
+      );
+  }
   return async (request, path) => {
-    const caller = definition.options.ownCredentials ? null : await callerOf(context, services, request, operation);
+    const caller = await identify(request);
     const early = { context, services, request, caller: caller as never };
     for (const admit of admissions) await admit(early);
-    const query = parseQuery(request, parameters);
-    const parsed = await bodyOf({ context, services, request, caller }, operation, schema, parse);
-    return definition.handler({ ...early, body: parsed as never, path: path as never, query: query as never });
+    const query = parseQuery(request, inQuery);
+    const parsed = readsBody ? await bodyOf(early, operation, schema, parse) : undefined;
+    return run({ ...early, body: parsed as never, path: path as never, query: query as never });
   };
 }
+
+/** The query of an operation that declares no query parameter. */
+const NO_QUERY: QueryOf<never> = Object.freeze({});
 
 /** An operation that will hash or compare a password: 503 (with `Retry-After`) while the hash queue is full, before the body is read. */
 export function roomInHashQueue({ services }: { readonly services: AuthServices }): void {
