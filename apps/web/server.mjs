@@ -3,6 +3,7 @@
 // connection's peer address in a header only it sets, so auth-core's throttling sees the real client.
 // API requests that nothing of the project's own could answer go straight to auth-core, without
 // Next.js's request handling (which costs several times what the API's answer does).
+// @ts-check
 import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { dirname, join } from "node:path";
@@ -16,16 +17,23 @@ const dir = dirname(fileURLToPath(import.meta.url));
 const port = Number(process.env.PORT || 3000);
 const hostname = process.env.HOSTNAME || "127.0.0.1";
 
+/**
+ * @param {unknown} message
+ * @returns {never}
+ */
 function fail(message) {
   console.error(`domain-auth: cannot start: ${String(message).split("\n")[0]}`);
   process.exit(1);
 }
 
-/** Replaces any client-sent peer header with the socket's address. */
+/**
+ * Replaces any client-sent peer header with the socket's address.
+ * @param {import("node:http").IncomingMessage} request
+ */
 function recordPeerAddress(request) {
   const raw = request.rawHeaders;
   for (let index = raw.length - 2; index >= 0; index -= 2) {
-    if (raw[index].toLowerCase() === PEER_ADDRESS_HEADER) raw.splice(index, 2);
+    if (raw[index]?.toLowerCase() === PEER_ADDRESS_HEADER) raw.splice(index, 2);
   }
   request.headers[PEER_ADDRESS_HEADER] = request.socket.remoteAddress ?? "";
 }
@@ -42,6 +50,11 @@ const BUILD_ASSETS = "/_next/static/";
 /** The manifest versions whose shape `readNextRouting` knows. */
 const KNOWN_VERSIONS = { routes: 3, middleware: 3, functions: 1 };
 
+/**
+ * A build manifest, as JSON of a shape `claimingSources` checks; `undefined` when it cannot be read.
+ * @param {string} path
+ * @returns {any}
+ */
 function readJson(path) {
   try {
     return JSON.parse(readFileSync(path, "utf8"));
@@ -50,6 +63,7 @@ function readJson(path) {
   }
 }
 
+/** @type {(value: unknown) => value is Record<string, any>[]} */
 const isList = (value) => Array.isArray(value) && value.every((item) => item !== null && typeof item === "object");
 
 /**
@@ -58,6 +72,10 @@ const isList = (value) => Array.isArray(value) && value.every((item) => item !==
  * rewrite or header rule, or a proxy (middleware) whose matcher covers it. `null` when a manifest is
  * missing or of a version or shape not known here, when the build uses `basePath` or i18n routing, or has
  * no route handler for auth-core.
+ * @param {any} routes `routes-manifest.json`
+ * @param {any} edge `server/middleware-manifest.json`
+ * @param {any} node `server/functions-config-manifest.json`
+ * @returns {string[] | null}
  */
 function claimingSources(routes, edge, node) {
   if (routes?.version !== KNOWN_VERSIONS.routes || edge?.version !== KNOWN_VERSIONS.middleware) return null;
@@ -89,6 +107,8 @@ function claimingSources(routes, edge, node) {
  * Reads from the build's manifests whether Next.js might answer a path other than by handing it to
  * auth-core's route handler (see `claimingSources`). Fails closed: whatever it cannot read or does not
  * know leaves every path to Next.js. Patterns are matched ignoring case, which may claim more, never less.
+ * @param {string} appDir
+ * @returns {(path: string) => boolean}
  */
 function readNextRouting(appDir) {
   const build = join(appDir, ".next");
@@ -99,6 +119,7 @@ function readNextRouting(appDir) {
     readJson(join(build, "server", "functions-config-manifest.json")) ?? { version: KNOWN_VERSIONS.functions, functions: {} },
   );
   if (!sources) return () => true;
+  /** @type {RegExp[]} */
   let patterns;
   try {
     patterns = sources.map((source) => new RegExp(source, "i"));
@@ -113,6 +134,8 @@ function readNextRouting(appDir) {
  * segment plain, nothing to decode or normalize) that nothing of the project's own could claim (see
  * `readNextRouting`). Every other path goes to Next.js, which routes it as the project's proxy and routes
  * see it.
+ * @param {string} path
+ * @param {(path: string) => boolean} nextMightAnswer
  */
 function isCorePath(path, nextMightAnswer) {
   return PLAIN_API_PATH.test(path) && !nextMightAnswer(path);
@@ -121,6 +144,7 @@ function isCorePath(path, nextMightAnswer) {
 /**
  * `true` for a path whose percent-encoding is broken (`%zz`, or bytes that are no UTF-8, such as `%C0`):
  * no route can be matched on it, and Next.js answers some with a bare 500.
+ * @param {string} path
  */
 function hasBrokenEncoding(path) {
   try {
@@ -135,6 +159,8 @@ function hasBrokenEncoding(path) {
  * Requests Node.js cannot parse (bad header bytes, unknown methods, conflicting framing, headers over
  * 16 KiB, too slow to arrive) get the API's error body instead of a bare status line: 431 HEADERS_TOO_LARGE,
  * 408 REQUEST_TIMEOUT or 400 BAD_REQUEST.
+ * @param {NodeJS.ErrnoException} error
+ * @param {import("node:stream").Duplex & { _httpMessage?: { headersSent?: boolean } }} socket
  */
 function answerClientError(error, socket) {
   if (!socket.writable || socket._httpMessage?.headersSent || error.code === "ECONNRESET") {
@@ -157,7 +183,9 @@ nextEnv.loadEnvConfig(dir, false, { info: () => {}, error: console.error });
 const auth = await authFromEnv().catch((error) => fail(error?.message ?? error));
 // A first query now, so an unreachable database refuses to start rather than failing the first visitor.
 const setupRequired = await auth.isSetupRequired().catch((error) => fail(error?.message ?? error));
-const app = next({ dev: false, dir });
+// next's CommonJS export is the function itself; its types describe it as the module's default.
+const createNext = /** @type {typeof import("next").default} */ (/** @type {unknown} */ (next));
+const app = createNext({ dev: false, dir });
 await app.prepare().catch((error) => fail(error?.message ?? error));
 const handleRequest = app.getRequestHandler();
 const handleInCore = createNodeListener(auth);

@@ -34,8 +34,12 @@ export function packageSourceFiles(): string[] {
 
 /**
  * The source files of the apps, relative to the root: the wizard's `src/` and the web app's `app/`,
- * `components/` and `lib/`, TypeScript only, without their tests.
+ * `components/` and `lib/`, TypeScript only, without their tests; and the web app's `server.mjs`.
  */
 export function appSourceFiles(): string[] {
-  return sourceFilesUnder(["apps/wizard/src", "apps/web/app", "apps/web/components", "apps/web/lib"], /\.tsx?$/);
+  // server.mjs is the production server the wizard scaffolds: held to the same rules as the app's TypeScript.
+  return [
+    ...sourceFilesUnder(["apps/wizard/src", "apps/web/app", "apps/web/components", "apps/web/lib"], /\.tsx?$/),
+    "apps/web/server.mjs",
+  ];
 }
