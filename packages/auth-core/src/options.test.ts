@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { BLOG_YAML, domainOf, TEST_SECRET } from "../test/support/domains.js";
 import { createAuth } from "./create-auth.js";
@@ -75,4 +76,25 @@ describe("the options createAuth and readSettings share", () => {
   it("states the body limit from its constant", () => {
     expect(ERROR_CODES.PAYLOAD_TOO_LARGE.message).toBe(`The body is larger than ${MAX_BODY_BYTES / 1024} KiB`);
   });
+});
+
+describe("the defaults the option types state", () => {
+  /** The `@default` of the JSDoc right before `declaration` in `file`; `null` when it states none. */
+  function statedDefault(file: string, declaration: RegExp): string | null {
+    const source = readFileSync(new URL(file, import.meta.url), "utf8");
+    const at = source.search(declaration);
+    if (at < 0) return null;
+    const comment = /\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*$/.exec(source.slice(0, at))?.[1] ?? "";
+    return /@default (\d+)/.exec(comment)?.[1] ?? null;
+  }
+
+  it.each(Object.entries(WHOLE_NUMBER_OPTIONS).filter(([, spec]) => "default" in spec))(
+    "%s: AuthSettings states the table's default, and CreateAuthOptions too where it states one",
+    (name, spec) => {
+      const expected = String((spec as { default: number }).default);
+      expect(statedDefault("./settings.ts", new RegExp(`readonly ${name}: number;`))).toBe(expected);
+      const inOptions = statedDefault("./instance/auth.ts", new RegExp(`\\b${name}\\?: number;`));
+      if (inOptions !== null) expect(inOptions).toBe(expected);
+    },
+  );
 });

@@ -128,24 +128,18 @@ export function readSettings(env: AuthEnvironment = process.env): AuthSettings {
     labelOf: variableOf,
     rawOf: (option) => env[variableOf(option)],
   });
+  // What the hashing threads and their queue take are options of createAuth alone: no variable sets them.
+  const { hashThreads: _threads, maxHashQueue: _queue, ...checked } = options;
   return {
     production,
     domainFile: env.DOMAIN_FILE || "domain.yaml",
     databaseUrl: env.DATABASE_URL || "file:.data/app.db",
-    secret: options.secret,
-    bcryptCost: options.bcryptCost,
-    tokenTtlSeconds: options.tokenTtlSeconds,
-    refreshTtlSeconds: options.refreshTtlSeconds,
-    sessionMaxAgeSeconds: options.sessionMaxAgeSeconds,
-    trustProxy: options.trustProxy,
-    registerLimit: options.registerLimit,
-    eventRetentionDays: options.eventRetentionDays,
-    reauthWindowSeconds: options.reauthWindowSeconds,
-    setupToken: options.setupToken,
-    corsOrigins: options.corsOrigins,
+    ...checked,
+    // Present when unset too, as `undefined`.
+    secret: checked.secret,
+    setupToken: checked.setupToken,
     appUrl: checkAppUrl(env.APP_URL, "APP_URL"),
     smtpUrl: smtpUrlOf(env.SMTP_URL),
     mailFrom: env.MAIL_FROM || undefined,
-    port: options.port,
   };
 }

@@ -2,7 +2,7 @@
 
 import type { ErrorBody } from "@domain-auth/core/policy";
 import Image from "next/image";
-import { useEffect, useEffectEvent, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { ApiFailure } from "@/lib/domain-auth/api-request";
 import {
   confirmTotp,
@@ -14,6 +14,7 @@ import {
   type TotpSecret,
 } from "@/lib/domain-auth/second-factor";
 import { sessionClient } from "@/lib/domain-auth/session";
+import { useLoaded } from "@/lib/domain-auth/use-loaded";
 import { FormError } from "./form-error";
 import { ReauthPrompt } from "./reauth-prompt";
 import { SecretFieldsForm, TOTP_CODE_FIELD } from "./secret-fields-form";
@@ -46,27 +47,28 @@ function usePendingSecret({ auth, enrolmentToken, onRefused }: TotpSetupProps): 
 } {
   const segment = auth.segment;
   const [attempt, setAttempt] = useState(0);
-  const [loaded, setLoaded] = useState<{ attempt: number; pending: Pending } | null>(null);
-  const started = useRef<{ key: string; answer: ReturnType<typeof startTotp> } | null>(null);
-  const refused = useEffectEvent((failure: ApiFailure) => onRefused?.(failure));
-  useEffect(() => {
-    let current = true;
-    const key = JSON.stringify([segment, enrolmentToken ?? null, attempt]);
-    if (started.current?.key !== key) started.current = { key, answer: startTotp(sessionClient(), { segment }, { enrolmentToken }) };
-    started.current.answer.then((result) => {
-      if (!current) return;
-      if (!result.ok && result.status === 401) refused(result);
-      setLoaded({ attempt, pending: result.ok ? { status: "ready", secret: result.data } : { status: "failed", error: result.error } });
-    });
-    return () => {
-      current = false;
-    };
-  }, [segment, enrolmentToken, attempt]);
-  const pending: Pending = loaded?.attempt === attempt ? loaded.pending : { status: "loading" };
+  const key = JSON.stringify([segment, enrolmentToken ?? null, attempt]);
+  const [accepted, setAccepted] = useState<{ key: string; secret: TotpSecret } | null>(null);
+  const started = useLoaded(
+    key,
+    () => startTotp(sessionClient(), { segment }, { enrolmentToken }),
+    (result) => {
+      if (!result.ok && result.status === 401) onRefused?.(result);
+    },
+  );
+  const result = started.key === key ? started.value : undefined;
+  const pending: Pending =
+    accepted?.key === key
+      ? { status: "ready", secret: accepted.secret }
+      : !result
+        ? { status: "loading" }
+        : result.ok
+          ? { status: "ready", secret: result.data }
+          : { status: "failed", error: result.error };
   return {
     pending,
     retry: () => setAttempt((value) => value + 1),
-    accept: (secret) => setLoaded({ attempt, pending: { status: "ready", secret } }),
+    accept: (secret) => setAccepted({ key, secret }),
   };
 }
 
