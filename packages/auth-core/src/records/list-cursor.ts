@@ -1,11 +1,7 @@
 import { decodeOpaqueCursor, encodeOpaqueCursor } from "../http/opaque-cursor.js";
+import type { ListPosition } from "../store/record-lists.js";
 
-/** Where a page of records ends: its last record, by the collection's order (`createdAt`, then `id`). */
-export interface ListPosition {
-  /** The record's `createdAt` as stored: an ISO 8601 instant. */
-  readonly createdAt: string;
-  readonly id: string;
-}
+export type { ListPosition };
 
 /** The longest cursor worth decoding: an instant and an id of at most 128 characters, with room to spare. */
 const MAX_CURSOR_LENGTH = 400;

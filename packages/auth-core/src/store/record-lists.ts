@@ -1,9 +1,15 @@
 import type { Kysely } from "kysely";
 import type { EntityModel } from "../config/index.js";
-import type { ListPosition } from "../records/list-cursor.js";
 import type { AnyDB, Database } from "./database.js";
 import { fromRow, type StoredRecord } from "./rows.js";
 import { selectRows } from "./select-rows.js";
+
+/** Where a page of records ends: its last record, by the collection's order (`createdAt`, then `id`). */
+export interface ListPosition {
+  /** The record's `createdAt` as stored: an ISO 8601 instant. */
+  readonly createdAt: string;
+  readonly id: string;
+}
 
 /** Up to this many records a list's `total` is always counted; above, only when asked (docs/api.md#lists). */
 export const EXACT_TOTAL_LIMIT = 10_000;
