@@ -8,7 +8,9 @@ import { REUSE_GRACE_MS } from "../sessions/lifetimes.js";
  * The auth endpoints, one entry each: what a browser, a page and the wizard may know of them.
  * Nothing here imports a handler, a schema library or Node, so `@domain-auth/core/policy` and the
  * wizard's first prompt can hold it. The zod bodies and answers (`schemas.ts`) and the handlers
- * (`handlers.ts`) are keyed by the operation ids below, and the compiler asks for each.
+ * (`defineOperation` in `routes/`, listed in `routes/index.ts`) are keyed by the operation ids
+ * below, and the compiler asks for each. What an entry declares is enforced before its handler
+ * runs (`operation.ts`).
  */
 
 /** A method an auth endpoint answers (HEAD is answered wherever GET is). */
