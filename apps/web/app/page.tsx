@@ -1,4 +1,5 @@
-import { apiPaths, authPageExists, collectionPath, OPENAPI_PATH } from "@domain-auth/core/policy";
+import { apiPaths, collectionPath, OPENAPI_PATH } from "@domain-auth/core/policy";
+import { authPageExists } from "@domain-auth/core/vocabulary";
 import Link from "next/link";
 import { Suspense } from "react";
 import { AuthFrame } from "@/components/domain-auth/auth-frame";

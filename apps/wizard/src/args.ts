@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
-import type { Endpoint } from "@domain-auth/core/config";
 import { endpointFlagLabel } from "@domain-auth/core/endpoints";
+import type { Endpoint } from "@domain-auth/core/vocabulary";
 import { closestMatch, ENDPOINTS } from "@domain-auth/core/vocabulary";
 import type { ChoiceFlags } from "./auth-choices.js";
 

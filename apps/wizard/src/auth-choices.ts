@@ -1,4 +1,5 @@
-import type { AuthType, Endpoint, MfaModel } from "@domain-auth/core/config";
+import type { MfaModel } from "@domain-auth/core/config";
+import type { AuthType, Endpoint } from "@domain-auth/core/vocabulary";
 import { type CredentialField, type DomainState, detectAuthEntity, missingCredentials, registerRoleCandidates } from "./domain-state.js";
 
 /** Every answer the wizard collects: what the `auth` block (and the auth entity) should become. */

@@ -2,7 +2,7 @@ import type { Readable, Writable } from "node:stream";
 import { confirm, isCancel, log, multiselect, select, text } from "@clack/prompts";
 import type { MfaModel } from "@domain-auth/core/config";
 import { ENDPOINT_HINTS, endpointFlagLabel } from "@domain-auth/core/endpoints";
-import { ENDPOINTS } from "@domain-auth/core/vocabulary";
+import { ENDPOINTS, toSegment } from "@domain-auth/core/vocabulary";
 import {
   type AuthChoices,
   type ChoiceFlags,
@@ -127,7 +127,6 @@ async function askDefaultRole(
 async function askEndpoints(state: DomainState, flags: ChoiceFlags, entity: string, io: PromptStreams): Promise<AuthChoices["endpoints"]> {
   const initial = initialEndpoints(state, flags);
   if (flags.disabledEndpoints.length > 0) return initial;
-  const { toSegment } = await import("@domain-auth/core/config");
   const chosen = answered(
     await multiselect({
       message: "Which endpoints should exist?",

@@ -5,15 +5,16 @@
  * - Every permission rule of docs/api.md#permissions as a pure function (records and values passed in, nothing
  *   read or written): routes turn a refusal into an error response, pages show only the actions
  *   the server would allow.
- * - The error codes and body of the API, the limits forms show, the API's paths (from the
- *   endpoint catalog) and which auth pages exist.
+ * - The error codes and body of the API, the limits forms show and the API's paths (from the
+ *   endpoint catalog). The catalog itself is `@domain-auth/core/endpoints`, the auth pages
+ *   `@domain-auth/core/vocabulary`, the password rules `@domain-auth/core/password`: each name has
+ *   one home.
  *
  * @example
  * import { apiPaths, holdsSetupRole, mayPerform } from "@domain-auth/core/policy";
  */
 // The answers of the API, as types only: the pages read them as the server makes them (nothing is bundled).
 export type { ApiKeyView, CreatedApiKey } from "./api-keys/api-key-view.js";
-export { AUTH_PAGE_NEEDS, AUTH_PAGES, type AuthPage, authPageExists } from "./config/vocabulary.js";
 export {
   type ApiPaths,
   apiKeyPath,
@@ -25,12 +26,10 @@ export {
   type ListQuery,
   OPENAPI_PATH,
   passkeyPath,
-  type Segmented,
   sessionPath,
   userApiKeysPath,
   userSessionsPath,
 } from "./endpoints/api-paths.js";
-export { AUTH_ENDPOINTS, type AuthRoute, type EndpointEntry, endpointFlagsOf, type FixedAuthRoute } from "./endpoints/catalog.js";
 export {
   EVENT_PAGE_LIMITS,
   type EventDetail,
@@ -42,7 +41,6 @@ export {
 export { ERROR_CODES, type ErrorBody, type ErrorCode, type Issue } from "./http/errors.js";
 export { ACCOUNT_TOKEN_LIFETIMES, type AccountTokenKind } from "./mail/lifetimes.js";
 export type { PasskeySummary } from "./mfa/passkey-view.js";
-export { MAX_PASSWORD_BYTES, MIN_PASSWORD_BYTES, MIN_PASSWORD_CHARACTERS, passwordLengthProblem } from "./password/limits.js";
 export {
   API_KEY_LIMITS,
   API_KEY_OPERATIONS,

@@ -1,5 +1,6 @@
 import type { ApiKeys } from "./api-keys/api-keys.js";
-import type { AuthModel, DomainModel, EndpointFlag } from "./config/index.js";
+import type { AuthModel, DomainModel } from "./config/index.js";
+import type { EndpointFlag } from "./config/vocabulary.js";
 import type { CookieTransport } from "./cookies/cookie-transport.js";
 import type { EventLog } from "./events/event-log.js";
 import type { ApiRequest } from "./http/api-request.js";

@@ -11,18 +11,17 @@ export {
   DomainConfigError,
   type DomainModel,
   type DomainValidation,
-  type Endpoint,
-  type EndpointFlag,
   type EntityModel,
   type FieldModel,
   formatDiagnostic,
   loadDomain,
   type MfaModel,
-  type Operation,
   validateDomainText,
 } from "./config/index.js";
+export type { Endpoint, EndpointFlag, Operation } from "./config/vocabulary.js";
 export type { PageSessions, Profile, RequestHeaders, SessionRenewal } from "./cookies/page-sessions.js";
 export { type Auth, type CreateAuthOptions, createAuth } from "./create-auth.js";
+export { OPENAPI_PATH } from "./endpoints/api-paths.js";
 export { authFromEnv, type CreateAuthFromEnvOptions, createAuthFromEnv } from "./env.js";
 export type { EventDraft, EventListener, EventLog, EventPage } from "./events/event-log.js";
 export { type EventDetail, SECURITY_EVENT_TYPES, type SecurityEvent, type SecurityEventType } from "./events/event-types.js";
@@ -48,7 +47,7 @@ export {
   type SmtpMailerOptions,
 } from "./mail/mailer.js";
 export { createNodeListener, type NodeListener, type ReplyingHandler } from "./node-listener.js";
-export { OPENAPI_PATH, type OpenApiDocument, openApiDocument } from "./openapi/index.js";
+export { type OpenApiDocument, openApiDocument } from "./openapi/index.js";
 export { ConfigurationError } from "./options.js";
 export { type AuthEnvironment, type AuthSettings, EnvironmentError, readSettings } from "./settings.js";
 export { startLines } from "./start-lines.js";

@@ -15,7 +15,6 @@ export {
   type PasswordHasher,
   type PasswordHasherOptions,
 } from "./password/hasher.js";
-export { passwordProblem } from "./password/rules.js";
 export { emailProblem, normalizeEmail } from "./records/email.js";
 export { serializeRecord } from "./records/serialize.js";
 export { type Database, type OpenDatabaseOptions, openDatabase } from "./store/database.js";

@@ -1,5 +1,7 @@
-import type { DomainModel, EndpointFlag, EntityModel, FieldModel, PermissionMap } from "@domain-auth/core/config";
-import { apiKeyScopes, endpointFlagsOf } from "@domain-auth/core/policy";
+import type { DomainModel, EntityModel, FieldModel, PermissionMap } from "@domain-auth/core/config";
+import { endpointFlagsOf } from "@domain-auth/core/endpoints";
+import { apiKeyScopes } from "@domain-auth/core/policy";
+import type { EndpointFlag } from "@domain-auth/core/vocabulary";
 
 /** A field as the browser needs it to render an input and a table cell. */
 export interface FieldView {

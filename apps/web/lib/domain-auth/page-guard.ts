@@ -1,5 +1,5 @@
 import type { Auth } from "@domain-auth/core";
-import { type AuthPage, authPageExists } from "@domain-auth/core/policy";
+import { type AuthPage, authPageExists } from "@domain-auth/core/vocabulary";
 import { type DomainView, toDomainView } from "./domain-view";
 
 /** The pages of the app: home, and the auth pages, each of which may exist or not depending on the domain's `auth` block. */

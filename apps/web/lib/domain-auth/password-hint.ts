@@ -1,4 +1,4 @@
-import { MIN_PASSWORD_CHARACTERS } from "@domain-auth/core/policy";
+import { MIN_PASSWORD_CHARACTERS } from "@domain-auth/core/password";
 
 /**
  * What a new password must be, in the words people count in: characters. The 72-byte bound bcrypt

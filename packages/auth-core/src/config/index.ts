@@ -12,24 +12,3 @@ export {
 export type { AuthModel, DomainModel, EntityModel, FieldModel, MfaModel, PermissionMap } from "./model.js";
 export { type DomainDeclaration, domainFileSchema } from "./schema.js";
 export { type DomainValidation, loadDomain, validateDomainText } from "./validate.js";
-export {
-  AUTH_TYPES,
-  type AuthType,
-  closestMatch,
-  ENDPOINT_FLAGS,
-  ENDPOINTS,
-  ENTITY_NAME,
-  type Endpoint,
-  type EndpointFlag,
-  FIELD_TYPES,
-  type FieldType,
-  IDENTIFIER,
-  MAIL_ENDPOINTS,
-  MFA_METHODS,
-  type MfaMethod,
-  OPERATIONS,
-  type Operation,
-  PLANNED_AUTH_TYPES,
-  setupRoleOf,
-  toSegment,
-} from "./vocabulary.js";

@@ -1,7 +1,7 @@
 import { authenticate, bearerToken } from "../accounts/authenticate.js";
 import { requestEvents } from "../accounts/security-events.js";
 import { sessionTokens } from "../accounts/signed-in-body.js";
-import type { Operation } from "../config/index.js";
+import type { Operation } from "../config/vocabulary.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { ApiError } from "../http/errors.js";

@@ -4,7 +4,8 @@ import { type SignedIn, setUpAdmin, TEST_PASSWORD } from "../../../../test/suppo
 import { createSqliteDatabase } from "../../../../test/support/databases.js";
 import { BLOG_YAML, domainOf } from "../../test/support/domains.js";
 import { useInstance } from "../../test/support/instance.js";
-import { type DomainModel, ENDPOINTS, type EndpointFlag } from "../config/index.js";
+import type { DomainModel } from "../config/index.js";
+import { ENDPOINTS, type EndpointFlag } from "../config/vocabulary.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import { openApiDocument } from "../openapi/document.js";
 import { allowedMethods, createRouteMatcher } from "../router.js";

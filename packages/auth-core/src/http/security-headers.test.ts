@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { AUTH_PAGES, contentSecurityPolicy, createNonce, isAuthPage, securityHeaders } from "./security-headers.js";
+import { AUTH_PAGES } from "../config/vocabulary.js";
+import { contentSecurityPolicy, createNonce, isAuthPage, securityHeaders } from "./security-headers.js";
 
 /** The policy as a map from directive to its sources. */
 function directivesOf(policy: string): Map<string, string[]> {

@@ -5,8 +5,6 @@
 
 import { AUTH_PAGES } from "../config/vocabulary.js";
 
-export { AUTH_PAGES };
-
 /** `true` for the path of one of the web app's auth pages (`AUTH_PAGES`), which get {@link securityHeaders}. */
 export function isAuthPage(pathname: string): boolean {
   return AUTH_PAGES_SET.has(pathname.length > 1 && pathname.endsWith("/") ? pathname.slice(0, -1) : pathname);

@@ -1,5 +1,6 @@
 import type { ApiKeys } from "../api-keys/api-keys.js";
-import type { DomainModel, EndpointFlag } from "../config/index.js";
+import type { DomainModel } from "../config/index.js";
+import type { EndpointFlag } from "../config/vocabulary.js";
 import type { PageSessions } from "../cookies/page-sessions.js";
 import type { EventListener, EventLog } from "../events/event-log.js";
 import type { ApiRequest } from "../http/api-request.js";

@@ -1,6 +1,7 @@
 import { ApiKeyStore } from "../api-keys/api-key-store.js";
 import { ApiKeys } from "../api-keys/api-keys.js";
-import { type AuthModel, ENDPOINTS, type Endpoint, type EndpointFlag, MAIL_ENDPOINTS } from "../config/index.js";
+import type { AuthModel } from "../config/index.js";
+import { ENDPOINTS, type Endpoint, type EndpointFlag, MAIL_ENDPOINTS } from "../config/vocabulary.js";
 import type { AuthServices } from "../context.js";
 import { CookieTransport } from "../cookies/cookie-transport.js";
 import { endpointFlagsOf } from "../endpoints/catalog.js";

@@ -17,7 +17,7 @@ import { headers } from "next/headers.js";
 import { forbidden, redirect } from "next/navigation.js";
 import { type NextRequest, NextResponse } from "next/server.js";
 import { cache } from "react";
-import type { Operation } from "../config/index.js";
+import type { Operation } from "../config/vocabulary.js";
 import type { Profile } from "../cookies/page-sessions.js";
 import { authFromEnv } from "../env.js";
 import { signInPath } from "../policy/next-path.js";

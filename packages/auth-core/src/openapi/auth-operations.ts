@@ -1,5 +1,6 @@
 import { apiKeyViewSchema, createdApiKeySchema } from "../api-keys/api-key-view.js";
-import type { AuthModel, EndpointFlag } from "../config/index.js";
+import type { AuthModel } from "../config/index.js";
+import type { EndpointFlag } from "../config/vocabulary.js";
 import { API_PREFIX } from "../endpoints/api-paths.js";
 import { type CatalogOperation, catalogOperations, type EndpointOperation, isServed } from "../endpoints/catalog.js";
 import {

@@ -1,4 +1,5 @@
-import type { DomainModel, EndpointFlag } from "../config/index.js";
+import type { DomainModel } from "../config/index.js";
+import type { EndpointFlag } from "../config/vocabulary.js";
 import { cookieNames } from "../cookies/cookie-transport.js";
 import { endpointFlagsOf } from "../endpoints/catalog.js";
 import { authOperationSpecs, authSchemas } from "./auth-operations.js";

@@ -1,4 +1,5 @@
-import type { DomainModel, EntityModel, Operation } from "../config/index.js";
+import type { DomainModel, EntityModel } from "../config/index.js";
+import type { Operation } from "../config/vocabulary.js";
 import type { ErrorCode } from "../http/errors.js";
 import { summarizePermission } from "../policy/permission-summary.js";
 import { LIST_PAGE_LIMITS } from "../records/list-page.js";

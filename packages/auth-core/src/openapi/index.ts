@@ -1,1 +1,1 @@
-export { OPENAPI_PATH, type OpenApiDocument, openApiDocument } from "./document.js";
+export { type OpenApiDocument, openApiDocument } from "./document.js";

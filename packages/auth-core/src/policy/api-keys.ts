@@ -1,4 +1,4 @@
-import type { Operation } from "../config/index.js";
+import type { Operation } from "../config/vocabulary.js";
 import { credentialChanges } from "./credentials.js";
 import { holdsSetupRole } from "./setup-role.js";
 import type { Caller, PolicyAuth, PolicyRecord } from "./subjects.js";

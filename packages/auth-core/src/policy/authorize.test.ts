@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BLOG_YAML, domainOf } from "../../test/support/domains.js";
-import type { DomainModel, EntityModel, Operation } from "../config/index.js";
+import type { DomainModel, EntityModel } from "../config/index.js";
+import type { Operation } from "../config/vocabulary.js";
 import { authorize } from "./authorize.js";
 import { ownsRecord } from "./ownership.js";
 import type { Caller } from "./subjects.js";

@@ -1,4 +1,4 @@
-import type { Operation } from "../config/index.js";
+import type { Operation } from "../config/vocabulary.js";
 import { checkOwnership } from "./ownership.js";
 import type { Caller, PolicyEntity, PolicyRecord } from "./subjects.js";
 

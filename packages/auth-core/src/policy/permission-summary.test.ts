@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Operation } from "../config/index.js";
+import type { Operation } from "../config/vocabulary.js";
 import { summarizePermission } from "./permission-summary.js";
 import type { PolicyEntity } from "./subjects.js";
 

@@ -1,4 +1,4 @@
-import type { Operation } from "../config/index.js";
+import type { Operation } from "../config/vocabulary.js";
 import type { AuthorizeOptions } from "./authorize.js";
 import type { PolicyEntity } from "./subjects.js";
 

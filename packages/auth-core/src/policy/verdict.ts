@@ -1,4 +1,4 @@
-import type { Operation } from "../config/index.js";
+import type { Operation } from "../config/vocabulary.js";
 
 /** The codes a refusal answers with: each is one of the API's error codes. */
 export type RefusalCode = "FORBIDDEN" | "LAST_ADMIN" | "EMAIL_NOT_VERIFIED";

@@ -1,5 +1,6 @@
 import { authenticate, type Credential } from "../accounts/authenticate.js";
-import type { EntityModel, Operation } from "../config/index.js";
+import type { EntityModel } from "../config/index.js";
+import type { Operation } from "../config/vocabulary.js";
 import type { RouteContext } from "../context.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { ApiError } from "../http/errors.js";

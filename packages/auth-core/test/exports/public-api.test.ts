@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 // What users import, pinned: the names each entry point exports, read from the BUILD through the
@@ -75,9 +76,37 @@ describe("the public API", () => {
       "migrate",
       "normalizeEmail",
       "openDatabase",
-      "passwordProblem",
       "resetSecondFactors",
       "serializeRecord",
     ]);
+  });
+});
+
+describe("one home for each name", () => {
+  /** Every name (values and types) each entry of the exports map exports, read from its source with the compiler. */
+  function namesByEntry(): Map<string, string[]> {
+    const entries = Object.entries(manifest.exports).map(([entry, paths]) => [entry, join(PACKAGE, paths.source)] as const);
+    const program = ts.createProgram(
+      entries.map(([, source]) => source),
+      { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, noEmit: true, skipLibCheck: true },
+    );
+    const checker = program.getTypeChecker();
+    return new Map(
+      entries.map(([entry, source]) => {
+        const file = program.getSourceFile(source);
+        const symbol = file && checker.getSymbolAtLocation(file);
+        return [entry, symbol ? checker.getExportsOfModule(symbol).map((exported) => exported.name) : []];
+      }),
+    );
+  }
+
+  it("no name is exported by two subpaths: each lives in one (the main entry may repeat what a server starts with)", () => {
+    const homes = new Map<string, string[]>();
+    for (const [entry, names] of namesByEntry()) {
+      expect(names.length, entry).toBeGreaterThan(0);
+      if (entry === ".") continue;
+      for (const name of names) homes.set(name, [...(homes.get(name) ?? []), entry]);
+    }
+    expect([...homes].filter(([, entries]) => entries.length > 1).map(([name, entries]) => `${name}: ${entries.join(", ")}`)).toEqual([]);
   });
 });
