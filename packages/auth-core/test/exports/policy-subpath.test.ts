@@ -66,14 +66,7 @@ describe("@domain-auth/core/policy", () => {
 
   it("exports the rules, the error codes, the limits and the paths", async () => {
     const policy = await import("@domain-auth/core/policy");
-    expect(Object.keys(policy).sort()).toEqual(
-      expect.arrayContaining([
-        "ERROR_CODES",
-        "MAX_EMAIL_LENGTH",
-        "apiPaths",
-        "authorize",
-      ]),
-    );
+    expect(Object.keys(policy).sort()).toEqual(expect.arrayContaining(["ERROR_CODES", "MAX_EMAIL_LENGTH", "apiPaths", "authorize"]));
     expect(policy.apiPaths({ segment: "staff-member" })).toMatchObject({
       login: "/api/staff-member/login",
       me: "/api/staff-member/me",
