@@ -1,8 +1,8 @@
 import type { RouteContext } from "./context.js";
 import { createPageSessions } from "./cookies/page-sessions.js";
 import type { Auth, CreateAuthOptions } from "./instance/auth.js";
-import { resolveOptions } from "./instance/options.js";
 import { createPipeline } from "./instance/pipeline.js";
+import { resolveOptions } from "./instance/resolve-options.js";
 import { createServices } from "./instance/services.js";
 import { openDatabase } from "./store/database.js";
 import { migrate } from "./store/migrate.js";

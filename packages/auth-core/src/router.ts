@@ -45,7 +45,7 @@ function pathSegments(path: string): string[] | null {
 }
 
 /** An auth endpoint's path as segments (`{name}` a parameter), and its handlers: `null` while its flag is off. */
-interface AuthRoute {
+interface AuthPathRoute {
   readonly pattern: readonly string[];
   readonly handlers: ((parameters: PathParameters) => PathHandlers) | null;
 }
@@ -77,7 +77,7 @@ function bindHandlers(context: RouteContext, services: AuthServices, entry: Endp
 }
 
 /** Every auth endpoint of the catalog; those whose flag is off (or every one, under `auth.type: none`) have no handlers. */
-function authRoutesOf(context: RouteContext): AuthRoute[] {
+function authRoutesOf(context: RouteContext): AuthPathRoute[] {
   const services = context.services;
   return (Object.values(AUTH_ENDPOINTS) as EndpointEntry[]).map((entry) => ({
     pattern: entry.path.split("/"),

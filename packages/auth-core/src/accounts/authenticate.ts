@@ -146,13 +146,13 @@ export async function authenticate(
 }
 
 /** Like {@link authenticate}, but a request without a token is a 401 too. */
-export async function requireUser(
+export async function requireCaller(
   context: RouteContext,
   request: ApiRequest,
   options: WithApiKeys,
 ): Promise<Authenticated | KeyAuthenticated>;
-export async function requireUser(context: RouteContext, request: ApiRequest): Promise<Authenticated>;
-export async function requireUser(
+export async function requireCaller(context: RouteContext, request: ApiRequest): Promise<Authenticated>;
+export async function requireCaller(
   context: RouteContext,
   request: ApiRequest,
   options: AuthenticateOptions = {},

@@ -6,7 +6,7 @@ import { MFA_TOKEN_PREFIX } from "../mfa/secrets.js";
 import type { LiveSessionRow } from "../sessions/session-store.js";
 import type { AnyDB } from "../store/database.js";
 import type { SignedInUser } from "../store/rows.js";
-import { bearerToken, invalidTokenError, requireUser } from "./authenticate.js";
+import { bearerToken, invalidTokenError, requireCaller } from "./authenticate.js";
 
 /**
  * Who calls an enrolment endpoint (`mfa/totp`, `mfa/totp/confirm`): a signed-in user, or the
@@ -33,7 +33,7 @@ export async function enrollingCaller(context: RouteContext, services: AuthServi
     if (!found) throw invalidTokenError();
     return { user: found.user, session: null, enrolment: found.token };
   }
-  const { user, session } = await requireUser(context, request);
+  const { user, session } = await requireCaller(context, request);
   return { user, session, enrolment: null };
 }
 

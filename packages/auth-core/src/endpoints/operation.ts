@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { type Authenticated, authenticate, type KeyAuthenticated, requireUser } from "../accounts/authenticate.js";
+import { type Authenticated, authenticate, type KeyAuthenticated, requireCaller } from "../accounts/authenticate.js";
 import { type EnrollingCaller, enrollingCaller } from "../accounts/enrolling-caller.js";
 import { recentSignInBodySchema, requireRecentSignIn } from "../accounts/recent-sign-in.js";
 import type { AuthServices, RouteContext } from "../context.js";
@@ -122,7 +122,7 @@ type AnyCaller = EnrollingCaller | Authenticated | KeyAuthenticated | null;
 function callerOf(context: RouteContext, services: AuthServices, request: ApiRequest, operation: EndpointOperation): Promise<AnyCaller> {
   if (operation.enrolment) return enrollingCaller(context, services, request);
   if (operation.caller === "bearer")
-    return operation.apiKey ? requireUser(context, request, { apiKeys: true }) : requireUser(context, request);
+    return operation.apiKey ? requireCaller(context, request, { apiKeys: true }) : requireCaller(context, request);
   // Anyone: the access cookie of a session that has ended must not stop a sign-in, a bad bearer token still does.
   return authenticate(context, request, { cookie: false });
 }

@@ -23,7 +23,7 @@ import { createMailThrottle } from "../throttle/mail-throttle.js";
 import { createPasskeyOptionsThrottle } from "../throttle/passkey-options-throttle.js";
 import { createRegisterThrottle } from "../throttle/register-throttle.js";
 import { createTokenService } from "../tokens/tokens.js";
-import type { InstanceOptions } from "./options.js";
+import type { InstanceOptions } from "./resolve-options.js";
 
 /**
  * The endpoints an instance serves: the model's flags, the e-mail ones only when it sends e-mail,

@@ -1,4 +1,4 @@
-import { authenticate, bearerToken, requireUser } from "../accounts/authenticate.js";
+import { authenticate, bearerToken, requireCaller } from "../accounts/authenticate.js";
 import { requestEvents } from "../accounts/security-events.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import { defineOperation } from "../endpoints/operation.js";
@@ -23,7 +23,7 @@ function logoutEvent(context: RouteContext, services: AuthServices, request: Api
 export const logout = defineOperation("logout", { ownCredentials: true }, async ({ context, services, request }) => {
   const now = services.sessions.now();
   if (bearerToken(request) !== null) {
-    const { session, user } = await requireUser(context, request);
+    const { session, user } = await requireCaller(context, request);
     await services.sessions.store.revokeWith(session.id, now, logoutEvent(context, services, request, user.email));
     return noContent();
   }

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { type SignedIn, setUpAdmin, signUp, TEST_PASSWORD } from "../../../../test/support/accounts.js";
 import { BACKENDS } from "../../../../test/support/databases.js";
 import { findLeaks } from "../../../../test/support/leaks.js";
-import { createTokenService } from "../../src/tools.js";
+import { createTokenService } from "../../src/admin.js";
 import { TEST_SECRET } from "../support/domains.js";
 import { useInstance } from "../support/instance.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { setUpAdmin, TEST_PASSWORD } from "../../../../test/support/accounts.js";
 import { BACKENDS } from "../../../../test/support/databases.js";
-import { ensureAdministrator } from "../../src/tools.js";
+import { ensureAdministrator } from "../../src/admin.js";
 import { useInstance } from "../support/instance.js";
 
 /** A user entity with declared defaults, a date-time among them. */

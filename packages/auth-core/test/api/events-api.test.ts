@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { type SignedIn, setUpAdmin, signIn, signUp } from "../../../../test/support/accounts.js";
 import { BACKENDS, type TestDatabase } from "../../../../test/support/databases.js";
+import { type Database, openDatabase } from "../../src/admin.js";
 import { encodeCursor } from "../../src/events/cursor.js";
 import { readSettings, type SecurityEvent } from "../../src/index.js";
-import { type Database, openDatabase } from "../../src/tools.js";
 import { useClockedPair } from "../support/clocked.js";
 import { BLOG_YAML, domainOf } from "../support/domains.js";
 import { eventually, readAllEvents, settled } from "../support/events.js";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BACKENDS, type TestDatabase } from "../../../../test/support/databases.js";
+import type { Database } from "../../src/admin.js";
 import type { EventQuery, EventStore } from "../../src/events/event-store.js";
-import type { Database } from "../../src/tools.js";
 import { eventVolume, type Spread } from "../support/event-volume.js";
 import { median } from "../support/timing.js";
 

@@ -2,9 +2,9 @@ import { CompiledQuery, sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type SignedIn, setUpAdmin, signUp } from "../../../../test/support/accounts.js";
 import { BACKENDS } from "../../../../test/support/databases.js";
+import type { Database } from "../../src/admin.js";
 import { encodeListCursor } from "../../src/records/list-cursor.js";
 import { EXACT_TOTAL_LIMIT, RecordLists } from "../../src/store/record-lists.js";
-import type { Database } from "../../src/tools.js";
 import type { ApiClient } from "../support/client.js";
 import { useInstance } from "../support/instance.js";
 

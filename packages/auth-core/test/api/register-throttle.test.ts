@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_PASSWORD as PASSWORD } from "../../../../test/support/accounts.js";
 import { BACKENDS, type TestDatabase } from "../../../../test/support/databases.js";
+import { openDatabase } from "../../src/admin.js";
 import { throttleKey } from "../../src/throttle/limiter.js";
-import { openDatabase } from "../../src/tools.js";
 import { BLOG_YAML, domainOf } from "../support/domains.js";
 import { startInstance, type TestInstance } from "../support/instance.js";
 

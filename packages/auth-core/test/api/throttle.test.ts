@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_PASSWORD } from "../../../../test/support/accounts.js";
 import { BACKENDS, createSqliteDatabase, type TestDatabase } from "../../../../test/support/databases.js";
+import { migrate, openDatabase } from "../../src/admin.js";
 import { writeTransaction } from "../../src/store/transaction.js";
 import { createLoginThrottle, LOGIN_LIMITS } from "../../src/throttle/login-throttle.js";
-import { migrate, openDatabase } from "../../src/tools.js";
 import { BLOG_YAML, domainOf } from "../support/domains.js";
 import { startInstance, type TestInstance } from "../support/instance.js";
 

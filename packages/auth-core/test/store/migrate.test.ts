@@ -1,8 +1,8 @@
 import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import { BACKENDS, createPostgresDatabase, type TestDatabase } from "../../../../test/support/databases.js";
+import { type Database, migrate, openDatabase, RecordStore } from "../../src/admin.js";
 import { type SessionRow, SessionStore } from "../../src/sessions/session-store.js";
-import { type Database, migrate, openDatabase, RecordStore } from "../../src/tools.js";
 import { domainOf } from "../support/domains.js";
 
 const V1 = `name: shop

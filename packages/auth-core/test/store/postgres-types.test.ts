@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createPostgresDatabase, type TestDatabase } from "../../../../test/support/databases.js";
-import { type Database, openDatabase } from "../../src/tools.js";
+import { type Database, openDatabase } from "../../src/admin.js";
 
 let target: TestDatabase;
 let database: Database;

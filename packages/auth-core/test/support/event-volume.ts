@@ -1,7 +1,7 @@
 import { CompiledQuery, sql } from "kysely";
 import type { TestDatabase } from "../../../../test/support/databases.js";
+import { type Database, migrate, openDatabase } from "../../src/admin.js";
 import { EventStore } from "../../src/events/event-store.js";
-import { type Database, migrate, openDatabase } from "../../src/tools.js";
 import { BLOG_YAML, domainOf } from "./domains.js";
 
 /** How many users the filled events belong to, and the types they take turns at. */

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll } from "vitest";
 import type { TestDatabase } from "../../../../test/support/databases.js";
 import { type MailServer, startMailServer } from "../../../../test/support/mail-server.js";
+import { type Database, openDatabase } from "../../src/admin.js";
 import { type CreateAuthOptions, createSmtpMailer } from "../../src/index.js";
-import { type Database, openDatabase } from "../../src/tools.js";
 import { BLOG_YAML, domainOf } from "./domains.js";
 import { startInstance, type TestInstance } from "./instance.js";
 

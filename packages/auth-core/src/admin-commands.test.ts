@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { signUp, TEST_PASSWORD } from "../../../test/support/accounts.js";
 import { createSqliteDatabase } from "../../../test/support/databases.js";
 import { useInstance } from "../test/support/instance.js";
-import { ensureAdministrator } from "./admin.js";
+import { ensureAdministrator } from "./admin-commands.js";
 
 describe("ensureAdministrator", () => {
   const instance = useInstance(createSqliteDatabase);
