@@ -41,6 +41,7 @@ export {
 export { ERROR_CODES, type ErrorBody, type ErrorCode, type Issue } from "./http/errors.js";
 export { ACCOUNT_TOKEN_LIFETIMES, type AccountTokenKind } from "./mail/lifetimes.js";
 export type { PasskeySummary } from "./mfa/passkey-view.js";
+export type { RecoveryCodesAnswer, TotpEnrolment } from "./mfa/totp-view.js";
 export {
   API_KEY_LIMITS,
   API_KEY_OPERATIONS,

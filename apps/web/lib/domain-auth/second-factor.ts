@@ -1,4 +1,4 @@
-import { apiPaths } from "@domain-auth/core/policy";
+import { apiPaths, type RecoveryCodesAnswer, type TotpEnrolment } from "@domain-auth/core/policy";
 import type { ApiFailure, ApiResult } from "./api-request";
 import type { AuthView } from "./domain-view";
 import type { SessionClient, SignedInAnswer } from "./session-client";
@@ -34,18 +34,8 @@ const SIGNED_IN: SignInStep = { kind: "signed-in" };
 export type SecondFactorProof = { readonly code: string } | { readonly recoveryCode: string } | { readonly passkey: unknown };
 
 /** A pending TOTP secret (`POST mfa/totp`): the only answer that ever holds it. */
-export interface TotpSecret {
-  /** Base32, for typing into the app. */
-  readonly secret: string;
-  readonly otpauthUrl: string;
-  /** A QR code of `otpauthUrl`, an SVG document drawn by the server. */
-  readonly qrSvg: string;
-}
-
-/** Ten single-use recovery codes, shown once. */
-export interface RecoveryCodesAnswer {
-  readonly recoveryCodes: readonly string[];
-}
+export type TotpSecret = TotpEnrolment;
+export type { RecoveryCodesAnswer };
 
 /** Whether a user has two-step verification on, as the server saw it when it rendered the page (`readTwoStepStatus`). */
 export interface TwoStepStatus {

@@ -2,8 +2,9 @@ import type { z } from "zod";
 import { loginBodySchema, refreshBodySchema, signUpBodySchema, transportSchema } from "../accounts/auth-body-schemas.js";
 import type { AuthModel, DomainModel } from "../config/index.js";
 import type { AuthServices } from "../context.js";
+import { recoveryCodesSchema, totpEnrolmentSchema } from "../mfa/totp-view.js";
 import { recordSchemaNames } from "../openapi/records.js";
-import { type JsonSchema, objectOf, ref } from "../openapi/schema.js";
+import { type JsonSchema, objectOf, outputSchemaOf, ref } from "../openapi/schema.js";
 import { apiKeyScopes } from "../policy/api-keys.js";
 import { mustEnrolSecondFactor } from "../policy/second-factor.js";
 import { IGNORED_KEYS } from "../records/body-schema.js";
@@ -90,12 +91,9 @@ const webAuthnOptions = (required: readonly string[], description: string) => ()
   additionalProperties: true,
   description,
 });
-/** Recovery codes, as the answers that show them describe them. */
-export const RECOVERY_CODES_PROPERTY: JsonSchema = {
-  type: "array",
-  items: { type: "string" },
-  description: "Ten single-use codes that stand in for a code of the app; shown only in this answer.",
-};
+/** Recovery codes, as the answers that show them describe them (from their zod schema). */
+export const RECOVERY_CODES_PROPERTY: JsonSchema = (outputSchemaOf(recoveryCodesSchema).properties as Record<string, JsonSchema>)
+  .recoveryCodes as JsonSchema;
 const signUp = {
   schema: (auth: AuthModel) => signUpBodySchema(auth.entity),
   parse: readSignUpBody,
@@ -132,19 +130,12 @@ export const OPERATION_SCHEMAS = {
   resetPassword: { body: { schema: () => resetPasswordBodySchema }, answer: passwordSignIn },
   verifyEmail: { body: { schema: () => verifyEmailBodySchema }, answer: profile },
   resendVerification: { body: { schema: () => emailRequestBodySchema }, answer: accepted },
-  startTotp: {
-    answer: () =>
-      objectOf({
-        secret: { type: "string", description: "The secret, base32: for typing into the app." },
-        otpauthUrl: { type: "string", description: "The `otpauth://totp/…` URI apps read." },
-        qrSvg: { type: "string", description: "A QR code of `otpauthUrl`, an SVG document drawn by the server." },
-      }),
-  },
+  startTotp: { answer: () => outputSchemaOf(totpEnrolmentSchema) },
   disableTotp: { body: { schema: () => disableTotpBodySchema } },
   confirmTotp: { body: { schema: () => confirmTotpBodySchema }, answer: () => ref(TOTP_CONFIRMED_SCHEMA) },
   regenerateRecoveryCodes: {
     body: { schema: () => recoveryCodesBodySchema },
-    answer: () => objectOf({ recoveryCodes: RECOVERY_CODES_PROPERTY }),
+    answer: () => outputSchemaOf(recoveryCodesSchema),
   },
   loginPasskeyOptions: {
     body: { schema: () => passkeySignInOptionsBodySchema },

@@ -6,6 +6,7 @@ import type { MfaTokenKind, MfaTokenRow, SecondFactorStore, TotpRow } from "./se
 import type { SecretBox } from "./secret-box.js";
 import { hashSecret, MFA_TOKEN_PREFIX, newMfaToken, newRecoveryCode, normalizeRecoveryCode, RECOVERY_CODE_COUNT } from "./secrets.js";
 import { matchTotpStep, newTotpSecret, otpauthUrl } from "./totp.js";
+import type { TotpEnrolment } from "./totp-view.js";
 
 /** How long an mfa token lives: 5 minutes (docs/mfa.md). */
 export const MFA_TOKEN_TTL_SECONDS = 300;
@@ -22,14 +23,7 @@ const MAX_MFA_TOKEN_LENGTH = 128;
 /** A way to finish a sign-in that waits for its second factor. */
 export type SecondFactorMethod = "totp" | "recovery" | "passkey";
 
-/** A pending TOTP secret, as the user's authenticator app takes it: the only time it leaves the server. */
-export interface TotpEnrolment {
-  /** Base32, for typing in. */
-  readonly secret: string;
-  readonly otpauthUrl: string;
-  /** A QR code of `otpauthUrl`, as an SVG document. */
-  readonly qrSvg: string;
-}
+export type { TotpEnrolment } from "./totp-view.js";
 
 /** The second factor a sign-in presents: a TOTP code, or a recovery code. */
 export type SecondFactorProof = { readonly code: string } | { readonly recoveryCode: string };
