@@ -134,7 +134,10 @@ function queryValue(parameter: EndpointParameter, raw: string): { value: string 
     const { minimum = 0, maximum = Number.MAX_SAFE_INTEGER } = parameter;
     return value >= minimum && value <= maximum ? { value } : { issue: `must be a whole number from ${minimum} to ${maximum}` };
   }
-  if (parameter.values && !parameter.values.includes(raw)) return { issue: `is not one of the values of ${parameter.name}` };
+  if (parameter.values && !parameter.values.includes(raw)) {
+    const { values } = parameter;
+    return { issue: values.length <= 8 ? `must be one of: ${values.join(", ")}` : `is not a ${parameter.name} this API knows` };
+  }
   return { value: raw };
 }
 
