@@ -57,7 +57,10 @@ export interface EndpointOperation {
   readonly recentSignIn?: true;
   /** An API key is accepted as the bearer token (docs/api-keys.md): only `me`; elsewhere a key is 403 `FORBIDDEN`. */
   readonly apiKey?: true;
-  /** The query parameter with which only the setup role may call it (`DELETE sessions?userId=`). */
+  /**
+   * The query parameter that names another user (`?userId=`): naming someone other than the caller
+   * needs the setup role (403 `FORBIDDEN`, enforced before the rest of the query is read).
+   */
   readonly setupRoleWith?: string;
   readonly parameters?: readonly EndpointParameter[];
   readonly success: { readonly status: number; readonly description: string };
@@ -444,6 +447,7 @@ export const AUTH_ENDPOINTS = {
         summary: "Security events",
         description: `The security events (sign-ins, failed attempts, sign-outs, credential, role and second-factor changes…), newest first, ${EVENT_PAGE_LIMITS.default} to a page unless \`limit\` says otherwise (at most ${EVENT_PAGE_LIMITS.max}); pass a page's \`nextCursor\` as \`before\` for the next one. The setup role sees everyone's, or one user's with \`userId\`; anyone else sees only their own (403 for another \`userId\`). Never holds a password, token, code or hash.`,
         caller: "bearer",
+        setupRoleWith: "userId",
         parameters: [
           { name: "userId", in: "query", description: "Only this user's events (the setup role; others may name only themselves)." },
           { name: "type", in: "query", description: "Only events of this type.", values: SECURITY_EVENT_TYPES },

@@ -8,6 +8,7 @@ import { readJsonObject } from "../http/body.js";
 import { ApiError, type Issue } from "../http/errors.js";
 import { parseBody } from "../http/parse.js";
 import type { Reply } from "../http/responses.js";
+import { checkOtherUser } from "../policy/setup-role.js";
 import type { AUTH_ENDPOINTS, AuthOperationId, AuthRoute, EndpointOperation, EndpointParameter, PathParametersOf } from "./catalog.js";
 import { type BodyOf, OPERATION_SCHEMAS, type OperationSchemas } from "./schemas.js";
 
@@ -204,7 +205,10 @@ export function bindOperation(
   const body = (OPERATION_SCHEMAS as Readonly<Record<AuthOperationId, OperationSchemas>>)[definition.id].body;
   const schema = body?.schema(services.auth, context.model) ?? null;
   const parse = body?.parse;
-  const admissions = (definition.options.admit ?? []) as readonly Admission<AuthOperationId>[];
+  const admissions = [
+    ...(operation.setupRoleWith ? [namesOtherUser(operation.setupRoleWith)] : []),
+    ...((definition.options.admit ?? []) as readonly Admission<AuthOperationId>[]),
+  ];
   const inQuery = (operation.parameters ?? []).filter((parameter) => parameter.in === "query");
   const readsBody = Boolean(operation.recentSignIn || schema || parse);
   const run = definition.handler as (call: OperationCall<AuthOperationId>) => Promise<Reply>;
@@ -224,6 +228,19 @@ export function bindOperation(
     const query = parseQuery(request, inQuery);
     const parsed = readsBody ? await bodyOf(early, operation, schema, parse) : undefined;
     return run({ ...early, body: parsed as never, path: path as never, query: query as never });
+  };
+}
+
+/**
+ * The entry's `setupRoleWith`: a request that names another user with that query parameter needs
+ * the setup role (403 before the rest of the query is read); anyone may name themselves.
+ */
+function namesOtherUser(parameter: string): Admission<AuthOperationId> {
+  return ({ services, request, caller }) => {
+    const { caller: who } = caller as Authenticated;
+    const named = new URL(request.url).searchParams.get(parameter);
+    const verdict = checkOtherUser(services.auth, who, named, `name another user (${parameter}) here`);
+    if (!verdict.allowed) throw new ApiError(verdict.code, { message: verdict.message });
   };
 }
 

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type SignedIn, setUpAdmin, TEST_PASSWORD } from "../../../../test/support/accounts.js";
+import { type SignedIn, setUpAdmin, signUp, TEST_PASSWORD } from "../../../../test/support/accounts.js";
 import { createSqliteDatabase } from "../../../../test/support/databases.js";
 import { BLOG_YAML, domainOf } from "../../test/support/domains.js";
 import { useInstance } from "../../test/support/instance.js";
@@ -142,6 +142,22 @@ describe("every rule an operation's entry declares is enforced before its handle
     if (each.operation.apiKey) expect(answer.status, answer.text).toBe(200);
     else expect(answer, answer.text).toMatchObject({ status: 403, body: { code: "FORBIDDEN" } });
   });
+
+  const namingOthers = catalogOperations().filter(({ operation }) => operation.setupRoleWith);
+  it.each(named(namingOthers))(
+    "%s: naming another user needs the setup role, decided before the rest of the query",
+    async (_name, each) => {
+      const reader = await signUp(instance.api, { email: `reader-${each.operation.operationId.toLowerCase()}@example.com` });
+      const parameter = each.operation.setupRoleWith ?? "";
+      const other = await instance.api.call(each.method, urlOf(each, `?${parameter}=${admin.id}&limit=0`), undefined, {
+        token: reader.token,
+      });
+      expect(other, other.text).toMatchObject({ status: 403, body: { code: "FORBIDDEN" } });
+      // The setup role may name anyone (an unknown id is then 404 where the operation looks them up).
+      const byAdmin = await instance.api.call(each.method, urlOf(each, `?${parameter}=${reader.id}`), undefined, { token: admin.token });
+      expect(byAdmin.status, byAdmin.text).toBeLessThan(300);
+    },
+  );
 
   const sensitive = catalogOperations().filter(({ operation }) => operation.recentSignIn);
   it.each(named(sensitive))(

@@ -46,7 +46,7 @@ function accessOf(operation: EndpointOperation, auth: AuthModel): PermissionSumm
   if (operation.setupRoleWith === undefined) return SIGNED_IN;
   return {
     permissions: SIGNED_IN.permissions,
-    sentence: `${SIGNED_IN.sentence}; with \`${operation.setupRoleWith}\`, ${auth.setupRole} only`,
+    sentence: `${SIGNED_IN.sentence}; with another user's \`${operation.setupRoleWith}\`, ${auth.setupRole} only`,
   };
 }
 

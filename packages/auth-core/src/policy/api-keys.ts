@@ -1,6 +1,6 @@
 import type { Operation } from "../config/vocabulary.js";
 import { credentialChanges } from "./credentials.js";
-import { holdsSetupRole } from "./setup-role.js";
+import { checkOtherUser } from "./setup-role.js";
 import type { Caller, PolicyAuth, PolicyRecord } from "./subjects.js";
 import { ALLOWED, forbidden, type Verdict, verbOf } from "./verdict.js";
 
@@ -78,6 +78,5 @@ export function checkKeyUserUpdate(user: PolicyRecord, values: PolicyRecord): Ve
 
 /** Listing or revoking another user's keys: the setup role only. */
 export function checkKeyManager(auth: PolicyAuth, caller: NonNullable<Caller>, userId: string): Verdict {
-  if (userId === caller.id || holdsSetupRole(auth, caller.role)) return ALLOWED;
-  return forbidden(`Only the ${auth.setupRole} role may manage another user's API keys`);
+  return checkOtherUser(auth, caller, userId, "manage another user's API keys");
 }

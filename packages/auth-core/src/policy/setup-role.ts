@@ -12,6 +12,16 @@ export function holdsSetupRole(auth: PolicyAuth | null, role: unknown): boolean 
 }
 
 /**
+ * Another user named in a request (`?userId=` of `events`, `api-keys` and `sessions`,
+ * docs/api.md#permissions): only the setup role may name someone else; anyone may name themselves.
+ * `what` says what naming them would do ("read another user's events").
+ */
+export function checkOtherUser(auth: PolicyAuth, caller: NonNullable<Caller>, userId: string | null, what: string): Verdict {
+  if (userId === null || userId === caller.id || holdsSetupRole(auth, caller.role)) return ALLOWED;
+  return forbidden(`Only the ${auth.setupRole} role may ${what}`);
+}
+
+/**
  * Setup-role protection (docs/api.md#permissions): only a setup-role caller may update or delete a user who
  * holds the setup role.
  */
