@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { ensureCacheComponentsBuilt } from "../apps/web/ensure-build.mjs";
 import { freePort, type RunningApp, startApp } from "../test/support/app-server.js";
+import { ensureCacheComponentsBuilt } from "../test/support/app-variants.mjs";
 import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
 import { ADMIN, fillAccountForm, profileValue, signIn, signOut } from "./support/flows.js";
 

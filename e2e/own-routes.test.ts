@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { API_EXAMPLE_PATH, ensureOwnerRulesBuilt, OWNER_RULES_APP, WHOAMI_PATH } from "../apps/web/ensure-build.mjs";
 import { ADMIN, setUpAdmin } from "../test/support/accounts.js";
 import { type RunningApp, startApp } from "../test/support/app-server.js";
+import { API_EXAMPLE_PATH, ensureOwnerRulesBuilt, OWNER_RULES_APP, WHOAMI_PATH } from "../test/support/app-variants.mjs";
 
 /**
  * A newcomer's first route handlers in the sample app: `currentUser` and `requireUser` of

@@ -3,9 +3,9 @@ import { request } from "node:http";
 import { join } from "node:path";
 import { createAuth, loadDomain } from "@domain-auth/core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { ensureOwnerRulesBuilt, OWNER_RULES_APP } from "../apps/web/ensure-build.mjs";
 import { ADMIN, setUpAdmin } from "../test/support/accounts.js";
 import { type RunningApp, startApp } from "../test/support/app-server.js";
+import { ensureOwnerRulesBuilt, OWNER_RULES_APP } from "../test/support/app-variants.mjs";
 
 /** The owner-rules app with a routes manifest of a version the server does not know: every request goes to Next.js. */
 const UNKNOWN_MANIFEST_APP = `${OWNER_RULES_APP}-unknown-manifest`;

@@ -805,7 +805,7 @@ it: read once from the build's manifests; see docs/web.md). \`me\` through the w
 what it costs on bare node:http, and the HTTP table above measures the old way too: the same \`me\`
 by way of a Next.js route handler (\`/api/bench-me\`, a route of the project's own, which \`server.mjs\` leaves to Next.js),
 next to a route handler that does nothing but answer a constant, both on the same server and build
-(a copy of the app with that one route added, \`ensureTrivialRouteBuilt\` in \`apps/web/ensure-build.mjs\`).
+(a copy of the app with that one route added, \`ensureTrivialRouteBuilt\` in \`test/support/app-variants.mjs\`).
 
 ### The core's own cost per request (auth-core changes)
 
@@ -953,7 +953,7 @@ ${FINDINGS}
   node:http in the \`me\` turns (the row "vs the core as it was before").
 - \`node bench/run.mjs --save-results FILE\`: also keeps the raw figures of the run as JSON.
 - The rows through Next.js run a copy of the web app with one trivial route handler added
-  (\`.test-results/web-trivial-route\`, built by \`ensureTrivialRouteBuilt\` in \`apps/web/ensure-build.mjs\`
+  (\`.test-results/web-trivial-route\`, built by \`ensureTrivialRouteBuilt\` in \`test/support/app-variants.mjs\`
   when the app's sources change).
 - \`npx vitest run --config bench/vitest.config.ts\`: the smoke version CI runs (each in-process
   benchmark for about a second, no thresholds).
