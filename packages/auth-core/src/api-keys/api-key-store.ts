@@ -1,9 +1,9 @@
 import type { Kysely } from "kysely";
 import type { EntityModel } from "../config/index.js";
-import { entityColumns } from "../store/columns.js";
+import { credentialUserRead } from "../store/credential-user-read.js";
 import type { AnyDB, Database } from "../store/database.js";
 import { TABLES } from "../store/migrate.js";
-import { fromRow, type SignedInUser, type StoredRecord, toSignedInUser } from "../store/rows.js";
+import type { SignedInUser } from "../store/rows.js";
 import { selectRows } from "../store/select-rows.js";
 
 /** A stored API key: never the key, only its SHA-256. Times in ms since the epoch. */
@@ -82,27 +82,18 @@ export class ApiKeyStore {
   private checkReadOf(entity: EntityModel): KeyCheckRead {
     const known = this.checkReads.get(entity.table);
     if (known) return known;
-    const userColumns = [
-      "id",
-      "createdAt",
-      "updatedAt",
-      ...entityColumns(entity, this.database.dialect).map((column) => column.name),
-    ].filter((name) => name !== "passwordHash");
-    const sql = this.db
-      .selectFrom(`${TABLES.apiKeys} as k`)
-      .innerJoin(`${entity.table} as u`, "u.id", "k.userId")
-      .select(userColumns.map((column) => `u.${column}`))
-      .select(CHECK_COLUMNS.map((column) => `k.${column} as ${PREFIX}${column}`))
-      .where("k.keyHash", "=", "")
-      .compile().sql;
+    const joined = credentialUserRead(this.db, this.database, entity, {
+      table: TABLES.apiKeys,
+      columns: CHECK_COLUMNS,
+      keyColumn: "keyHash",
+      prefix: PREFIX,
+    });
     const read: KeyCheckRead = {
-      sql,
+      sql: joined.sql,
       toResult(row) {
-        const record: Record<string, unknown> = {};
-        for (const column of userColumns) record[column] = row[column];
-        const key = (name: string) => row[`${PREFIX}${name}`];
+        const key = (name: string) => joined.credentialOf(row, name);
         return {
-          user: toSignedInUser(fromRow(entity, record as StoredRecord)),
+          user: joined.userOf(row),
           key: {
             id: String(key("id")),
             userId: String(key("userId")),

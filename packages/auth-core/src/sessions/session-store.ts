@@ -1,9 +1,9 @@
 import type { Kysely } from "kysely";
 import type { EntityModel } from "../config/index.js";
-import { entityColumns } from "../store/columns.js";
+import { credentialUserRead } from "../store/credential-user-read.js";
 import type { AnyDB, Database } from "../store/database.js";
 import { TABLES } from "../store/migrate.js";
-import { fromRow, type SignedInUser, type StoredRecord, type StoredUser, toSignedInUser, toStoredUser } from "../store/rows.js";
+import { fromRow, type SignedInUser, type StoredUser, toStoredUser } from "../store/rows.js";
 import { selectRows } from "../store/select-rows.js";
 import { writeTransaction } from "../store/transaction.js";
 
@@ -168,33 +168,25 @@ export class SessionStore {
   private tokenCheckReadOf(entity: EntityModel): TokenCheckRead {
     const known = this.tokenCheckReads.get(entity.table);
     if (known) return known;
-    const userColumns = [
-      "id",
-      "createdAt",
-      "updatedAt",
-      ...entityColumns(entity, this.database.dialect).map((column) => column.name),
-    ].filter((name) => name !== "passwordHash");
-    const sql = this.db
-      .selectFrom(`${TABLES.sessions} as s`)
-      .innerJoin(`${entity.table} as u`, "u.id", "s.userId")
-      .select(userColumns.map((column) => `u.${column}`))
-      .select(LIVE_SESSION_COLUMNS.map((column) => `s.${column} as ${PREFIX}${column}`))
-      .where("s.id", "=", "")
-      .compile().sql;
+    const joined = credentialUserRead(this.db, this.database, entity, {
+      table: TABLES.sessions,
+      columns: LIVE_SESSION_COLUMNS,
+      keyColumn: "id",
+      prefix: PREFIX,
+    });
     const read: TokenCheckRead = {
-      sql,
+      sql: joined.sql,
       toResult(row) {
-        const record: Record<string, unknown> = {};
-        for (const column of userColumns) record[column] = row[column];
+        const column = (name: string) => joined.credentialOf(row, name);
         return {
-          user: toSignedInUser(fromRow(entity, record as StoredRecord)),
+          user: joined.userOf(row),
           session: {
-            id: String(row[`${PREFIX}id`]),
-            userId: String(row[`${PREFIX}userId`]),
-            createdAt: Number(row[`${PREFIX}createdAt`]),
-            expiresAt: Number(row[`${PREFIX}expiresAt`]),
-            revokedAt: row[`${PREFIX}revokedAt`] === null ? null : Number(row[`${PREFIX}revokedAt`]),
-            refreshHash: String(row[`${PREFIX}refreshHash`]),
+            id: String(column("id")),
+            userId: String(column("userId")),
+            createdAt: Number(column("createdAt")),
+            expiresAt: Number(column("expiresAt")),
+            revokedAt: column("revokedAt") === null ? null : Number(column("revokedAt")),
+            refreshHash: String(column("refreshHash")),
           },
         };
       },
