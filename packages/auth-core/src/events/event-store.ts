@@ -2,20 +2,11 @@ import type { Kysely } from "kysely";
 import type { AnyDB, Database } from "../store/database.js";
 import { EVENT_TABLES } from "../store/event-table.js";
 import type { EventPosition } from "./cursor.js";
-import type { EventDetail, SecurityEventType } from "./event-types.js";
+import type { EventDetail, SecurityEvent, SecurityEventType } from "./event-types.js";
 
-/** A row of the events table: `at` in ms since the epoch, `detail` as JSON text. */
-export interface EventRow {
-  readonly id: string;
+/** A row of the events table: a {@link SecurityEvent} with `at` in ms since the epoch (`detail` is JSON text in the table). */
+export interface EventRow extends Omit<SecurityEvent, "at"> {
   readonly at: number;
-  readonly type: SecurityEventType;
-  readonly userId: string | null;
-  readonly actorId: string | null;
-  readonly email: string | null;
-  readonly address: string | null;
-  readonly userAgent: string | null;
-  readonly sessionId: string | null;
-  readonly detail: EventDetail;
 }
 
 /** Which events a page holds, newest first. */
