@@ -23,7 +23,7 @@ try {
   const oursBcryptjs = await createOurs(dir, { bcryptLibrary: "bcryptjs" }, "domain-auth-bcryptjs.db");
   const theirs = await createTheirs(dir);
   try {
-    hash.library = ours.auth.hasher.implementation.library;
+    hash.library = ours.auth.tools.hasher.implementation.library;
     await Promise.all([ours, oursBcryptjs, theirs].map((contender) => contender.ensureUsers(settings.callers)));
     const login = await measureLogins(
       { ours, oursBcryptjs, theirs },

@@ -120,7 +120,7 @@ try {
   const ours = await createOurs(dir);
   // The same core forced onto bcryptjs: the fallback's logins, measured in the same turns.
   const oursBcryptjs = await createOurs(dir, { bcryptLibrary: "bcryptjs" }, "domain-auth-bcryptjs.db");
-  results.hash.library = ours.auth.hasher.implementation.library;
+  results.hash.library = ours.auth.tools.hasher.implementation.library;
   const theirs = await createTheirs(dir);
   await meFloor(ours, { batches: 1, size: 500 }); // warm-up
   const floorRuns = [];

@@ -134,8 +134,8 @@ export async function meFloor(ours, { batches = 5, size = 500 } = {}) {
   const { auth, secret } = ours;
   const tokens = createTokenService({ secret, issuer: auth.model.name });
   const entity = auth.model.auth.entity;
-  const user = (await auth.store.list(entity, { limit: 1, offset: 0 })).rows[0];
-  const { sessionId } = await auth.sessions.start(user.id, { userAgent: "bench floor", address: null });
+  const user = (await auth.tools.store.list(entity, { limit: 1, offset: 0 })).rows[0];
+  const { sessionId } = await auth.tools.sessions.start(user.id, { userAgent: "bench floor", address: null });
   const { token } = await tokens.issue({
     id: user.id,
     email: user.email,
@@ -151,13 +151,13 @@ export async function meFloor(ours, { batches = 5, size = 500 } = {}) {
   );
   const readMs = await timeBatches(
     async () => {
-      if (!(await auth.store.find(entity, user.id))) throw new Error("the user was not found");
+      if (!(await auth.tools.store.find(entity, user.id))) throw new Error("the user was not found");
     },
     { batches, size },
   );
   const sessionReadMs = await timeBatches(
     async () => {
-      if (!(await auth.sessions.findLive(entity, sessionId))) throw new Error("the session was not found");
+      if (!(await auth.tools.sessions.findLive(entity, sessionId))) throw new Error("the session was not found");
     },
     { batches, size },
   );

@@ -17,7 +17,7 @@ function byCommand(draft: EventDraft): EventDraft {
 
 /** Writes an admin command's events in its transaction (none under `auth.type: none`). */
 async function writeEvents(auth: Auth, trx: Kysely<AnyDB>, drafts: readonly EventDraft[]): Promise<void> {
-  for (const draft of drafts) await auth.events?.write(trx, draft);
+  for (const draft of drafts) await auth.tools.events?.write(trx, draft);
 }
 
 /** What {@link ensureAdministrator} did. */
@@ -37,18 +37,18 @@ export interface AdministratorResult {
  */
 export async function ensureAdministrator(auth: Auth, credentials: { email: string; password: string }): Promise<AdministratorResult> {
   const model = auth.model.auth;
-  if (!model || !auth.hasher) throw new Error("this domain has auth.type none: there are no users");
+  if (!model || !auth.tools.hasher) throw new Error("this domain has auth.type none: there are no users");
   const email = normalizeEmail(credentials.email);
   const problem = emailProblem(email);
   if (problem) throw new Error(`the email ${problem}`);
   const weak = passwordProblem(credentials.password);
   if (weak) throw new Error(`the password ${weak}`);
 
-  const passwordHash = await auth.hasher.hash(credentials.password);
-  const existing = await auth.store.findByEmail(model.entity, email);
+  const passwordHash = await auth.tools.hasher.hash(credentials.password);
+  const existing = await auth.tools.store.findByEmail(model.entity, email);
   if (existing) {
-    const sessions = auth.sessions;
-    const user = await auth.store.update(
+    const sessions = auth.tools.sessions;
+    const user = await auth.tools.store.update(
       model.entity,
       existing.id,
       { role: model.setupRole, passwordHash, emailVerified: 1, everVerified: 1 },
@@ -61,7 +61,7 @@ export async function ensureAdministrator(auth: Auth, credentials: { email: stri
           const roleEvent: EventDraft[] =
             from === model.setupRole ? [] : [{ ...about, type: "role.changed", detail: { ...about.detail, from, to: model.setupRole } }];
           const subject = { userId: existing.id, email, actorId: null, sessionId: null };
-          const keys = (await auth.apiKeys?.revokeEvery(trx, subject, "password_set_by_admin")) ?? [];
+          const keys = (await auth.tools.apiKeys?.revokeEvery(trx, subject, "password_set_by_admin")) ?? [];
           await writeEvents(auth, trx, [...roleEvent, { ...about, type: "password.changed" }, ...keys.map(byCommand)]);
         },
       },
@@ -70,7 +70,7 @@ export async function ensureAdministrator(auth: Auth, credentials: { email: stri
     return { action: "promoted", user: serializeRecord(model.entity, user) };
   }
   const defaults = defaultsFor(model.entity, {});
-  const user = await auth.store.insert(
+  const user = await auth.tools.store.insert(
     model.entity,
     { ...defaults, email, role: model.setupRole, passwordHash, tokenVersion: 1, emailVerified: 1, everVerified: 1 },
     {
@@ -93,10 +93,10 @@ export async function ensureAdministrator(auth: Auth, credentials: { email: stri
  */
 export async function resetSecondFactors(auth: Auth, email: string): Promise<{ readonly user: Record<string, unknown> }> {
   const model = auth.model.auth;
-  const { mfa, sessions } = auth;
+  const { mfa, sessions } = auth.tools;
   if (!model || !mfa || !sessions) throw new Error("this domain has auth.type none: there are no users");
   const normalized = normalizeEmail(email);
-  const user = await auth.store.findByEmail(model.entity, normalized);
+  const user = await auth.tools.store.findByEmail(model.entity, normalized);
   if (!user) throw new Error(`no user has the email ${normalized}`);
   await mfa.removeAll(user.id, async (trx) => {
     await sessions.store.revokeAllOf(user.id, sessions.now(), { trx });

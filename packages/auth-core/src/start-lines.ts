@@ -17,11 +17,12 @@ function hashingLine(implementation: BcryptImplementation): string {
  * for (const line of startLines(auth, "http://localhost:3000", await auth.isSetupRequired())) console.log(line);
  */
 export function startLines(
-  auth: Pick<Auth, "model" | "endpoints" | "setupTokenRequired" | "hasher">,
+  auth: Pick<Auth, "model" | "endpoints" | "setupTokenRequired"> & { readonly tools: Pick<Auth["tools"], "hasher"> },
   origin: string,
   setupRequired: boolean,
 ): string[] {
-  const lines = auth.hasher ? [hashingLine(auth.hasher.implementation)] : [];
+  const { hasher } = auth.tools;
+  const lines = hasher ? [hashingLine(hasher.implementation)] : [];
   const firstRun = setupRequired && auth.model.auth?.endpoints.setup === true;
   if (!firstRun) return [...lines, `domain-auth: ready at ${origin}/`];
   if (auth.endpoints?.register) {

@@ -12,7 +12,7 @@ export type { TwoStepStatus } from "./second-factor";
 export async function readTwoStepStatus(auth: Pick<AuthView, "endpoints">): Promise<TwoStepStatus | null> {
   if (!auth.endpoints.totp) return null;
   const [user, instance] = await Promise.all([currentUser(), authFromEnv()]);
-  if (!user || !instance.mfa) return null;
-  const methods = await instance.mfa.methodsOf(user.id);
+  if (!user || !instance.tools.mfa) return null;
+  const methods = await instance.tools.mfa.methodsOf(user.id);
   return { userId: user.id, enabled: methods.includes("totp") };
 }

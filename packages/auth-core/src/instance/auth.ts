@@ -111,6 +111,16 @@ export interface CreateAuthOptions {
   mail?: MailOptions;
 }
 
+/** What {@link Auth.tools} holds. */
+export interface AuthTools {
+  readonly store: RecordStore;
+  readonly hasher: PasswordHasher | null;
+  readonly sessions: SessionService | null;
+  readonly mfa: SecondFactors | null;
+  readonly events: EventLog | null;
+  readonly apiKeys: ApiKeys | null;
+}
+
 /** A running domain-auth instance. */
 export interface Auth extends PageSessions {
   readonly model: DomainModel;
@@ -126,18 +136,13 @@ export interface Auth extends PageSessions {
   isSetupRequired(): Promise<boolean>;
   /** `true` when `POST setup` needs a `setupToken` (created with the `setupToken` option, under `auth.type: jwt`). */
   readonly setupTokenRequired: boolean;
-  /** The record store, for tools such as the `admin` command. */
-  readonly store: RecordStore;
-  /** The password hasher of this instance (`null` under `auth.type: none`). */
-  readonly hasher: PasswordHasher | null;
-  /** The sessions of this instance, for tools such as the `admin` command (`null` under `auth.type: none`). */
-  readonly sessions: SessionService | null;
-  /** The second factors of this instance, for tools such as the `admin` command (`null` under `auth.type: none`). */
-  readonly mfa: SecondFactors | null;
-  /** The security event log of this instance, for tools such as the `admin` command (`null` under `auth.type: none`). */
-  readonly events: EventLog | null;
-  /** The API keys of this instance, for tools (`null` under `auth.type: none`). */
-  readonly apiKeys: ApiKeys | null;
+  /**
+   * The services beneath this instance, for tools such as the `admin` command and tests: the record
+   * store and, under `auth.type: jwt`, the password hasher, sessions, second factors, security event
+   * log and API keys (`null` under `auth.type: none`). Not the API an application calls: use the
+   * endpoints, `currentUser` and `can`.
+   */
+  readonly tools: AuthTools;
   /**
    * The auth endpoints that exist (`null` under `auth.type: none`): the model's flags, the
    * e-mail ones (`passwordReset`, `verifyEmail`) only when this instance sends e-mail, and `totp`

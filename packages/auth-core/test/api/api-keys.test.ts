@@ -14,7 +14,7 @@ const KEYS = "/api/user/api-keys";
 
 /** The keys table of an instance's database, read directly. */
 function keyTable(auth: Auth) {
-  const database = auth.apiKeys?.store.database;
+  const database = auth.tools.apiKeys?.store.database;
   if (!database) throw new Error("no API keys under auth.type none");
   return database.db;
 }
@@ -66,7 +66,7 @@ describe.each(BACKENDS)("API keys on $name", (backend) => {
       const refused = [
         { name: "x", scopes: ["comment:read"] },
         { name: "x", scopes: ["post:publish"] },
-        { name: "x", expiresAt: new Date((pair.first.auth.sessions?.now() ?? Number.NaN) - 60_000).toISOString() },
+        { name: "x", expiresAt: new Date((pair.first.auth.tools.sessions?.now() ?? Number.NaN) - 60_000).toISOString() },
         { name: "x", expiresAt: "tomorrow" },
         { name: "   " },
         { name: "line\nbreak" },
@@ -186,7 +186,7 @@ describe.each(BACKENDS)("API keys on $name", (backend) => {
       const { id, key } = await createKey(api(), editor, { name: "clock" });
       const lastUsed = async () => {
         // The use is written after the answer: wait for both instances' writes, not for luck.
-        await Promise.all([pair.first.auth.apiKeys?.settle(), pair.second.auth.apiKeys?.settle()]);
+        await Promise.all([pair.first.auth.tools.apiKeys?.settle(), pair.second.auth.tools.apiKeys?.settle()]);
         const listed = await api().get(KEYS, { token: editor.token });
         return listed.body.items.find((each: { id: string }) => each.id === id).lastUsedAt as string | null;
       };
@@ -253,7 +253,7 @@ describe.each(BACKENDS)("API keys on $name", (backend) => {
 
     it("is checked by one read that finds the key by the unique index of its hash, joined with its user", async () => {
       const auth = pair.first.auth;
-      const store = auth.apiKeys?.store;
+      const store = auth.tools.apiKeys?.store;
       const entity = auth.model.auth?.entity;
       if (!store || !entity) throw new Error("the blog has auth");
       const text = store.checkSqlOf(entity);
@@ -288,7 +288,7 @@ describe.each(BACKENDS)("API keys on $name", (backend) => {
 
     it("stops working when it expires (last: the clock moves past every token)", async () => {
       // An hour on the instances' clock (which the suite moves), not the wall clock's.
-      const expiresAt = new Date((pair.first.auth.sessions?.now() ?? Number.NaN) + 3600_000).toISOString();
+      const expiresAt = new Date((pair.first.auth.tools.sessions?.now() ?? Number.NaN) + 3600_000).toISOString();
       const { key, expiresAt: answered } = await createKey(api(), editor, { name: "hour", expiresAt });
       expect(answered).toBe(expiresAt);
       expect((await api().get("/api/user/me", { token: key })).status).toBe(200);

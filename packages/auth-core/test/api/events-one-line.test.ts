@@ -51,7 +51,7 @@ describe.each(BACKENDS)("events are one line each, on $name", (backend) => {
   });
 
   it("escapes control characters in every value an event keeps, the detail's included", async () => {
-    const events = test.auth.events;
+    const events = test.auth.tools.events;
     if (!events) throw new Error("no event log");
     events.later({
       type: "login.failed",

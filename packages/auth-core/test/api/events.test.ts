@@ -153,7 +153,7 @@ describe.each(BACKENDS)("security events on $name", (backend) => {
   }
 
   async function passkeyFlow(): Promise<void> {
-    const log = test.auth.events;
+    const log = test.auth.tools.events;
     if (!log) throw new Error("no event log");
     const events: RequestEvents = { write: async (trx, draft) => void (await log.write(trx, draft)), later: () => {} };
     const change = { user: { id: people.carol.id, email: people.carol.email }, sessionId: null, passkeyId: "pk-1", name: "Laptop" };

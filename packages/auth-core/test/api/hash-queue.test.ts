@@ -23,7 +23,7 @@ describe.each(BACKENDS)("bounded hash queue on $name", { timeout: 180_000 }, (ba
 
   /** Fills the hash queue (one running, one waiting) with work of its own; resolves when it drained. */
   function fillQueue(): Promise<unknown> {
-    const hasher = instance.auth.hasher;
+    const hasher = instance.auth.tools.hasher;
     if (!hasher) throw new Error("no hasher");
     return Promise.all([hasher.hash("keeps the thread busy"), hasher.hash("waits for the thread")]);
   }

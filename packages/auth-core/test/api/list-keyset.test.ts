@@ -92,7 +92,7 @@ describe.each(BACKENDS)("keyset lists on $name", (backend) => {
   let admin: SignedIn;
   let member: SignedIn;
   const database = () => {
-    const found = instance.auth.mfa?.store.database;
+    const found = instance.auth.tools.mfa?.store.database;
     if (!found) throw new Error("the domain has auth");
     return found;
   };

@@ -27,7 +27,7 @@ describe.each(RUNS)("login timing on $name with $library", (backend) => {
   const instance = useInstance(backend.create, BLOG_YAML, { bcryptCost: 10, bcryptLibrary: backend.library });
 
   it("runs the library asked for", () => {
-    expect(instance.auth.hasher?.implementation.library).toBe(backend.library);
+    expect(instance.auth.tools.hasher?.implementation.library).toBe(backend.library);
   });
 
   beforeAll(async () => {

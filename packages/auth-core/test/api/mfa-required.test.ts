@@ -47,7 +47,7 @@ describe.each(BACKENDS)("required second factors on $name", (backend) => {
   });
 
   it("creates the administrator at setup but starts no session: setup is complete, login needs the enrolment too", async () => {
-    expect(await auth().sessions?.store.count()).toBe(0);
+    expect(await auth().tools.sessions?.store.count()).toBe(0);
     expect((await api().get("/api/user/setup")).body).toEqual({ setupRequired: false });
     const login = await api().post("/api/user/login", { email: ADMIN.email, password: ADMIN.password });
     expect(login.status).toBe(200);
@@ -146,7 +146,7 @@ describe.each(BACKENDS)("required second factors on $name", (backend) => {
     await enrolTotp(api(), auth(), user.token);
     const deleted = await api().delete(`/api/user/${user.id}`, { token: await adminToken() });
     expect(deleted.status).toBe(204);
-    const database = auth().mfa?.store.database.db;
+    const database = auth().tools.mfa?.store.database.db;
     for (const table of ["domain_auth_totp", "domain_auth_recovery_codes", "domain_auth_mfa_tokens"]) {
       expect(await database?.selectFrom(table).selectAll().where("userId", "=", user.id).execute(), table).toEqual([]);
     }

@@ -42,7 +42,7 @@ describe.each(BACKENDS)("TOTP second factors on $name", (backend) => {
 
   /** Every row of a second-factor table, read straight from the database. */
   async function rowsOf(table: string): Promise<Record<string, unknown>[]> {
-    const database = auth().mfa?.store.database;
+    const database = auth().tools.mfa?.store.database;
     if (!database) throw new Error("no auth");
     return database.db.selectFrom(table).selectAll().execute();
   }
@@ -145,9 +145,9 @@ describe.each(BACKENDS)("TOTP second factors on $name", (backend) => {
   describe("signing in with a second factor", () => {
     it("answers a right password with mfaRequired and no session, then signs in with a code", async () => {
       const user = await userWithTotp("code");
-      const sessionsBefore = await auth().sessions?.store.count();
+      const sessionsBefore = await auth().tools.sessions?.store.count();
       const mfaToken = await passwordStep(api(), user.email, TEST_PASSWORD);
-      expect(await auth().sessions?.store.count()).toBe(sessionsBefore);
+      expect(await auth().tools.sessions?.store.count()).toBe(sessionsBefore);
       const answer = await api().post("/api/user/login/mfa", { mfaToken, code: nextCode(user.secret) });
       expect(answer.status).toBe(200);
       expect(answer.headers.get("cache-control")).toBe("no-store");

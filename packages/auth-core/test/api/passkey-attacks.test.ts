@@ -88,7 +88,7 @@ describe.each(BACKENDS)("passkeys under attack on $name", (backend) => {
   }
 
   async function challengeRows(): Promise<number> {
-    const database = pair.first.auth.mfa?.store.database;
+    const database = pair.first.auth.tools.mfa?.store.database;
     if (!database) throw new Error("no auth");
     const rows = await database.db
       .selectFrom("domain_auth_webauthn_challenges")

@@ -235,7 +235,7 @@ describe.each(BACKENDS)("passkeys on $name", (backend) => {
 
   it("stores the public key only, challenges by their hash; the admin command's reset removes passkeys", async () => {
     const user = await userWithPasskey("stored");
-    const database = pair.first.auth.mfa?.store.database;
+    const database = pair.first.auth.tools.mfa?.store.database;
     if (!database) throw new Error("no auth");
     const options = await signInOptions(api());
     const challenges = await database.db.selectFrom("domain_auth_webauthn_challenges").selectAll().execute();

@@ -62,7 +62,7 @@ describe.each(BACKENDS)("refresh tokens on $name", (backend) => {
 
   it("never hash a password", async () => {
     const user = await signUp(pair.first.api, { email: "nohash@example.com" });
-    const hasher = pair.first.auth.hasher;
+    const hasher = pair.first.auth.tools.hasher;
     if (!hasher) throw new Error("jwt instance has a hasher");
     const hash = vi.spyOn(hasher, "hash");
     const verify = vi.spyOn(hasher, "verify");
@@ -239,7 +239,7 @@ describe.each(BACKENDS)("ended sessions on $name", (backend) => {
   const pair = useClockedPair(backend.create);
 
   it("are purged, so the table stays bounded", async () => {
-    const sessions = pair.first.auth.sessions;
+    const sessions = pair.first.auth.tools.sessions;
     if (!sessions) throw new Error("jwt instance has sessions");
     const admin = await setUpAdmin(pair.first.api);
     const other = await signUp(pair.first.api, { email: "churn@example.com" });

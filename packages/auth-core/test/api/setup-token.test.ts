@@ -14,7 +14,7 @@ function usersOf(auth: Auth): EntityModel {
 }
 
 async function userCount(auth: Auth): Promise<number> {
-  return (await auth.store.list(usersOf(auth), { limit: 1, offset: 0, total: "exact" })).total ?? Number.NaN;
+  return (await auth.tools.store.list(usersOf(auth), { limit: 1, offset: 0, total: "exact" })).total ?? Number.NaN;
 }
 
 describe.each(BACKENDS)("setup with a setup token on $name", (backend) => {
@@ -76,7 +76,7 @@ describe.each(BACKENDS)("setup with a setup token on $name", (backend) => {
     expect(response.body.user.role).toBe("Admin");
     expect(response.text).not.toContain(SETUP_TOKEN);
     expect(response.text).not.toContain("setupToken");
-    const stored = await instance.auth.store.findByEmail(usersOf(instance.auth), ADMIN.email);
+    const stored = await instance.auth.tools.store.findByEmail(usersOf(instance.auth), ADMIN.email);
     expect(JSON.stringify(stored)).not.toContain(SETUP_TOKEN);
     expect((await instance.api.post("/api/user/login", ADMIN)).status).toBe(200);
   });

@@ -75,7 +75,7 @@ describe.each(BACKENDS)("expired throttle counters are purged, on $name", (backe
   it("sweeps at most once a minute per instance; purging by hand deletes what expired meanwhile", async () => {
     await seed("later-email", 10, Date.now() - 1_000);
     expect((await failedLogin("second@example.com")).status).toBe(401);
-    await auth.events?.settle();
+    await auth.tools.events?.settle();
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(await countRows("later-email")).toBe(10);
     expect(await purgeExpiredCounters(database, Date.now())).toBe(10);

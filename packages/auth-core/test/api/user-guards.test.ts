@@ -52,7 +52,7 @@ function leakCheckingClient(instance: TestInstance): ApiClient {
 async function storedHashOf(instance: TestInstance, id: string): Promise<string> {
   const entity = instance.auth.model.entities.find((candidate) => candidate.isAuthEntity);
   if (!entity) throw new Error("no auth entity");
-  const record = await instance.auth.store.find(entity, id);
+  const record = await instance.auth.tools.store.find(entity, id);
   return record?.passwordHash as string;
 }
 
@@ -435,7 +435,7 @@ describe.each(BACKENDS)("field guards of the auth entity on $name", (backend) =>
     const entity = instance.auth.model.entities.find((candidate) => candidate.isAuthEntity);
     if (!entity) throw new Error("no auth entity");
     const registered = await api.post("/api/user/register", { email: "root@example.com", password: TEST_PASSWORD });
-    await instance.auth.store.update(entity, registered.body.user.id, { role: "Admin" }, { bumpTokenVersion: true });
+    await instance.auth.tools.store.update(entity, registered.body.user.id, { role: "Admin" }, { bumpTokenVersion: true });
     adminUser = await signIn(api, { email: "root@example.com" });
     return adminUser;
   }

@@ -51,7 +51,7 @@ function hashIn(project: string, choice: string): { lines: string[]; stderr: str
     let hasher;
     try {
       hasher = createPasswordHasher({ cost: 10, threads: 2, library: ${JSON.stringify(choice)} });
-      console.log(startLines({ model: {}, endpoints: null, setupTokenRequired: false, hasher }, "http://localhost:3000", false)[0]);
+      console.log(startLines({ model: {}, endpoints: null, setupTokenRequired: false, tools: { hasher } }, "http://localhost:3000", false)[0]);
       const hash = await hasher.hash("correct horse battery");
       console.log(hash.slice(0, 7), await hasher.verify("correct horse battery", hash), await hasher.verify("correct horse batterz", hash));
       console.log(await hasher.verify("correct horse battery", ${JSON.stringify(STORED.native)}), await hasher.verify("correct horse battery", ${JSON.stringify(STORED.javascript)}));

@@ -18,7 +18,7 @@ export async function readAllEvents(api: ApiClient, token: string, query: Record
 
 /** Waits until what an instance does after its answers (events of refused attempts, `onEvent`, e-mails) is done. */
 export async function settled(auth: Auth): Promise<void> {
-  await auth.events?.settle();
+  await auth.tools.events?.settle();
 }
 
 /** The one event of `type` among `events` that matches `where`; fails when there is none. */

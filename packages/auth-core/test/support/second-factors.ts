@@ -11,7 +11,7 @@ export interface TotpHolder {
 
 /** The instance's clock, in ms (tests move it to reach the next TOTP step). */
 export function clockOf(auth: Auth): number {
-  const sessions = auth.sessions;
+  const sessions = auth.tools.sessions;
   if (!sessions) throw new Error("this instance has no auth");
   return sessions.now();
 }
