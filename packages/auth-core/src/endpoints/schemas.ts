@@ -3,8 +3,6 @@ import { loginBodySchema, refreshBodySchema, signUpBodySchema, transportSchema }
 import type { AuthModel, DomainModel } from "../config/index.js";
 import type { AuthServices } from "../context.js";
 import { recoveryCodesSchema, totpEnrolmentSchema } from "../mfa/totp-view.js";
-import { recordSchemaNames } from "../openapi/records.js";
-import { type JsonSchema, objectOf, outputSchemaOf, ref } from "../openapi/schema.js";
 import { apiKeyScopes } from "../policy/api-keys.js";
 import { mustEnrolSecondFactor } from "../policy/second-factor.js";
 import { IGNORED_KEYS } from "../records/body-schema.js";
@@ -14,6 +12,7 @@ import { confirmTotpBodySchema, disableTotpBodySchema, loginMfaBodySchema, recov
 import { addPasskeyBodySchema, loginPasskeyBodySchema, passkeySignInOptionsBodySchema } from "./bodies/passkey-bodies.js";
 import { readSetupBody, readSignUpBody } from "./bodies/sign-up-bodies.js";
 import type { AuthOperationId } from "./catalog.js";
+import { type JsonSchema, objectOf, outputSchemaOf, recordSchemaNames, ref } from "./json-schema.js";
 
 /** The name of the signed-in body's schema (tokens and the profile) in the document's components. */
 export const SIGNED_IN_SCHEMA = "signedIn";

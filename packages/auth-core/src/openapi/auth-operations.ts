@@ -3,6 +3,7 @@ import type { AuthModel } from "../config/index.js";
 import type { EndpointFlag } from "../config/vocabulary.js";
 import { API_PREFIX } from "../endpoints/api-paths.js";
 import { type CatalogOperation, catalogOperations, type EndpointOperation, isServed } from "../endpoints/catalog.js";
+import { inputSchemaOf, type JsonSchema, objectOf, outputSchemaOf, recordSchemaNames, ref } from "../endpoints/json-schema.js";
 import {
   API_KEY_CREATED_SCHEMA,
   API_KEY_SCHEMA,
@@ -26,8 +27,6 @@ import type { PermissionSummary } from "../policy/permission-summary.js";
 import { mustEnrolSecondFactor } from "../policy/second-factor.js";
 import { sessionViewSchema } from "../sessions/session-view.js";
 import type { OperationSpec } from "./operation.js";
-import { recordSchemaNames } from "./records.js";
-import { inputSchemaOf, type JsonSchema, objectOf, outputSchemaOf, ref } from "./schema.js";
 
 /** Anyone may call it; a token, when sent, must still be valid. */
 const ANYONE: PermissionSummary = { permissions: ["*"], sentence: "anyone, signed in or not" };

@@ -2,11 +2,11 @@ import type { DomainModel } from "../config/index.js";
 import type { EndpointFlag } from "../config/vocabulary.js";
 import { cookieNames } from "../cookies/cookie-transport.js";
 import { endpointFlagsOf } from "../endpoints/catalog.js";
+import type { JsonSchema } from "../endpoints/json-schema.js";
 import { authOperationSpecs, authSchemas } from "./auth-operations.js";
 import { entityOperationSpecs, entitySchemas } from "./entity-operations.js";
 import { ISSUE_BODY, ISSUE_SCHEMA } from "./errors.js";
 import { API_KEY_SCHEME, BEARER_SCHEME, COOKIE_SCHEME, type OperationSpec, operationObject } from "./operation.js";
-import type { JsonSchema } from "./schema.js";
 
 export { OPENAPI_PATH } from "../endpoints/api-paths.js";
 

@@ -1,12 +1,12 @@
 import type { DomainModel, EntityModel } from "../config/index.js";
 import type { Operation } from "../config/vocabulary.js";
+import { type JsonSchema, objectOf, recordSchemaNames, ref } from "../endpoints/json-schema.js";
 import type { ErrorCode } from "../http/errors.js";
 import { summarizePermission } from "../policy/permission-summary.js";
 import { LIST_PAGE_LIMITS } from "../records/list-page.js";
 import { TOKEN_PROPERTIES } from "./auth-operations.js";
 import type { OperationSpec } from "./operation.js";
-import { pageSchema as pageSchemaOf, recordBodySchema, recordSchemaNames, recordSchema as recordSchemaOf } from "./records.js";
-import { type JsonSchema, objectOf, ref } from "./schema.js";
+import { pageSchema as pageSchemaOf, recordBodySchema, recordSchema as recordSchemaOf } from "./records.js";
 
 /** One operation on every entity's records: a row of {@link ENTITY_OPERATIONS}. */
 interface EntityOperation {

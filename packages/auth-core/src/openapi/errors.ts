@@ -1,5 +1,5 @@
+import { type JsonSchema, ref } from "../endpoints/json-schema.js";
 import { ERROR_CODES, type ErrorCode } from "../http/errors.js";
-import { type JsonSchema, ref } from "./schema.js";
 
 /** The name of an issue's schema (one problem of a body or query). */
 export const ISSUE_SCHEMA = "issue";

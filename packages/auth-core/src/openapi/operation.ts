@@ -1,7 +1,7 @@
+import type { JsonSchema } from "../endpoints/json-schema.js";
 import type { ErrorCode } from "../http/errors.js";
 import type { PermissionSummary } from "../policy/permission-summary.js";
 import { errorResponses } from "./errors.js";
-import type { JsonSchema } from "./schema.js";
 
 /** The name of the bearer scheme in the document's `securitySchemes`. */
 export const BEARER_SCHEME = "bearer";

@@ -1,13 +1,8 @@
 import type { EntityModel } from "../config/index.js";
+import { inputSchemaOf, type JsonSchema, objectOf, recordSchemaNames, ref } from "../endpoints/json-schema.js";
 import { bodySchema, IGNORED_KEYS } from "../records/body-schema.js";
 import { dataFields } from "../store/columns.js";
 import { EXACT_TOTAL_LIMIT } from "../store/record-lists.js";
-import { inputSchemaOf, type JsonSchema, objectOf, ref } from "./schema.js";
-
-/** The names of an entity's schemas in the document: its record, and a page of a list. */
-export function recordSchemaNames(entity: EntityModel): { record: string; page: string } {
-  return { record: entity.name, page: `${entity.name}.page` };
-}
 
 /** What `currentPassword` is for in a body of the auth entity (docs/security.md#sensitive-actions). */
 const CURRENT_PASSWORD_USES = {

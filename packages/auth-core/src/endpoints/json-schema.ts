@@ -41,3 +41,8 @@ export function objectOf(properties: Record<string, JsonSchema>, options: { read
 export function nullable(schema: JsonSchema): JsonSchema {
   return { anyOf: [schema, { type: "null" }] };
 }
+
+/** The names of an entity's schemas in the document's `components`: its record, and a page of a list. */
+export function recordSchemaNames(entity: { readonly name: string }): { record: string; page: string } {
+  return { record: entity.name, page: `${entity.name}.page` };
+}
