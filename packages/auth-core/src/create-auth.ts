@@ -1,6 +1,6 @@
 import type { RouteContext } from "./context.js";
-import { createPageSessions } from "./cookies/page-sessions.js";
 import type { Auth, CreateAuthOptions } from "./instance/auth.js";
+import { createPageSessions } from "./instance/page-sessions.js";
 import { createPipeline } from "./instance/pipeline.js";
 import { resolveOptions } from "./instance/resolve-options.js";
 import { createServices } from "./instance/services.js";

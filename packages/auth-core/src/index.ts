@@ -19,7 +19,6 @@ export {
   validateDomainText,
 } from "./config/index.js";
 export type { Endpoint, EndpointFlag, Operation } from "./config/vocabulary.js";
-export type { PageSessions, Profile, RequestHeaders, SessionRenewal } from "./cookies/page-sessions.js";
 export { type Auth, type CreateAuthOptions, createAuth } from "./create-auth.js";
 export { OPENAPI_PATH } from "./endpoints/api-paths.js";
 export { authFromEnv, type CreateAuthFromEnvOptions, createAuthFromEnv } from "./env.js";
@@ -37,6 +36,7 @@ export {
   type SecurityHeadersOptions,
   securityHeaders,
 } from "./http/security-headers.js";
+export type { PageSessions, Profile, RequestHeaders, SessionRenewal } from "./instance/page-sessions.js";
 export type { MailOptions } from "./mail/mail-service.js";
 export {
   createConsoleMailer,

@@ -1,7 +1,6 @@
 import type { ApiKeys } from "../api-keys/api-keys.js";
 import type { DomainModel } from "../config/index.js";
 import type { EndpointFlag } from "../config/vocabulary.js";
-import type { PageSessions } from "../cookies/page-sessions.js";
 import type { EventListener, EventLog } from "../events/event-log.js";
 import type { ApiRequest } from "../http/api-request.js";
 import type { CorsOrigins } from "../http/cors.js";
@@ -13,6 +12,7 @@ import type { PasswordHasher } from "../password/hasher.js";
 import type { SessionService } from "../sessions/sessions.js";
 import type { Database } from "../store/database.js";
 import type { RecordStore } from "../store/record-store.js";
+import type { PageSessions } from "./page-sessions.js";
 
 /** Options of `createAuth`. */
 export interface CreateAuthOptions {

@@ -18,11 +18,11 @@ import { forbidden, redirect } from "next/navigation.js";
 import { type NextRequest, NextResponse } from "next/server.js";
 import { cache } from "react";
 import type { Operation } from "../config/vocabulary.js";
-import type { Profile } from "../cookies/page-sessions.js";
 import { authFromEnv } from "../env.js";
+import type { Profile } from "../instance/page-sessions.js";
 import { signInPath } from "../policy/next-path.js";
 
-export type { Profile } from "../cookies/page-sessions.js";
+export type { Profile } from "../instance/page-sessions.js";
 
 /** The request header in which {@link withSession} tells server code the page's path and query. */
 export const PAGE_PATH_HEADER = "x-domain-auth-path";
