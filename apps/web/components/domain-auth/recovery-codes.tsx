@@ -1,8 +1,8 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
 import { recoveryCodesText } from "@/lib/domain-auth/second-factor";
 import { useSession } from "@/lib/domain-auth/session";
+import { ShownOnce } from "./shown-once";
 
 /** Props of {@link RecoveryCodes}. */
 export interface RecoveryCodesProps {
@@ -13,28 +13,28 @@ export interface RecoveryCodesProps {
 }
 
 /**
- * A new set of recovery codes, shown this once: to copy, or to download as a text file. The list
- * takes the focus when it appears, so a screen reader reads it and a keyboard user starts there.
+ * A new set of recovery codes, shown this once: to copy, or to download as a text file.
  */
 export function RecoveryCodes({ codes, doneLabel, onDone }: RecoveryCodesProps) {
-  const region = useRef<HTMLElement>(null);
-  const [status, setStatus] = useState("");
   const session = useSession();
   const text = recoveryCodesText(codes, { account: session.status === "signed-in" ? session.user.email : undefined });
-
-  useEffect(() => region.current?.focus(), []);
-
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(text);
-      setStatus("The recovery codes are copied.");
-    } catch {
-      setStatus("This browser did not let the page copy: select the codes and copy them yourself.");
-    }
-  }
-
   return (
-    <section className="da-recovery" ref={region} tabIndex={-1} aria-label="Your recovery codes">
+    <ShownOnce
+      label="Your recovery codes"
+      copyText={text}
+      copyLabel="Copy codes"
+      said={{
+        copied: "The recovery codes are copied.",
+        refused: "This browser did not let the page copy: select the codes and copy them yourself.",
+      }}
+      actions={
+        <a className="da-button" href={`data:text/plain;charset=utf-8,${encodeURIComponent(text)}`} download="recovery-codes.txt">
+          Download as .txt
+        </a>
+      }
+      doneLabel={doneLabel}
+      onDone={onDone}
+    >
       <p>
         <strong>Save your recovery codes.</strong> Each one signs you in once if you lose your authenticator app. They are shown only now:
         keep them somewhere safe, such as a password manager.
@@ -46,20 +46,6 @@ export function RecoveryCodes({ codes, doneLabel, onDone }: RecoveryCodesProps) 
           </li>
         ))}
       </ol>
-      <p className="da-status" role="status">
-        {status}
-      </p>
-      <div className="da-actions">
-        <button type="button" className="da-button" onClick={copy}>
-          Copy codes
-        </button>
-        <a className="da-button" href={`data:text/plain;charset=utf-8,${encodeURIComponent(text)}`} download="recovery-codes.txt">
-          Download as .txt
-        </a>
-        <button type="button" className="da-button da-button-primary" onClick={onDone}>
-          {doneLabel}
-        </button>
-      </div>
-    </section>
+    </ShownOnce>
   );
 }
