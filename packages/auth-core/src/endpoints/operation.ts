@@ -5,7 +5,7 @@ import { recentSignInBodySchema, requireRecentSignIn } from "../accounts/recent-
 import type { AuthServices, RouteContext } from "../context.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { readJsonObject } from "../http/body.js";
-import { ApiError, type Issue } from "../http/errors.js";
+import { ApiError, enforce, type Issue } from "../http/errors.js";
 import { parseBody } from "../http/parse.js";
 import type { Reply } from "../http/responses.js";
 import { checkOtherUser } from "../policy/setup-role.js";
@@ -239,8 +239,7 @@ function namesOtherUser(parameter: string): Admission<AuthOperationId> {
   return ({ services, request, caller }) => {
     const { caller: who } = caller as Authenticated;
     const named = new URL(request.url).searchParams.get(parameter);
-    const verdict = checkOtherUser(services.auth, who, named, `name another user (${parameter}) here`);
-    if (!verdict.allowed) throw new ApiError(verdict.code, { message: verdict.message });
+    enforce(checkOtherUser(services.auth, who, named, `name another user (${parameter}) here`));
   };
 }
 

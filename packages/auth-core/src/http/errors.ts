@@ -74,3 +74,14 @@ export class ApiError extends Error {
     return this.issues ? { code: this.code, message: this.message, issues: this.issues } : { code: this.code, message: this.message };
   }
 }
+
+/** A decision of a rule, as `policy/` makes them (`Verdict`): allowed, or refused with the code and sentence to answer. */
+export type Decided = { readonly allowed: true } | { readonly allowed: false; readonly code: ErrorCode; readonly message: string };
+
+/**
+ * Turns a policy refusal into the error it answers with; lets an allowed verdict through.
+ * @throws {ApiError} with the refusal's code and message.
+ */
+export function enforce(verdict: Decided): void {
+  if (!verdict.allowed) throw new ApiError(verdict.code, { message: verdict.message });
+}

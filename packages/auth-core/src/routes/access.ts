@@ -3,11 +3,10 @@ import type { EntityModel } from "../config/index.js";
 import type { Operation } from "../config/vocabulary.js";
 import type { RouteContext } from "../context.js";
 import type { ApiRequest } from "../http/api-request.js";
-import { ApiError } from "../http/errors.js";
+import { ApiError, enforce } from "../http/errors.js";
 import { checkKeyScope } from "../policy/api-keys.js";
 import { authorize } from "../policy/authorize.js";
 import type { Access } from "../policy/ownership.js";
-import type { Verdict } from "../policy/verdict.js";
 import type { LiveSessionRow } from "../sessions/session-store.js";
 
 /** An allowed operation, and the session of the caller's token (`null` for an anonymous caller or an API key). */
@@ -41,12 +40,4 @@ export async function permit(context: RouteContext, request: ApiRequest, entity:
     session: authenticated?.session ?? null,
     credential: authenticated?.credential ?? null,
   };
-}
-
-/**
- * Turns a policy refusal into the error it answers with; lets an allowed verdict through.
- * @throws {ApiError} with the refusal's code and message.
- */
-export function enforce(verdict: Verdict): void {
-  if (!verdict.allowed) throw new ApiError(verdict.code, { message: verdict.message });
 }

@@ -6,7 +6,7 @@ import type { EntityModel } from "../config/index.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { readJsonObject } from "../http/body.js";
-import { ApiError, type Issue } from "../http/errors.js";
+import { ApiError, enforce, type Issue } from "../http/errors.js";
 import { json, noContent, type Reply } from "../http/responses.js";
 import { referenceError, storeError } from "../http/store-errors.js";
 import { checkKeyUserCreate } from "../policy/api-keys.js";
@@ -22,7 +22,7 @@ import { parseRecordBody } from "../records/parse-body.js";
 import { serializeRecord } from "../records/serialize.js";
 import type { ListOptions } from "../store/record-lists.js";
 import { MissingRefError, referrersOf, refTargetsOf } from "../store/references.js";
-import { enforce, type Permitted, permit } from "./access.js";
+import { type Permitted, permit } from "./access.js";
 import { checkRefs } from "./refs.js";
 import { checkRoleValue } from "./role-value.js";
 

@@ -2,11 +2,10 @@ import { countAttempt } from "../accounts/counted-attempt.js";
 import { requireRelyingParty } from "../accounts/relying-party.js";
 import { checkTransport, signedInBody, signedInReply } from "../accounts/signed-in-body.js";
 import { defineOperation } from "../endpoints/operation.js";
-import { ApiError } from "../http/errors.js";
+import { ApiError, enforce } from "../http/errors.js";
 import { jsonWithToken } from "../http/responses.js";
 import type { SignInCeremony } from "../mfa/passkeys.js";
 import { checkEmailConfirmed } from "../policy/email-verification.js";
-import { enforce } from "./access.js";
 
 const TOO_MANY_CHALLENGES = "Too many passkey sign-ins started from this address; try again later";
 

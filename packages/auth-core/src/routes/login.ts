@@ -3,10 +3,9 @@ import { countAttempt } from "../accounts/counted-attempt.js";
 import { answerSignIn, secondStepOf } from "../accounts/sign-in.js";
 import { checkTransport } from "../accounts/signed-in-body.js";
 import { defineOperation, roomInHashQueue } from "../endpoints/operation.js";
-import { ApiError } from "../http/errors.js";
+import { ApiError, enforce } from "../http/errors.js";
 import { checkEmailConfirmed } from "../policy/email-verification.js";
 import { normalizeEmail } from "../records/email.js";
-import { enforce } from "./access.js";
 
 /**
  * `POST /api/<auth>/login`: email and password in, a token out. A full hash queue is 503 before

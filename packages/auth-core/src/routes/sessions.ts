@@ -1,10 +1,9 @@
 import { aboutUser, byUser, requestEvents } from "../accounts/security-events.js";
 import { defineOperation } from "../endpoints/operation.js";
-import { ApiError } from "../http/errors.js";
+import { ApiError, enforce } from "../http/errors.js";
 import { json, noContent } from "../http/responses.js";
 import { checkSessionRevoker } from "../policy/sessions.js";
 import { sessionView } from "../sessions/session-view.js";
-import { enforce } from "./access.js";
 
 /** `GET /api/<auth>/sessions`: the caller's live sessions, newest first, the current one marked. */
 export const listSessions = defineOperation("listSessions", async ({ services, caller: { caller, session } }) => {

@@ -7,7 +7,7 @@ import type { EntityModel } from "../config/index.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import type { EventDraft } from "../events/event-log.js";
 import type { ApiRequest } from "../http/api-request.js";
-import { ApiError } from "../http/errors.js";
+import { ApiError, enforce } from "../http/errors.js";
 import { json, type Reply } from "../http/responses.js";
 import { storeError } from "../http/store-errors.js";
 import { checkKeyUserUpdate } from "../policy/api-keys.js";
@@ -26,7 +26,7 @@ import type { IssuedRefresh } from "../sessions/sessions.js";
 import type { AnyDB } from "../store/database.js";
 import { refTargetsOf } from "../store/references.js";
 import { type StoredRecord, type StoredUser, toStoredUser } from "../store/rows.js";
-import { enforce, type Permitted } from "./access.js";
+import type { Permitted } from "./access.js";
 
 /** A validated `PATCH` of a user, allowed by the permission check. */
 export interface UserUpdate {
