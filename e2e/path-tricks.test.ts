@@ -1,7 +1,8 @@
 import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
-import { createAuth, loadDomain } from "@domain-auth/core";
+import { createAuth } from "@domain-auth/core";
+import { loadDomain } from "@domain-auth/core/config";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ADMIN, setUpAdmin } from "../test/support/accounts.js";
 import { type RunningApp, startApp } from "../test/support/app-server.js";

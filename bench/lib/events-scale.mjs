@@ -1,7 +1,8 @@
 // Security events at scale: the newest page of `GET events` among a few events and among many,
 // in process, the two instances taking turns. Keyset paging should make the two cost the same.
 import { join } from "node:path";
-import { createAuth, loadDomain } from "@domain-auth/core";
+import { createAuth } from "@domain-auth/core";
+import { loadDomain } from "@domain-auth/core/config";
 import Sqlite from "better-sqlite3";
 import { DOMAIN_FILE, PASSWORD, SECRET } from "./in-process.mjs";
 

@@ -1,7 +1,8 @@
 // The in-process contenders: domain-auth's handlers and Better Auth's, called with Web Requests.
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createAuth, loadDomain } from "@domain-auth/core";
+import { createAuth } from "@domain-auth/core";
+import { loadDomain } from "@domain-auth/core/config";
 import { createBetterAuth } from "./better-auth.mjs";
 
 export const DOMAIN_FILE = fileURLToPath(new URL("../domain.yaml", import.meta.url));

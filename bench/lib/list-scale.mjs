@@ -3,7 +3,8 @@
 // in process, the sizes taking turns. Keyset paging and a capped count should keep them alike.
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { createAuth, loadDomain } from "@domain-auth/core";
+import { createAuth } from "@domain-auth/core";
+import { loadDomain } from "@domain-auth/core/config";
 import Sqlite from "better-sqlite3";
 import pg from "pg";
 import { DOMAIN_FILE, SECRET } from "./in-process.mjs";

@@ -17,14 +17,16 @@ recovery codes) and signs them out everywhere; their password stays.
 Reads DOMAIN_FILE (default domain.yaml) and DATABASE_URL (default file:.data/app.db).
 `;
 
-type CoreModule = typeof import("@domain-auth/core") & typeof import("@domain-auth/core/admin");
+type CoreModule = typeof import("@domain-auth/core") &
+  typeof import("@domain-auth/core/admin") &
+  typeof import("@domain-auth/core/config");
 
 async function loadCore(): Promise<CoreModule | undefined> {
   // Kept out of the bundle: the command uses the project's own installed core and its drivers.
-  const specifiers = ["@domain-auth/core", "@domain-auth/core/admin"];
+  const specifiers = ["@domain-auth/core", "@domain-auth/core/admin", "@domain-auth/core/config"];
   try {
-    const [core, admin] = await Promise.all(specifiers.map((specifier) => import(specifier)));
-    return { ...core, ...admin } as CoreModule;
+    const modules = await Promise.all(specifiers.map((specifier) => import(specifier)));
+    return Object.assign({}, ...modules) as CoreModule;
   } catch {
     return undefined;
   }

@@ -4,7 +4,8 @@ import { copyFile, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadDomain, openApiDocument } from "@domain-auth/core";
+import { loadDomain } from "@domain-auth/core/config";
+import { openApiDocument } from "@domain-auth/core/openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const bin = fileURLToPath(new URL("../bin/create-domain-auth.js", import.meta.url));

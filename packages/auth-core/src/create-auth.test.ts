@@ -1,8 +1,10 @@
+import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
 import { createSqliteDatabase } from "../../../test/support/databases.js";
 import { BLOG_YAML, domainOf, TEST_SECRET } from "../test/support/domains.js";
 import { useInstance } from "../test/support/instance.js";
 import { PEER_ADDRESS_HEADER } from "./client-address.js";
+import { DomainConfigError } from "./config/index.js";
 import { createAuth } from "./create-auth.js";
 
 describe("createAuth without a recorded client address", () => {
@@ -29,5 +31,26 @@ describe("createAuth options", () => {
     const base = { domain: domainOf(BLOG_YAML), database: "postgres://postgres@127.0.0.1:1/none", secret: TEST_SECRET };
     for (const registerLimit of [0, 1.5, Number.NaN]) await expect(createAuth({ ...base, registerLimit })).rejects.toThrow(/registerLimit/);
     for (const maxHashQueue of [-1, 0.5]) await expect(createAuth({ ...base, maxHashQueue })).rejects.toThrow(/maxHashQueue/);
+  });
+});
+
+describe("createAuth's domain", () => {
+  const fixture = (name: string) => fileURLToPath(new URL(`../test/fixtures/${name}`, import.meta.url));
+
+  it("reads a domain.yaml given by its path", async () => {
+    const auth = await createAuth({ domain: fixture("blog.domain.yaml"), database: "file::memory:", secret: TEST_SECRET });
+    try {
+      expect(auth.model.entities.map((entity) => entity.name)).toEqual(domainOf(BLOG_YAML).entities.map((entity) => entity.name));
+      const status = await auth.handle(new Request("http://localhost/api/user/setup"));
+      expect(await status.json()).toEqual({ setupRequired: true });
+    } finally {
+      await auth.close();
+    }
+  });
+
+  it("refuses an invalid one with each problem's place, before opening the database", async () => {
+    const refused = createAuth({ domain: fixture("invalid.domain.yaml"), database: "postgres://postgres@127.0.0.1:1/none" });
+    await expect(refused).rejects.toThrow(DomainConfigError);
+    await expect(refused).rejects.toThrow(/invalid\.domain\.yaml:\d+:\d+/);
   });
 });

@@ -1,3 +1,4 @@
+import { loadDomain } from "./config/validate.js";
 import type { RouteContext } from "./context.js";
 import type { Auth, CreateAuthOptions } from "./instance/auth.js";
 import { createPageSessions } from "./instance/page-sessions.js";
@@ -15,12 +16,12 @@ export type { Auth, CreateAuthOptions } from "./instance/auth.js";
  * Web-standard handler.
  *
  * @example
- * const auth = await createAuth({ domain: await loadDomain("domain.yaml"), database: "file:.data/app.db", secret });
+ * const auth = await createAuth({ domain: "domain.yaml", database: "file:.data/app.db", secret });
  * const response = await auth.handle(new Request("http://localhost/api/user/setup"));
  */
 export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
-  const model = options.domain;
-  const resolved = resolveOptions(options);
+  const model = typeof options.domain === "string" ? await loadDomain(options.domain) : options.domain;
+  const resolved = resolveOptions(options, model);
   const database = typeof options.database === "string" ? await openDatabase(options.database) : options.database;
   await migrate(database, model);
   const services =

@@ -3,8 +3,8 @@
 // domain are loaded, opens the file as soon as <go file> exists, then prints "ok", or the error and
 // exits 1.
 import { existsSync } from "node:fs";
-import { loadDomain } from "@domain-auth/core";
 import { migrate, openDatabase } from "@domain-auth/core/admin";
+import { loadDomain } from "@domain-auth/core/config";
 
 const [file, domainFile, go] = process.argv.slice(2);
 const model = await loadDomain(domainFile);

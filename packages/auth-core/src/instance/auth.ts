@@ -16,8 +16,12 @@ import type { PageSessions } from "./page-sessions.js";
 
 /** Options of `createAuth`. */
 export interface CreateAuthOptions {
-  /** The resolved domain (see `loadDomain`). */
-  domain: DomainModel;
+  /**
+   * The domain: the path of its `domain.yaml` (read and validated, or a `DomainConfigError` naming
+   * each problem's `file:line:col`), or a model already resolved (`loadDomain` from
+   * `@domain-auth/core/config`).
+   */
+  domain: string | DomainModel;
   /** A database URL (`file:…` or `postgres://…`) or an open {@link Database}, which `close()` then leaves open. */
   database: string | Database;
   /** The HMAC secret, at least 32 bytes; required with `auth.type: jwt`. */

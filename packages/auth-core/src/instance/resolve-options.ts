@@ -1,4 +1,5 @@
 import { clientAddressOf, PEER_ADDRESS_HEADER, UNKNOWN_ADDRESS } from "../client-address.js";
+import type { DomainModel } from "../config/index.js";
 import type { EventListener } from "../events/event-log.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { type CorsPolicy, createCorsPolicy } from "../http/cors.js";
@@ -57,9 +58,9 @@ function addressFinder(trustProxy: number): (request: ApiRequest) => string {
  *
  * @throws {ConfigurationError} naming the first option that cannot be used.
  */
-export function resolveOptions(options: CreateAuthOptions): InstanceOptions {
+export function resolveOptions(options: CreateAuthOptions, model: DomainModel): InstanceOptions {
   const checked = checkOptions(options);
-  const auth = options.domain.auth;
+  const auth = model.auth;
   if (auth && checked.secret === undefined)
     throw new ConfigurationError(`a secret of at least ${MIN_SECRET_BYTES} bytes is required with auth.type jwt`);
   if (options.onEvent !== undefined && typeof options.onEvent !== "function")

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { setUpAdmin } from "../../../../test/support/accounts.js";
 import { BACKENDS } from "../../../../test/support/databases.js";
-import { validateDomainText } from "../../src/index.js";
+import { validateDomainText } from "../../src/config/index.js";
 import { useInstance } from "../support/instance.js";
 
 /**

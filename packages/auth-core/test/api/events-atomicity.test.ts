@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SignedIn, setUpAdmin, signIn, signUp, TEST_PASSWORD } from "../../../../test/support/accounts.js";
 import { BACKENDS, type TestDatabase } from "../../../../test/support/databases.js";
 import { type Database, openDatabase } from "../../src/admin.js";
-import type { SecurityEvent } from "../../src/index.js";
+import type { SecurityEvent } from "../../src/browser.js";
 import { BLOG_YAML, domainOf } from "../support/domains.js";
 import { settled } from "../support/events.js";
 import { startInstance, type TestInstance } from "../support/instance.js";

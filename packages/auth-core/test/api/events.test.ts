@@ -5,7 +5,7 @@ import { BACKENDS } from "../../../../test/support/databases.js";
 import { tokenOf } from "../../../../test/support/mail-server.js";
 import { writePasskeyAdded, writePasskeyRemoved } from "../../src/accounts/passkey-events.js";
 import type { RequestEvents } from "../../src/accounts/security-events.js";
-import { SECURITY_EVENT_TYPES, type SecurityEvent } from "../../src/index.js";
+import { SECURITY_EVENT_TYPES, type SecurityEvent } from "../../src/browser.js";
 import { writeTransaction } from "../../src/store/transaction.js";
 import { ADDRESS_HEADER, clientAddressFromHeader } from "../support/client-address.js";
 import { BLOG_YAML, TEST_SECRET } from "../support/domains.js";

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ADMIN, TEST_PASSWORD } from "../../../../test/support/accounts.js";
 import { BACKENDS, createSqliteDatabase } from "../../../../test/support/databases.js";
-import type { Auth, EntityModel } from "../../src/index.js";
+import type { EntityModel } from "../../src/config/index.js";
+import type { Auth } from "../../src/index.js";
 import { BLOG_YAML, domainOf } from "../support/domains.js";
 import { startInstance, useInstance } from "../support/instance.js";
 

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { BACKENDS } from "../../../../test/support/databases.js";
-import type { MailMessage, OpenApiDocument } from "../../src/index.js";
+import type { MailMessage } from "../../src/index.js";
+import type { OpenApiDocument } from "../../src/openapi/index.js";
 import { apiClient } from "../support/client.js";
 import { Conformance } from "../support/conformance.js";
 import { BLOG_YAML } from "../support/domains.js";

@@ -2,7 +2,8 @@ import { Document, type ISpectralDiagnostic, Spectral } from "@stoplight/spectra
 import { Json } from "@stoplight/spectral-parsers";
 import { oas } from "@stoplight/spectral-rulesets";
 import { describe, expect, it } from "vitest";
-import { loadDomain, openApiDocument } from "../../src/index.js";
+import { loadDomain } from "../../src/config/index.js";
+import { openApiDocument } from "../../src/openapi/index.js";
 import { fixturePath } from "../fixtures/domain-text.js";
 import { BLOG_YAML, domainOf } from "../support/domains.js";
 

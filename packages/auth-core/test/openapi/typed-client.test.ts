@@ -9,7 +9,8 @@ import openapiTS, { astToString, type OpenAPI3 } from "openapi-typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN } from "../../../../test/support/accounts.js";
 import { createSqliteDatabase } from "../../../../test/support/databases.js";
-import { createNodeListener, OPENAPI_PATH } from "../../src/index.js";
+import { OPENAPI_PATH } from "../../src/browser.js";
+import { createNodeListener } from "../../src/index.js";
 import { useInstance } from "../support/instance.js";
 
 const run = promisify(execFile);

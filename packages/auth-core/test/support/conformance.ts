@@ -1,5 +1,5 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
-import type { OpenApiDocument } from "../../src/index.js";
+import type { OpenApiDocument } from "../../src/openapi/index.js";
 import type { ApiClient, ApiResult, CallOptions } from "./client.js";
 import { clientOf } from "./client.js";
 

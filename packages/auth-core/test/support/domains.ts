@@ -1,4 +1,4 @@
-import { type DomainModel, validateDomainText } from "../../src/index.js";
+import { type DomainModel, validateDomainText } from "../../src/config/index.js";
 
 /** The README's blog example. */
 export const BLOG_YAML = `name: blog

@@ -1,5 +1,6 @@
 import { expect } from "vitest";
-import type { Auth, SecurityEvent } from "../../src/index.js";
+import type { SecurityEvent } from "../../src/browser.js";
+import type { Auth } from "../../src/index.js";
 import type { ApiClient } from "./client.js";
 
 /** Every event `token`'s caller may read, newest first, paged through `GET events` (with `query` as its filters). */

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll } from "vitest";
 import type { TestDatabase } from "../../../../test/support/databases.js";
-import { type Auth, type CreateAuthOptions, createAuth, type DomainModel } from "../../src/index.js";
+import type { DomainModel } from "../../src/config/index.js";
+import { type Auth, type CreateAuthOptions, createAuth } from "../../src/index.js";
 import { type ApiClient, apiClient } from "./client.js";
 import { BLOG_YAML, domainOf, TEST_SECRET } from "./domains.js";
 
