@@ -17,9 +17,7 @@ recovery codes) and signs them out everywhere; their password stays.
 Reads DOMAIN_FILE (default domain.yaml) and DATABASE_URL (default file:.data/app.db).
 `;
 
-type CoreModule = typeof import("@domain-auth/core") &
-  typeof import("@domain-auth/core/admin") &
-  typeof import("@domain-auth/core/config");
+type CoreModule = typeof import("@domain-auth/core") & typeof import("@domain-auth/core/admin") & typeof import("@domain-auth/core/config");
 
 async function loadCore(): Promise<CoreModule | undefined> {
   // Kept out of the bundle: the command uses the project's own installed core and its drivers.

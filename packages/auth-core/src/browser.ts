@@ -14,6 +14,8 @@
  * import { apiPaths, holdsSetupRole, mayPerform } from "@domain-auth/core/policy";
  */
 // The answers of the API, as types only: the pages read them as the server makes them (nothing is bundled).
+export type { SetupStatus } from "./accounts/setup-view.js";
+export type { SessionTokens, SignedIn } from "./accounts/signed-in-view.js";
 export type { ApiKeyView, CreatedApiKey } from "./api-keys/api-key-view.js";
 export {
   type ApiPaths,
@@ -35,12 +37,13 @@ export {
   type EventDetail,
   isSecurityEventType,
   SECURITY_EVENT_TYPES,
-  type SecurityEvent,
   type SecurityEventType,
 } from "./events/event-types.js";
+export type { EventPage, SecurityEvent } from "./events/event-view.js";
 export { ERROR_CODES, type ErrorBody, type ErrorCode, type Issue } from "./http/errors.js";
 export { ACCOUNT_TOKEN_LIFETIMES, type AccountTokenKind } from "./mail/lifetimes.js";
 export type { PasskeySummary } from "./mfa/passkey-view.js";
+export type { MfaChallenge, MfaEnrollment } from "./mfa/second-step-view.js";
 export type { RecoveryCodesAnswer, TotpEnrolment } from "./mfa/totp-view.js";
 export {
   API_KEY_LIMITS,
@@ -64,7 +67,12 @@ export { checkFieldGuards, guardedFields } from "./policy/field-guards.js";
 export { afterSignIn, DEFAULT_AFTER_SIGN_IN, signInPath } from "./policy/next-path.js";
 export { type Access, checkOwnership, ownsRecord } from "./policy/ownership.js";
 export { type PermissionSummary, summarizePermission } from "./policy/permission-summary.js";
-export { mustEnrolSecondFactor, type SecondFactorAuth } from "./policy/second-factor.js";
+export {
+  mustEnrolSecondFactor,
+  SECOND_FACTOR_METHODS,
+  type SecondFactorAuth,
+  type SecondFactorMethod,
+} from "./policy/second-factor.js";
 export { checkSessionRevoker } from "./policy/sessions.js";
 export { checkLastAdmin, checkSetupRoleUser, holdsSetupRole, removesSetupRoleHolder, type UserWrite } from "./policy/setup-role.js";
 export type { Caller, PolicyAuth, PolicyEntity, PolicyRecord } from "./policy/subjects.js";

@@ -8,7 +8,7 @@
 export { PEER_ADDRESS_HEADER } from "./client-address.js";
 export { type Auth, type CreateAuthOptions, createAuth } from "./create-auth.js";
 export { authFromEnv, type CreateAuthFromEnvOptions, createAuthFromEnv } from "./env.js";
-export type { EventDraft, EventListener, EventLog, EventPage } from "./events/event-log.js";
+export type { EventDraft, EventListener, EventLog } from "./events/event-log.js";
 export { type ApiRequest, pathOf } from "./http/api-request.js";
 export type { CorsOrigins } from "./http/cors.js";
 export { ApiError } from "./http/errors.js";

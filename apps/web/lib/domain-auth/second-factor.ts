@@ -1,4 +1,12 @@
-import { apiPaths, type RecoveryCodesAnswer, type TotpEnrolment } from "@domain-auth/core/policy";
+import {
+  apiPaths,
+  type MfaChallenge,
+  type MfaEnrollment,
+  type RecoveryCodesAnswer,
+  SECOND_FACTOR_METHODS,
+  type SecondFactorMethod,
+  type TotpEnrolment,
+} from "@domain-auth/core/policy";
 import type { ApiFailure, ApiResult } from "./api-request";
 import type { AuthView } from "./domain-view";
 import type { SessionClient, SignedInAnswer } from "./session-client";
@@ -15,15 +23,8 @@ export type SecondFactorAuth = Pick<AuthView, "segment">;
  * The `mfaToken` is the one token a page holds, in memory, for the five minutes it lives.
  */
 export type SecondStep =
-  | {
-      readonly kind: "second-factor";
-      readonly mfaToken: string;
-      /** `totp`, `recovery` for a recovery code, `passkey`. */
-      readonly methods: readonly string[];
-      /** Seconds the `mfaToken` lives. */
-      readonly expiresIn: number;
-    }
-  | { readonly kind: "enrolment"; readonly mfaToken: string };
+  | ({ readonly kind: "second-factor" } & Readonly<Pick<MfaChallenge, "mfaToken" | "methods" | "expiresIn">>)
+  | ({ readonly kind: "enrolment" } & Readonly<Pick<MfaEnrollment, "mfaToken">>);
 
 /** Where a sign-in stands once the password was accepted: signed in, or a second step to take. */
 export type SignInStep = { readonly kind: "signed-in" } | SecondStep;
@@ -50,13 +51,10 @@ export interface EnrolmentOptions {
   readonly enrolmentToken?: string | undefined;
 }
 
-interface SecondStepAnswer {
-  readonly mfaRequired?: unknown;
-  readonly mfaEnrollmentRequired?: unknown;
-  readonly mfaToken?: unknown;
-  readonly methods?: unknown;
-  readonly expiresIn?: unknown;
-}
+/** An answer as it came: any of its keys may be missing or of another type, so each is checked. */
+type SecondStepAnswer = { readonly [Key in keyof (MfaChallenge & MfaEnrollment)]?: unknown };
+
+const KNOWN_METHODS: readonly unknown[] = SECOND_FACTOR_METHODS;
 
 /** The second step a sign-in answer asks for, or `null` when it signed in. */
 export function secondStepOf(answer: unknown): SecondStep | null {
@@ -64,7 +62,9 @@ export function secondStepOf(answer: unknown): SecondStep | null {
   if (typeof body.mfaToken !== "string") return null;
   if (body.mfaEnrollmentRequired === true) return { kind: "enrolment", mfaToken: body.mfaToken };
   if (body.mfaRequired !== true) return null;
-  const methods = Array.isArray(body.methods) ? body.methods.filter((method): method is string => typeof method === "string") : ["totp"];
+  const methods: SecondFactorMethod[] = Array.isArray(body.methods)
+    ? body.methods.filter((method): method is SecondFactorMethod => KNOWN_METHODS.includes(method))
+    : ["totp"];
   const expiresIn = typeof body.expiresIn === "number" ? body.expiresIn : 300;
   return { kind: "second-factor", mfaToken: body.mfaToken, methods, expiresIn };
 }

@@ -1,4 +1,11 @@
-import { type ErrorBody, type EventsQuery, eventsPath, type SecurityEvent, type SecurityEventType } from "@domain-auth/core/policy";
+import {
+  type ErrorBody,
+  type EventPage,
+  type EventsQuery,
+  eventsPath,
+  type SecurityEvent,
+  type SecurityEventType,
+} from "@domain-auth/core/policy";
 import { useMemo, useState } from "react";
 import { callApi } from "./api";
 import type { AuthView } from "./domain-view";
@@ -56,7 +63,7 @@ export function useSecurityEvents(auth: Pick<AuthView, "segment">, query: Omit<E
   const cursors = useMemo(() => (trail.filters === filters ? trail.cursors : [undefined]), [trail, filters]);
   const before = cursors[cursors.length - 1];
   const path = eventsPath(auth, { ...(JSON.parse(filters) as EventsQuery), ...(before ? { before } : {}) });
-  const loaded = useLoaded(path, () => callApi<{ items: SecurityEvent[]; nextCursor: string | null }>(path));
+  const loaded = useLoaded(path, () => callApi<EventPage>(path));
   const answer = loaded.value;
 
   const nextCursor = !loaded.loading && answer?.ok ? answer.data.nextCursor : null;

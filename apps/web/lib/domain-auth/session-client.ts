@@ -1,4 +1,4 @@
-import { apiPaths } from "@domain-auth/core/policy";
+import { apiPaths, type SignedIn } from "@domain-auth/core/policy";
 import { type ApiResult, type CallOptions, type FetchLike, requestApi } from "./api-request";
 import type { AuthView } from "./domain-view";
 import type { UserProfile } from "./profile";
@@ -32,13 +32,11 @@ export type SessionState =
 /** Nobody signed in. */
 export const SIGNED_OUT: SessionState = { status: "signed-out", expired: false };
 
-/** What a cookie sign-in, setup, password reset or refresh answers (docs/api.md#cookie-sessions): no token, the user and lifetimes. */
-export interface SignedInAnswer {
-  readonly user: UserProfile;
-  /** The access token's lifetime in seconds. */
-  readonly expiresIn: number;
-  readonly refreshExpiresIn?: number;
-}
+/**
+ * What a cookie sign-in, setup, password reset or refresh answers (docs/api.md#cookie-sessions): the
+ * core's signed-in answer without the tokens (they are cookies), the user as a page holds it.
+ */
+export type SignedInAnswer = Pick<SignedIn, "expiresIn" | "refreshExpiresIn"> & { readonly user: UserProfile };
 
 /** What refreshing needs of the `auth` block. */
 export type RefreshingAuth = Pick<AuthView, "segment" | "endpoints">;

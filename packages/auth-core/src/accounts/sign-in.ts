@@ -1,7 +1,8 @@
 import type { AuthServices, RouteContext } from "../context.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { jsonWithToken, type Reply } from "../http/responses.js";
-import { MFA_TOKEN_TTL_SECONDS, type SecondFactorMethod } from "../mfa/second-factors.js";
+import { MFA_TOKEN_TTL_SECONDS, type MfaChallenge, type MfaEnrollment } from "../mfa/second-step-view.js";
+import type { SecondFactorMethod } from "../policy/second-factor.js";
 import { mustEnrolSecondFactor } from "../policy/second-factor.js";
 import type { StoredUser } from "../store/rows.js";
 import type { Transport } from "./auth-body-schemas.js";
@@ -60,10 +61,12 @@ export async function answerSignIn(
   const { step } = options;
   if (step.kind === "challenge") {
     const mfaToken = await services.mfa.issueToken(user, "challenge");
-    return jsonWithToken(200, { mfaRequired: true, mfaToken, methods: step.methods, expiresIn: MFA_TOKEN_TTL_SECONDS });
+    const challenge: MfaChallenge = { mfaRequired: true, mfaToken, methods: [...step.methods], expiresIn: MFA_TOKEN_TTL_SECONDS };
+    return jsonWithToken(200, challenge);
   }
   if (step.kind === "enrolment") {
-    return jsonWithToken(options.status, { mfaEnrollmentRequired: true, mfaToken: await services.mfa.issueToken(user, "enrolment") });
+    const enrolment: MfaEnrollment = { mfaEnrollmentRequired: true, mfaToken: await services.mfa.issueToken(user, "enrolment") };
+    return jsonWithToken(options.status, enrolment);
   }
   const body = await signedInBody(context, services, user, request, options.method ? { method: options.method } : {});
   return signedInReply(services, options.status, body, options.transport);

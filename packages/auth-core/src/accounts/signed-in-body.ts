@@ -4,15 +4,9 @@ import { jsonWithToken, type Reply } from "../http/responses.js";
 import { serializeRecord } from "../records/serialize.js";
 import type { IssuedRefresh } from "../sessions/sessions.js";
 import type { SignedInUser } from "../store/rows.js";
-import type { IssuedToken } from "../tokens/tokens.js";
 import type { Transport } from "./auth-body-schemas.js";
 import { byUser, requestEvents, type SignInMethod } from "./security-events.js";
-
-/** A session's tokens as a sign-in answers them. */
-export interface SessionTokens extends IssuedToken {
-  readonly refreshToken: string;
-  readonly refreshExpiresIn: number;
-}
+import type { SessionTokens, SignedIn } from "./signed-in-view.js";
 
 /** The tokens of a session: an access token carrying its `sid`, and its refresh token. */
 export async function sessionTokens(services: AuthServices, user: SignedInUser, issued: IssuedRefresh): Promise<SessionTokens> {
@@ -27,11 +21,7 @@ export async function sessionTokens(services: AuthServices, user: SignedInUser, 
 }
 
 /** The body of a response with a session's tokens and the user's profile. */
-export async function tokensBody(
-  services: AuthServices,
-  user: SignedInUser,
-  issued: IssuedRefresh,
-): Promise<SessionTokens & { user: Record<string, unknown> }> {
+export async function tokensBody(services: AuthServices, user: SignedInUser, issued: IssuedRefresh): Promise<SignedIn> {
   return { ...(await sessionTokens(services, user, issued)), user: serializeRecord(services.auth.entity, user) };
 }
 
@@ -46,7 +36,7 @@ export async function signedInBody(
   user: SignedInUser,
   request: ApiRequest,
   options: { readonly method?: SignInMethod } = {},
-): Promise<SessionTokens & { user: Record<string, unknown> }> {
+): Promise<SignedIn> {
   return tokensBody(services, user, await startSession(context, services, user, request, options));
 }
 

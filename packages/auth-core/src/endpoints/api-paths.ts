@@ -20,6 +20,8 @@ export interface ListQuery {
   readonly offset?: number;
   /** A page's `nextCursor`: the page after it (docs/api.md#lists; not with `offset`). */
   readonly after?: string;
+  /** `exact`: count every record even above 10,000. */
+  readonly total?: "exact";
 }
 
 /**
@@ -31,6 +33,7 @@ export function collectionPath(entity: Segmented, query: ListQuery = {}): string
   if (query.limit !== undefined) params.set("limit", String(query.limit));
   if (query.offset !== undefined) params.set("offset", String(query.offset));
   if (query.after !== undefined) params.set("after", query.after);
+  if (query.total !== undefined) params.set("total", query.total);
   const search = params.toString();
   return `${API_PREFIX}/${entity.segment}${search ? `?${search}` : ""}`;
 }

@@ -35,6 +35,11 @@ export interface EndpointParameter {
   /** The least and the greatest value of an `integer`. */
   readonly minimum?: number;
   readonly maximum?: number;
+  /** What the server takes when it is absent. */
+  readonly default?: number;
+  /** The form of a `string` (a cursor's base64url): a value that does not match is 400. */
+  readonly pattern?: string;
+  readonly maxLength?: number;
 }
 
 /** One method of an endpoint: how it is documented and whom it answers. */

@@ -3,6 +3,13 @@ import { z } from "zod";
 /** A JSON Schema (2020-12, the dialect of OpenAPI 3.1) as plain data. */
 export type JsonSchema = Record<string, unknown>;
 
+/** An `integer` says it is whole; the bounds zod adds (the safe integers) are left out as noise. */
+function withoutSafeBounds({ jsonSchema }: { jsonSchema: JsonSchema }): void {
+  if (jsonSchema.type !== "integer") return;
+  if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
+  if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
+}
+
 /**
  * The JSON Schema of what a zod schema accepts (`z.toJSONSchema` on its input side), so the document
  * describes exactly the schema that validates requests. `ignored` names properties the schema
@@ -10,7 +17,11 @@ export type JsonSchema = Record<string, unknown>;
  * `readOnly` and never required, so a validating client sends them through as the server takes them.
  */
 export function inputSchemaOf(schema: z.ZodType, options: { readonly ignored?: Iterable<string> } = {}): JsonSchema {
-  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, {
+    io: "input",
+    unrepresentable: "any",
+    override: withoutSafeBounds,
+  }) as JsonSchema;
   const properties = json.properties as Record<string, JsonSchema> | undefined;
   for (const key of options.ignored ?? []) {
     // Sent, they are neither refused nor written (docs/api.md#entity-endpoints): a validating client must let them through.
@@ -22,7 +33,11 @@ export function inputSchemaOf(schema: z.ZodType, options: { readonly ignored?: I
 
 /** The JSON Schema of what a zod schema gives (`z.toJSONSchema` on its output side): an answer, made by the server. */
 export function outputSchemaOf(schema: z.ZodType): JsonSchema {
-  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io: "output", unrepresentable: "any" }) as JsonSchema;
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, {
+    io: "output",
+    unrepresentable: "any",
+    override: withoutSafeBounds,
+  }) as JsonSchema;
   return json;
 }
 

@@ -5,11 +5,12 @@ import { recentSignInBodySchema, requireRecentSignIn } from "../accounts/recent-
 import type { AuthServices, RouteContext } from "../context.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { readJsonObject } from "../http/body.js";
-import { ApiError, enforce, type Issue } from "../http/errors.js";
+import { ApiError, enforce } from "../http/errors.js";
 import { parseBody } from "../http/parse.js";
 import type { Reply } from "../http/responses.js";
 import { checkOtherUser } from "../policy/setup-role.js";
-import type { AUTH_ENDPOINTS, AuthOperationId, AuthRoute, EndpointOperation, EndpointParameter, PathParametersOf } from "./catalog.js";
+import type { AUTH_ENDPOINTS, AuthOperationId, AuthRoute, EndpointOperation, PathParametersOf } from "./catalog.js";
+import { parseQuery } from "./query.js";
 import { type BodyOf, OPERATION_SCHEMAS, type OperationSchemas } from "./schemas.js";
 
 type Operations<R extends AuthRoute> = (typeof AUTH_ENDPOINTS)[R]["operations"];
@@ -128,37 +129,6 @@ function callerOf(context: RouteContext, services: AuthServices, request: ApiReq
   return authenticate(context, request, { cookie: false });
 }
 
-/** A declared query parameter's value, or an issue. */
-function queryValue(parameter: EndpointParameter, raw: string): { value: string | number } | { issue: string } {
-  if (parameter.type === "integer") {
-    const value = /^\d{1,15}$/.test(raw) ? Number(raw) : Number.NaN;
-    const { minimum = 0, maximum = Number.MAX_SAFE_INTEGER } = parameter;
-    return value >= minimum && value <= maximum ? { value } : { issue: `must be a whole number from ${minimum} to ${maximum}` };
-  }
-  if (parameter.values && !parameter.values.includes(raw)) {
-    const { values } = parameter;
-    return { issue: values.length <= 8 ? `must be one of: ${values.join(", ")}` : `is not a ${parameter.name} this API knows` };
-  }
-  return { value: raw };
-}
-
-/** The query parameters (`inQuery`) of a request; 400 `INVALID_QUERY` with one issue per one that cannot be used. */
-function parseQuery(request: ApiRequest, inQuery: readonly EndpointParameter[]): Record<string, string | number> {
-  if (inQuery.length === 0) return {};
-  const search = new URL(request.url).searchParams;
-  const query: Record<string, string | number> = {};
-  const issues: Issue[] = [];
-  for (const parameter of inQuery) {
-    const raw = search.get(parameter.name);
-    if (raw === null) continue;
-    const read = queryValue(parameter, raw);
-    if ("issue" in read) issues.push({ path: [parameter.name], message: read.issue });
-    else query[parameter.name] = read.value;
-  }
-  if (issues.length > 0) throw new ApiError("INVALID_QUERY", { issues });
-  return query;
-}
-
 /** A sensitive action's caller: a session's, or an enrolment token's (API keys never reach one: they are 403 first). */
 function sensitiveCallerOf(caller: AnyCaller): EnrollingCaller | Authenticated {
   if (caller === null || "apiKey" in caller) throw new ApiError("UNAUTHENTICATED");
@@ -225,7 +195,7 @@ export function bindOperation(
     const caller = await identify(request);
     const early = { context, services, request, caller: caller as never };
     for (const admit of admissions) await admit(early);
-    const query = parseQuery(request, inQuery);
+    const query = inQuery.length === 0 ? NO_QUERY : parseQuery(new URL(request.url).searchParams, inQuery);
     const parsed = readsBody ? await bodyOf(early, operation, schema, parse) : undefined;
     return run({ ...early, body: parsed as never, path: path as never, query: query as never });
   };

@@ -1,7 +1,9 @@
 import type { z } from "zod";
 import { loginBodySchema, refreshBodySchema, signUpBodySchema, transportSchema } from "../accounts/auth-body-schemas.js";
+import { setupStatusSchema } from "../accounts/setup-view.js";
 import type { AuthModel, DomainModel } from "../config/index.js";
 import type { AuthServices } from "../context.js";
+import { eventPageSchema } from "../events/event-view.js";
 import { recoveryCodesSchema, totpEnrolmentSchema } from "../mfa/totp-view.js";
 import { apiKeyScopes } from "../policy/api-keys.js";
 import { mustEnrolSecondFactor } from "../policy/second-factor.js";
@@ -76,6 +78,12 @@ const signInAnswer =
   };
 const passwordSignIn = signInAnswer({ challenge: true });
 const accepted = (): JsonSchema => objectOf({});
+/** A page's JSON Schema with its items a reference to their component (a zod schema describes them in full). */
+function pageOf(schema: z.ZodType, itemSchema: string): JsonSchema {
+  const json = outputSchemaOf(schema);
+  (json.properties as Record<string, JsonSchema>).items = { type: "array", items: ref(itemSchema) };
+  return json;
+}
 /** `transport` as the document describes it where it is read beside a schema. */
 const TRANSPORT_PROPERTY: JsonSchema = {
   type: "string",
@@ -90,9 +98,6 @@ const webAuthnOptions = (required: readonly string[], description: string) => ()
   additionalProperties: true,
   description,
 });
-/** Recovery codes, as the answers that show them describe them (from their zod schema). */
-export const RECOVERY_CODES_PROPERTY: JsonSchema = (outputSchemaOf(recoveryCodesSchema).properties as Record<string, JsonSchema>)
-  .recoveryCodes as JsonSchema;
 const signUp = {
   schema: (auth: AuthModel) => signUpBodySchema(auth.entity),
   parse: readSignUpBody,
@@ -105,10 +110,7 @@ export const OPERATION_SCHEMAS = {
   loginMfa: { body: { schema: () => loginMfaBodySchema }, answer: signedIn },
   register: { body: signUp, answer: profile },
   me: { answer: profile },
-  setupStatus: {
-    answer: () =>
-      objectOf({ setupRequired: { type: "boolean" }, setupTokenRequired: { type: "boolean" } }, { optional: ["setupTokenRequired"] }),
-  },
+  setupStatus: { answer: () => outputSchemaOf(setupStatusSchema) },
   setup: {
     body: {
       ...signUp,
@@ -147,13 +149,7 @@ export const OPERATION_SCHEMAS = {
   listPasskeys: { answer: () => objectOf({ items: { type: "array", items: ref(PASSKEY_SCHEMA) } }) },
   addPasskey: { body: { schema: () => addPasskeyBodySchema }, answer: () => ref(PASSKEY_ADDED_SCHEMA) },
   removePasskey: {},
-  listEvents: {
-    answer: () =>
-      objectOf({
-        items: { type: "array", items: ref(SECURITY_EVENT_SCHEMA) },
-        nextCursor: { type: ["string", "null"], description: "Pass it as `before` for the next page; `null` on the last one." },
-      }),
-  },
+  listEvents: { answer: () => pageOf(eventPageSchema, SECURITY_EVENT_SCHEMA) },
   listApiKeys: { answer: () => objectOf({ items: { type: "array", items: ref(API_KEY_SCHEMA) } }) },
   createApiKey: {
     // The domain's scopes where an instance validates it; any well-formed scope in a document of the auth part alone.

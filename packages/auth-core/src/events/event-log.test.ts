@@ -7,7 +7,7 @@ import { migrate } from "../store/migrate.js";
 import { writeTransaction } from "../store/transaction.js";
 import { EventLog } from "./event-log.js";
 import { EventStore } from "./event-store.js";
-import type { SecurityEvent } from "./event-types.js";
+import type { SecurityEvent } from "./event-view.js";
 
 describe("the event log", () => {
   let testDatabase: TestDatabase;

@@ -4,7 +4,8 @@ import type { AnyDB } from "../store/database.js";
 import { afterCommit } from "../store/transaction.js";
 import { type EventPosition, encodeCursor } from "./cursor.js";
 import type { EventQuery, EventRow, EventStore } from "./event-store.js";
-import { type EventDetail, MAX_EVENT_USER_AGENT_LENGTH, type SecurityEvent, type SecurityEventType } from "./event-types.js";
+import { type EventDetail, MAX_EVENT_USER_AGENT_LENGTH, type SecurityEventType } from "./event-types.js";
+import type { EventPage, SecurityEvent } from "./event-view.js";
 
 /** An event to record: its type and whatever is known of it; the id and the time are added. */
 export interface EventDraft {
@@ -30,12 +31,6 @@ export interface EventLogOptions {
   readonly onEvent?: EventListener;
   /** Receives what fails after an answer: a listener that threw, an event that could not be written. */
   readonly onError: (error: unknown) => void;
-}
-
-/** A page of events, newest first, and the cursor of the next one (`null` on the last page). */
-export interface EventPage {
-  readonly items: readonly SecurityEvent[];
-  readonly nextCursor: string | null;
 }
 
 const DAY_MS = 24 * 3600 * 1000;

@@ -2,7 +2,8 @@ import type { Kysely } from "kysely";
 import type { AnyDB, Database } from "../store/database.js";
 import { EVENT_TABLES } from "../store/event-table.js";
 import type { EventPosition } from "./cursor.js";
-import type { EventDetail, SecurityEvent, SecurityEventType } from "./event-types.js";
+import type { EventDetail, SecurityEventType } from "./event-types.js";
+import type { SecurityEvent } from "./event-view.js";
 
 /** A row of the events table: a {@link SecurityEvent} with `at` in ms since the epoch (`detail` is JSON text in the table). */
 export interface EventRow extends Omit<SecurityEvent, "at"> {

@@ -17,6 +17,12 @@ export const passkeySummarySchema = z
 /** A passkey as its owner sees it: never its key. */
 export type PasskeySummary = z.output<typeof passkeySummarySchema>;
 
+/** A passkey just added, as `POST passkeys` answers it: never used yet. */
+export const addedPasskeySchema = passkeySummarySchema.omit({ lastUsedAt: true });
+
+/** A passkey just added. */
+export type AddedPasskey = z.output<typeof addedPasskeySchema>;
+
 /** A passkey's row as its owner sees it. */
 export function summaryOf(row: PasskeyRow): PasskeySummary {
   return {

@@ -1,15 +1,15 @@
 import type { Kysely } from "kysely";
+import type { SecondFactorMethod } from "../policy/second-factor.js";
 import type { AnyDB } from "../store/database.js";
 import { writeTransaction } from "../store/transaction.js";
 import { qrCodeSvg } from "./qr-code.js";
 import type { MfaTokenKind, MfaTokenRow, SecondFactorStore, TotpRow } from "./second-factor-store.js";
+import { MFA_TOKEN_TTL_SECONDS } from "./second-step-view.js";
 import type { SecretBox } from "./secret-box.js";
 import { hashSecret, MFA_TOKEN_PREFIX, newMfaToken, newRecoveryCode, normalizeRecoveryCode, RECOVERY_CODE_COUNT } from "./secrets.js";
 import { matchTotpStep, newTotpSecret, otpauthUrl } from "./totp.js";
 import type { TotpEnrolment } from "./totp-view.js";
 
-/** How long an mfa token lives: 5 minutes (docs/mfa.md). */
-export const MFA_TOKEN_TTL_SECONDS = 300;
 /** A pending TOTP secret can be confirmed this long after its enrolment started; then it must be started again. */
 export const PENDING_TOTP_TTL_SECONDS = 600;
 /**
@@ -19,9 +19,6 @@ export const PENDING_TOTP_TTL_SECONDS = 600;
 export const PENDING_TOTP_REUSE_SECONDS = 300;
 /** The longest mfa token worth hashing and looking up; ours are 47 characters. */
 const MAX_MFA_TOKEN_LENGTH = 128;
-
-/** A way to finish a sign-in that waits for its second factor. */
-export type SecondFactorMethod = "totp" | "recovery" | "passkey";
 
 export type { TotpEnrolment } from "./totp-view.js";
 

@@ -1,9 +1,12 @@
+import type { z } from "zod";
+import { sessionTokensSchema, signedInSchema } from "../accounts/signed-in-view.js";
 import { apiKeyViewSchema, createdApiKeySchema } from "../api-keys/api-key-view.js";
 import type { AuthModel } from "../config/index.js";
 import type { EndpointFlag } from "../config/vocabulary.js";
 import { API_PREFIX } from "../endpoints/api-paths.js";
 import { type CatalogOperation, catalogOperations, type EndpointOperation, isServed } from "../endpoints/catalog.js";
 import { inputSchemaOf, type JsonSchema, objectOf, outputSchemaOf, recordSchemaNames, ref } from "../endpoints/json-schema.js";
+import { parameterObject } from "../endpoints/query.js";
 import {
   API_KEY_CREATED_SCHEMA,
   API_KEY_SCHEMA,
@@ -14,15 +17,15 @@ import {
   type OperationSchemas,
   PASSKEY_ADDED_SCHEMA,
   PASSKEY_SCHEMA,
-  RECOVERY_CODES_PROPERTY,
   SECURITY_EVENT_SCHEMA,
   SESSION_SCHEMA,
   SIGNED_IN_SCHEMA,
   TOTP_CONFIRMED_SCHEMA,
 } from "../endpoints/schemas.js";
-import { MAX_EVENT_USER_AGENT_LENGTH, SECURITY_EVENT_TYPES } from "../events/event-types.js";
-import { passkeySummarySchema } from "../mfa/passkey-view.js";
-import { MFA_TOKEN_TTL_SECONDS } from "../mfa/second-factors.js";
+import { securityEventSchema } from "../events/event-view.js";
+import { addedPasskeySchema, passkeySummarySchema } from "../mfa/passkey-view.js";
+import { mfaChallengeSchema, mfaEnrollmentSchema } from "../mfa/second-step-view.js";
+import { recoveryCodesSchema } from "../mfa/totp-view.js";
 import type { PermissionSummary } from "../policy/permission-summary.js";
 import { mustEnrolSecondFactor } from "../policy/second-factor.js";
 import { sessionViewSchema } from "../sessions/session-view.js";
@@ -58,18 +61,7 @@ function recentlySignedIn(access: PermissionSummary): PermissionSummary {
 }
 
 function parametersOf(operation: EndpointOperation): JsonSchema[] {
-  return (operation.parameters ?? []).map(({ name, in: place, description, type, values, minimum, maximum }) => ({
-    name,
-    in: place,
-    required: place === "path",
-    schema: {
-      type: type ?? "string",
-      ...(values ? { enum: [...values] } : {}),
-      ...(minimum !== undefined ? { minimum } : {}),
-      ...(maximum !== undefined ? { maximum } : {}),
-    },
-    description,
-  }));
+  return (operation.parameters ?? []).map(parameterObject);
 }
 
 /** `currentPassword`, as a sensitive action reads it beside its body. */
@@ -119,57 +111,30 @@ export function authOperationSpecs(auth: AuthModel, flags: Readonly<Record<Endpo
 }
 
 /** The tokens of a session, as a body that signs in carries them. */
-export const TOKEN_PROPERTIES: Readonly<Record<string, JsonSchema>> = {
-  token: { type: "string", description: "The access token: send it as `Authorization: Bearer <token>`." },
-  tokenType: { type: "string", const: "Bearer" },
-  expiresIn: { type: "integer", description: "Seconds until the access token expires." },
-  refreshToken: { type: "string", description: "Spend it at `refresh` for a new pair." },
-  refreshExpiresIn: { type: "integer", description: "Seconds until the refresh token expires." },
-};
+export const TOKEN_PROPERTIES = outputSchemaOf(sessionTokensSchema).properties as Readonly<Record<string, JsonSchema>>;
 
-/** The token fields a sign-in with `"transport": "cookie"` leaves out of its answer (they go into cookies). */
-export const COOKIE_TRANSPORT_OMITS = ["token", "tokenType", "refreshToken"] as const;
+/** An answer's JSON Schema with its `user` the domain's record schema (a zod schema holds any record there). */
+function withUserRecord(schema: z.ZodType, auth: AuthModel): JsonSchema {
+  const json = outputSchemaOf(schema);
+  (json.properties as Record<string, JsonSchema>).user = ref(recordSchemaNames(auth.entity).record);
+  return json;
+}
 
-const MFA_TOKEN: JsonSchema = { type: "string", description: `Single use, for ${MFA_TOKEN_TTL_SECONDS / 60} minutes.` };
+/** An answer that holds the sign-in only after a required enrolment: its own properties, then the sign-in's, optional. */
+function withOptionalSignIn(schema: z.ZodObject, auth: AuthModel, description: string): JsonSchema {
+  return { ...withUserRecord(schema.extend(signedInSchema.partial().shape), auth), description };
+}
 
 /** The answers of second factors (docs/mfa.md): a second step to take, an enrolment to make, TOTP turned on. */
 function secondFactorSchemas(auth: AuthModel): Record<string, JsonSchema> {
-  const signedIn = { ...TOKEN_PROPERTIES, user: ref(recordSchemaNames(auth.entity).record) };
   const enrols = [...auth.roles, auth.setupRole].some((role) => mustEnrolSecondFactor(auth, role));
+  const after = '; after a required enrolment also the sign-in, as login answers it (with `"transport": "cookie"`, the tokens as cookies).';
   return {
-    ...(enrols
-      ? {
-          [MFA_ENROLLMENT_SCHEMA]: {
-            ...objectOf({ mfaEnrollmentRequired: { type: "boolean", const: true }, mfaToken: MFA_TOKEN }),
-            description:
-              "No session yet: your role requires a second factor. Send the `mfaToken` as the bearer token to `mfa/totp`, then `mfa/totp/confirm`, or to `passkeys/options`, then `passkeys`: the confirming answer signs you in.",
-          },
-        }
-      : {}),
-    [MFA_CHALLENGE_SCHEMA]: {
-      ...objectOf({
-        mfaRequired: { type: "boolean", const: true },
-        mfaToken: MFA_TOKEN,
-        methods: { type: "array", items: { type: "string", enum: ["totp", "recovery", "passkey"] } },
-        expiresIn: { type: "integer", description: "Seconds the `mfaToken` lives." },
-      }),
-      description:
-        "No session yet: send the `mfaToken` with a code, a recovery code or a passkey's answer (`passkey` in `methods`) to `login/mfa`.",
-    },
+    ...(enrols ? { [MFA_ENROLLMENT_SCHEMA]: outputSchemaOf(mfaEnrollmentSchema) } : {}),
+    [MFA_CHALLENGE_SCHEMA]: outputSchemaOf(mfaChallengeSchema),
     [PASSKEY_SCHEMA]: outputSchemaOf(passkeySummarySchema),
-    [PASSKEY_ADDED_SCHEMA]: {
-      ...objectOf(
-        { id: { type: "string" }, name: { type: "string" }, createdAt: { type: "string", format: "date-time" }, ...signedIn },
-        { optional: Object.keys(signedIn) },
-      ),
-      description:
-        'The new passkey; after a required enrolment also the sign-in, as login answers it (with `"transport": "cookie"`, the tokens as cookies).',
-    },
-    [TOTP_CONFIRMED_SCHEMA]: {
-      ...objectOf({ recoveryCodes: RECOVERY_CODES_PROPERTY, ...signedIn }, { optional: Object.keys(signedIn) }),
-      description:
-        'The recovery codes; after a required enrolment also the sign-in, as login answers it (with `"transport": "cookie"`, the tokens as cookies).',
-    },
+    [PASSKEY_ADDED_SCHEMA]: withOptionalSignIn(addedPasskeySchema, auth, `The new passkey${after}`),
+    [TOTP_CONFIRMED_SCHEMA]: withOptionalSignIn(recoveryCodesSchema, auth, `The recovery codes${after}`),
   };
 }
 
@@ -177,46 +142,10 @@ function secondFactorSchemas(auth: AuthModel): Record<string, JsonSchema> {
 export function authSchemas(auth: AuthModel): Record<string, JsonSchema> {
   return {
     ...(auth.mfa.totp || auth.mfa.passkeys ? secondFactorSchemas(auth) : {}),
-    [SIGNED_IN_SCHEMA]: {
-      ...objectOf(
-        { ...TOKEN_PROPERTIES, user: ref(recordSchemaNames(auth.entity).record) },
-        // With `"transport": "cookie"` the tokens are cookies; `refreshExpiresIn` is absent without a refresh endpoint.
-        { optional: [...COOKIE_TRANSPORT_OMITS, "refreshExpiresIn"] },
-      ),
-      description:
-        'The session\'s tokens and the profile. With `"transport": "cookie"`, `token`, `tokenType` and `refreshToken` are set as HttpOnly cookies instead.',
-    },
+    [SIGNED_IN_SCHEMA]: withUserRecord(signedInSchema, auth),
     [SESSION_SCHEMA]: outputSchemaOf(sessionViewSchema),
-    [SECURITY_EVENT_SCHEMA]: SECURITY_EVENT,
+    [SECURITY_EVENT_SCHEMA]: outputSchemaOf(securityEventSchema),
     [API_KEY_SCHEMA]: outputSchemaOf(apiKeyViewSchema),
     [API_KEY_CREATED_SCHEMA]: outputSchemaOf(createdApiKeySchema),
   };
 }
-
-const TEXT_OR_NULL: JsonSchema = { type: ["string", "null"] };
-
-/** A security event (docs/events.md), as `GET events` answers it and `onEvent` receives it. */
-const SECURITY_EVENT: JsonSchema = {
-  ...objectOf({
-    id: { type: "string" },
-    at: { type: "string", format: "date-time" },
-    type: { type: "string", enum: [...SECURITY_EVENT_TYPES] },
-    userId: {
-      ...TEXT_OR_NULL,
-      description: "The user it is about; `null` when no account is known (a failed login for an unknown email).",
-    },
-    actorId: { ...TEXT_OR_NULL, description: "Who made it happen: the user, an administrator, or `null`." },
-    email: { ...TEXT_OR_NULL, description: "The user's email then, or the email a refused attempt named." },
-    address: { ...TEXT_OR_NULL, description: "The client address, as login throttling counts it." },
-    userAgent: { ...TEXT_OR_NULL, description: `The client's \`User-Agent\`, at most ${MAX_EVENT_USER_AGENT_LENGTH} characters.` },
-    sessionId: { ...TEXT_OR_NULL, description: "The session it started, ended, or was made from." },
-    detail: {
-      type: "object",
-      additionalProperties: { type: ["string", "number", "boolean", "null"] },
-      description: "A few facts of the event (how a sign-in was made, a role's old and new value…); never a secret.",
-    },
-  }),
-  description: "A security event: never a password, token, code or hash.",
-};
-
-/** The properties of an API key as lists show it (docs/api-keys.md): never the key or its hash. */

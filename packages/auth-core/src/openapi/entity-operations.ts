@@ -1,9 +1,10 @@
 import type { DomainModel, EntityModel } from "../config/index.js";
 import type { Operation } from "../config/vocabulary.js";
 import { type JsonSchema, objectOf, recordSchemaNames, ref } from "../endpoints/json-schema.js";
+import { LIST_PARAMETERS } from "../endpoints/list-parameters.js";
+import { parameterObject } from "../endpoints/query.js";
 import type { ErrorCode } from "../http/errors.js";
 import { summarizePermission } from "../policy/permission-summary.js";
-import { LIST_PAGE_LIMITS } from "../records/list-page.js";
 import { TOKEN_PROPERTIES } from "./auth-operations.js";
 import type { OperationSpec } from "./operation.js";
 import { pageSchema as pageSchemaOf, recordBodySchema, recordSchema as recordSchemaOf } from "./records.js";
@@ -21,30 +22,6 @@ interface EntityOperation {
   readonly success: { readonly status: number; readonly description: string; readonly schema?: (entity: EntityModel) => JsonSchema };
   readonly errors: (entity: EntityModel) => readonly ErrorCode[];
 }
-
-const LIST_PARAMETERS: readonly JsonSchema[] = [
-  {
-    name: "limit",
-    in: "query",
-    required: false,
-    schema: { type: "integer", minimum: LIST_PAGE_LIMITS.min, maximum: LIST_PAGE_LIMITS.max, default: LIST_PAGE_LIMITS.default },
-  },
-  { name: "offset", in: "query", required: false, schema: { type: "integer", minimum: 0, default: 0 } },
-  {
-    name: "after",
-    in: "query",
-    required: false,
-    description: "A page's `nextCursor`: the page after it, however deep (not with `offset`).",
-    schema: { type: "string", minLength: 1, maxLength: 400, pattern: "^[A-Za-z0-9_-]+$" },
-  },
-  {
-    name: "total",
-    in: "query",
-    required: false,
-    description: "`exact`: count every record even above 10,000 (slower on large collections).",
-    schema: { type: "string", enum: ["exact"] },
-  },
-];
 
 const ITEM = (entity: EntityModel): JsonSchema => objectOf({ item: ref(recordSchemaNames(entity).record) });
 
@@ -71,7 +48,7 @@ const ENTITY_OPERATIONS: readonly EntityOperation[] = [
     operationId: (entity) => `list${entity.name}`,
     summary: (entity) => `List ${entity.name} records`,
     description: "Ordered by `createdAt`, then `id`.",
-    parameters: LIST_PARAMETERS,
+    parameters: LIST_PARAMETERS.map(parameterObject),
     success: {
       status: 200,
       description: "A page of the records the caller may read",

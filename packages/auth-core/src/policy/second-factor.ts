@@ -1,3 +1,9 @@
+/** What finishes a second step (docs/mfa.md): a code of the authenticator app, a recovery code, a passkey. */
+export const SECOND_FACTOR_METHODS = ["totp", "recovery", "passkey"] as const;
+
+/** One way to finish a second step. */
+export type SecondFactorMethod = (typeof SECOND_FACTOR_METHODS)[number];
+
 /** What the second-factor rules read of the `auth` block: the core's `AuthModel` fits. */
 export interface SecondFactorAuth {
   readonly mfa: { readonly totp: boolean; readonly passkeys: boolean; readonly required: readonly string[] };

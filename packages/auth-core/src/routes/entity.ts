@@ -4,6 +4,9 @@ import { checkRecentSignIn } from "../accounts/recent-sign-in.js";
 import { aboutUser, requestEvents } from "../accounts/security-events.js";
 import type { EntityModel } from "../config/index.js";
 import type { AuthServices, RouteContext } from "../context.js";
+import type { ListQuery } from "../endpoints/api-paths.js";
+import { LIST_PARAMETERS } from "../endpoints/list-parameters.js";
+import { parseQuery } from "../endpoints/query.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { readJsonObject } from "../http/body.js";
 import { ApiError, enforce, type Issue } from "../http/errors.js";
@@ -26,29 +29,15 @@ import { type Permitted, permit } from "./access.js";
 import { checkRefs } from "./refs.js";
 import { checkRoleValue } from "./role-value.js";
 
-function integerParam(url: URL, name: string, fallback: number, min: number, max: number): number {
-  const raw = url.searchParams.get(name);
-  if (raw === null) return fallback;
-  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!Number.isSafeInteger(value) || value < min || value > max) {
-    throw new ApiError("INVALID_QUERY", { issues: [{ path: [name], message: `must be a whole number from ${min} to ${max}` }] });
-  }
-  return value;
-}
-
 /** The paging of a list request: `limit`, then `offset` or `after` (not both), and `total=exact`. */
-function listQuery(url: URL): Pick<ListOptions, "limit" | "offset" | "after" | "total"> {
-  const limit = integerParam(url, "limit", LIST_PAGE_LIMITS.default, LIST_PAGE_LIMITS.min, LIST_PAGE_LIMITS.max);
-  const offset = integerParam(url, "offset", 0, 0, Number.MAX_SAFE_INTEGER);
-  const cursor = url.searchParams.get("after");
-  const total = url.searchParams.get("total");
+function listQuery(search: URLSearchParams): Pick<ListOptions, "limit" | "offset" | "after" | "total"> {
+  const { limit = LIST_PAGE_LIMITS.default, offset = 0, after: cursor, total } = parseQuery(search, LIST_PARAMETERS) as ListQuery;
+  const after = cursor === undefined ? undefined : decodeListCursor(cursor);
   const issues: Issue[] = [];
-  if (total !== null && total !== "exact") issues.push({ path: ["total"], message: 'must be "exact" when given' });
-  const after = cursor === null ? undefined : decodeListCursor(cursor);
   if (after === null) issues.push({ path: ["after"], message: "is not a cursor this API gave (use a page's nextCursor)" });
-  if (cursor !== null && url.searchParams.has("offset")) issues.push({ path: ["after"], message: "cannot be used with offset" });
+  if (cursor !== undefined && search.has("offset")) issues.push({ path: ["after"], message: "cannot be used with offset" });
   if (issues.length > 0) throw new ApiError("INVALID_QUERY", { issues });
-  return { limit, ...(after ? { after } : { offset }), ...(total === "exact" ? { total: "exact" as const } : {}) };
+  return { limit, ...(after ? { after } : { offset }), ...(total === "exact" ? { total } : {}) };
 }
 
 /**
@@ -57,7 +46,7 @@ function listQuery(url: URL): Pick<ListOptions, "limit" | "offset" | "after" | "
  */
 export async function listRecords(context: RouteContext, request: ApiRequest, entity: EntityModel): Promise<Reply> {
   const access = await permit(context, request, entity, "read");
-  const query = listQuery(new URL(request.url));
+  const query = listQuery(new URL(request.url).searchParams);
   const ownedBy = access.scope === "own" ? access.caller?.id : undefined;
   const page = await context.store.list(entity, { ...query, ...(ownedBy ? { ownedBy } : {}) });
   return json(200, {

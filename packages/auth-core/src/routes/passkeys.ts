@@ -7,7 +7,7 @@ import { checkTransport, signedInBody, signedInReply } from "../accounts/signed-
 import { defineOperation } from "../endpoints/operation.js";
 import { ApiError } from "../http/errors.js";
 import { json, jsonWithToken, noContent } from "../http/responses.js";
-import { summaryOf } from "../mfa/passkey-view.js";
+import { type PasskeySummary, summaryOf } from "../mfa/passkey-view.js";
 import type { AnyDB } from "../store/database.js";
 
 /**
@@ -41,7 +41,7 @@ export const addPasskey = defineOperation("addPasskey", async ({ context, servic
       issues: [{ path: ["response"], message: "was not accepted: answer the latest options of passkeys/options, on this site" }],
     });
   }
-  const { lastUsedAt: _never, ...passkey } = summaryOf(added);
+  const { lastUsedAt: _never, ...passkey }: PasskeySummary = summaryOf(added);
   if (!caller.enrolment) return jsonWithToken(201, passkey);
   const signedIn = await signedInBody(context, services, caller.user, request, { method: "passkey" });
   return signedInReply(services, 201, { ...passkey, ...signedIn }, transport);

@@ -1,5 +1,6 @@
 import { createUser } from "../accounts/create-user.js";
 import { byUser, requestEvents } from "../accounts/security-events.js";
+import type { SetupStatus } from "../accounts/setup-view.js";
 import { answerSignIn, secondStepOf } from "../accounts/sign-in.js";
 import { checkTransport } from "../accounts/signed-in-body.js";
 import { type Admission, defineOperation } from "../endpoints/operation.js";
@@ -15,7 +16,7 @@ import { checkRefs } from "./refs.js";
  */
 export const setupStatus = defineOperation("setupStatus", async ({ context, services }) => {
   const setupRequired = !(await context.store.isSetupComplete());
-  const body = setupRequired && services.setupToken ? { setupRequired, setupTokenRequired: true } : { setupRequired };
+  const body: SetupStatus = setupRequired && services.setupToken ? { setupRequired, setupTokenRequired: true } : { setupRequired };
   return json(200, body);
 });
 
