@@ -1,8 +1,8 @@
+import { setUpAdmin, signIn as signInByApi, signUp } from "@domain-auth/test-support/accounts";
+import { type RunningApp, startApp } from "@domain-auth/test-support/app-server";
+import { call } from "@domain-auth/test-support/http-client";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { setUpAdmin, signIn as signInByApi, signUp } from "../test/support/accounts.js";
-import { type RunningApp, startApp } from "../test/support/app-server.js";
-import { call } from "../test/support/http-client.js";
 import { launchBrowser, openTab, saveScreenshot, WAIT_MS } from "./support/browser.js";
 import { ADMIN, signIn, signOut } from "./support/flows.js";
 

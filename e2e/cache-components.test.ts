@@ -1,7 +1,7 @@
+import { freePort, type RunningApp, startApp } from "@domain-auth/test-support/app-server";
+import { ensureCacheComponentsBuilt } from "@domain-auth/test-support/app-variants";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { freePort, type RunningApp, startApp } from "../test/support/app-server.js";
-import { ensureCacheComponentsBuilt } from "../test/support/app-variants.mjs";
 import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
 import { ADMIN, fillAccountForm, profileValue, signIn, signOut } from "./support/flows.js";
 

@@ -1,7 +1,7 @@
+import { setUpAdmin } from "@domain-auth/test-support/accounts";
 import { Secret, TOTP } from "otpauth";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { setUpAdmin } from "../test/support/accounts.js";
 import { launchBrowser, openTab } from "./support/browser.js";
 import { type DevServer, startDevServer } from "./support/dev-server.js";
 import { ADMIN, signIn } from "./support/flows.js";

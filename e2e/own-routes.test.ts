@@ -1,7 +1,7 @@
+import { ADMIN, setUpAdmin } from "@domain-auth/test-support/accounts";
+import { type RunningApp, startApp } from "@domain-auth/test-support/app-server";
+import { API_EXAMPLE_PATH, ensureOwnerRulesBuilt, OWNER_RULES_APP, WHOAMI_PATH } from "@domain-auth/test-support/app-variants";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { ADMIN, setUpAdmin } from "../test/support/accounts.js";
-import { type RunningApp, startApp } from "../test/support/app-server.js";
-import { API_EXAMPLE_PATH, ensureOwnerRulesBuilt, OWNER_RULES_APP, WHOAMI_PATH } from "../test/support/app-variants.mjs";
 
 /**
  * A newcomer's first route handlers in the sample app: `currentUser` and `requireUser` of

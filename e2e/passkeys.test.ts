@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
+import { setUpAdmin } from "@domain-auth/test-support/accounts";
+import { type RunningApp, startApp } from "@domain-auth/test-support/app-server";
 import type { Browser, CDPSession, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { setUpAdmin } from "../test/support/accounts.js";
-import { type RunningApp, startApp } from "../test/support/app-server.js";
 import { addAuthenticator, launchBrowser, openTab, saveScreenshot, WAIT_MS, watchPolicy } from "./support/browser.js";
 import { ADMIN, fillAccountForm, profileValue, signIn, signOut } from "./support/flows.js";
 

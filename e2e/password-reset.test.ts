@@ -1,8 +1,8 @@
+import { setUpAdmin, signUp } from "@domain-auth/test-support/accounts";
+import { freePort, type RunningApp, startApp } from "@domain-auth/test-support/app-server";
+import { linkOf, type MailServer, startMailServer } from "@domain-auth/test-support/mail-server";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { setUpAdmin, signUp } from "../test/support/accounts.js";
-import { freePort, type RunningApp, startApp } from "../test/support/app-server.js";
-import { linkOf, type MailServer, startMailServer } from "../test/support/mail-server.js";
 import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
 import { ADMIN, api, profileCard, profileValue, signIn } from "./support/flows.js";
 

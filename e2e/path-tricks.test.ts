@@ -3,10 +3,10 @@ import { request } from "node:http";
 import { join } from "node:path";
 import { createAuth } from "@domain-auth/core";
 import { loadDomain } from "@domain-auth/core/config";
+import { ADMIN, setUpAdmin } from "@domain-auth/test-support/accounts";
+import { type RunningApp, startApp } from "@domain-auth/test-support/app-server";
+import { ensureOwnerRulesBuilt, OWNER_RULES_APP } from "@domain-auth/test-support/app-variants";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { ADMIN, setUpAdmin } from "../test/support/accounts.js";
-import { type RunningApp, startApp } from "../test/support/app-server.js";
-import { ensureOwnerRulesBuilt, OWNER_RULES_APP } from "../test/support/app-variants.mjs";
 
 /** The owner-rules app with a routes manifest of a version the server does not know: every request goes to Next.js. */
 const UNKNOWN_MANIFEST_APP = `${OWNER_RULES_APP}-unknown-manifest`;

@@ -1,6 +1,6 @@
+import { setUpAdmin, signUp } from "@domain-auth/test-support/accounts";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, test } from "vitest";
-import { setUpAdmin, signUp } from "../test/support/accounts.js";
 import { addAuthenticator, openTab, saveScreenshot, useServedApp, watchPolicy } from "./support/browser.js";
 import { ADMIN, mainNav, signIn } from "./support/flows.js";
 

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
+import { type RunningApp, startApp } from "@domain-auth/test-support/app-server";
+import { createPostgresDatabase } from "@domain-auth/test-support/databases";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type RunningApp, startApp } from "../test/support/app-server.js";
-import { createPostgresDatabase } from "../test/support/databases.js";
 import { launchBrowser, openTab } from "./support/browser.js";
 import { ADMIN, api, fillAccountForm, profileValue, sessionCookies, signIn, signOut } from "./support/flows.js";
 

@@ -1,5 +1,5 @@
+import { startApp } from "@domain-auth/test-support/app-server";
 import { describe, expect, test } from "vitest";
-import { startApp } from "../test/support/app-server.js";
 import { openTab, saveScreenshot, useServedApp, WAIT_MS, watchPolicy } from "./support/browser.js";
 import { ADMIN, fillAccountForm, mainNav, profileValue } from "./support/flows.js";
 

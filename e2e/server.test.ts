@@ -4,9 +4,9 @@ import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { setUpAdmin } from "@domain-auth/test-support/accounts";
+import { type RunningApp, startApp } from "@domain-auth/test-support/app-server";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { setUpAdmin } from "../test/support/accounts.js";
-import { type RunningApp, startApp } from "../test/support/app-server.js";
 import { ADMIN, api } from "./support/flows.js";
 
 const SERVER = fileURLToPath(new URL("../apps/web/server.mjs", import.meta.url));

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
+import { setUpAdmin } from "@domain-auth/test-support/accounts";
+import { type RunningApp, startApp } from "@domain-auth/test-support/app-server";
 import type { Browser } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { setUpAdmin } from "../test/support/accounts.js";
-import { type RunningApp, startApp } from "../test/support/app-server.js";
 import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
 import { ADMIN, api, mainNav, profileCard, profileValue, scriptStorage, sessionCookies, signIn, signOut } from "./support/flows.js";
 

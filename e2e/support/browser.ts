@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
+import { type RunningApp, type StartAppOptions, startApp } from "@domain-auth/test-support/app-server";
 import { type Browser, type CDPSession, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
-import { type RunningApp, type StartAppOptions, startApp } from "../../test/support/app-server.js";
 
 /** Debian's Chromium; `npm test` installs it when missing. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";

@@ -1,6 +1,6 @@
+import { type Account, ADMIN as ADMIN_ACCOUNT } from "@domain-auth/test-support/accounts";
+import { call } from "@domain-auth/test-support/http-client";
 import type { Locator, Page } from "playwright-core";
-import { type Account, ADMIN as ADMIN_ACCOUNT } from "../../test/support/accounts.js";
-import { call } from "../../test/support/http-client.js";
 
 /** The administrator every file creates first, with a name for the profile page to show. */
 export const ADMIN: Account = { ...ADMIN_ACCOUNT, name: "Ada Admin" };

@@ -1,8 +1,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { RunningApp } from "@domain-auth/test-support/app-server";
 import type { Browser, Page } from "playwright-core";
 import { expect } from "vitest";
-import type { RunningApp } from "../../test/support/app-server.js";
 import { openTab } from "./browser.js";
 
 /** The admins' page's check and content: the same whether it streams or not. */

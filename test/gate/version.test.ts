@@ -17,7 +17,14 @@ function version(cwd: string, ...args: string[]) {
 /** The manifests the script reads, copied into a folder of their own. */
 beforeAll(() => {
   copy = mkdtempSync(join(tmpdir(), "version-"));
-  const manifests = ["package.json", "package-lock.json", "CHANGELOG.md", "e2e/package.json", "bench/package.json"];
+  const manifests = [
+    "package.json",
+    "package-lock.json",
+    "CHANGELOG.md",
+    "e2e/package.json",
+    "bench/package.json",
+    "test/support/package.json",
+  ];
   for (const parent of ["packages", "apps"]) {
     for (const name of readdirSync(join(ROOT, parent))) manifests.push(`${parent}/${name}/package.json`);
   }

@@ -1,11 +1,11 @@
 import { createServer, type Server } from "node:http";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
+import { BLOG_YAML, domainOf, TEST_SECRET } from "@domain-auth/test-support/domains";
 import { parseSetCookie, type SetCookie } from "cookie";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CreateAuthOptions, createAuth, createNodeListener } from "../../packages/auth-core/src/index.js";
 import { afterSignIn, DEFAULT_AFTER_SIGN_IN, signInPath } from "../../packages/auth-core/src/policy/next-path.js";
-import { BLOG_YAML, domainOf, TEST_SECRET } from "../../packages/auth-core/test/support/domains.js";
 import { TEST_PASSWORD } from "../support/accounts.js";
 import { BACKENDS, type TestDatabase } from "../support/databases.js";
 import { printFigures } from "./support/figures.js";

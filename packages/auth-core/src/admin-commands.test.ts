@@ -1,6 +1,6 @@
+import { signUp, TEST_PASSWORD } from "@domain-auth/test-support/accounts";
+import { createSqliteDatabase } from "@domain-auth/test-support/databases";
 import { describe, expect, it } from "vitest";
-import { signUp, TEST_PASSWORD } from "../../../test/support/accounts.js";
-import { createSqliteDatabase } from "../../../test/support/databases.js";
 import { useInstance } from "../test/support/instance.js";
 import { ensureAdministrator } from "./admin-commands.js";
 

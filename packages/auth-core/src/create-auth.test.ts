@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
+import { createSqliteDatabase } from "@domain-auth/test-support/databases";
+import { BLOG_YAML, domainOf, TEST_SECRET } from "@domain-auth/test-support/domains";
 import { describe, expect, it, vi } from "vitest";
-import { createSqliteDatabase } from "../../../test/support/databases.js";
-import { BLOG_YAML, domainOf, TEST_SECRET } from "../test/support/domains.js";
 import { useInstance } from "../test/support/instance.js";
 import { PEER_ADDRESS_HEADER } from "./client-address.js";
 import { DomainConfigError } from "./config/index.js";

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
+import { BLOG_YAML, domainOf, TEST_SECRET } from "@domain-auth/test-support/domains";
 import { describe, expect, it } from "vitest";
-import { BLOG_YAML, domainOf, TEST_SECRET } from "../test/support/domains.js";
 import { createAuth } from "./create-auth.js";
 import { ERROR_CODES } from "./http/errors.js";
 import { MAX_BODY_BYTES } from "./http/limits.js";

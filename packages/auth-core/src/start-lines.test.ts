@@ -1,6 +1,6 @@
+import { createSqliteDatabase } from "@domain-auth/test-support/databases";
+import { BLOG_YAML, domainOf, TEST_SECRET } from "@domain-auth/test-support/domains";
 import { describe, expect, it } from "vitest";
-import { createSqliteDatabase } from "../../../test/support/databases.js";
-import { BLOG_YAML, domainOf, TEST_SECRET } from "../test/support/domains.js";
 import { type CreateAuthOptions, createAuth } from "./create-auth.js";
 import { startLines } from "./start-lines.js";
 

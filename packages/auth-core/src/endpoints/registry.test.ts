@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
+import { type SignedIn, setUpAdmin, signUp, TEST_PASSWORD } from "@domain-auth/test-support/accounts";
+import { createSqliteDatabase } from "@domain-auth/test-support/databases";
+import { BLOG_YAML, domainOf } from "@domain-auth/test-support/domains";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type SignedIn, setUpAdmin, signUp, TEST_PASSWORD } from "../../../../test/support/accounts.js";
-import { createSqliteDatabase } from "../../../../test/support/databases.js";
-import { BLOG_YAML, domainOf } from "../../test/support/domains.js";
 import { useInstance } from "../../test/support/instance.js";
 import type { DomainModel } from "../config/index.js";
 import { ENDPOINTS, type EndpointFlag } from "../config/vocabulary.js";

@@ -1,6 +1,6 @@
+import { createSqliteDatabase, type TestDatabase } from "@domain-auth/test-support/databases";
+import { BLOG_YAML, domainOf } from "@domain-auth/test-support/domains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSqliteDatabase, type TestDatabase } from "../../../../test/support/databases.js";
-import { BLOG_YAML, domainOf } from "../../test/support/domains.js";
 import { fillEvents } from "../../test/support/event-volume.js";
 import { type Database, openDatabase } from "../store/database.js";
 import { migrate } from "../store/migrate.js";

@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
+import { createSqliteDatabase } from "@domain-auth/test-support/databases";
+import { BLOG_YAML, domainOf, TEST_SECRET } from "@domain-auth/test-support/domains";
 import { afterAll, describe, expect, it } from "vitest";
-import { createSqliteDatabase } from "../../../../test/support/databases.js";
-import { BLOG_YAML, domainOf, TEST_SECRET } from "../../test/support/domains.js";
 import { createAuth } from "../create-auth.js";
 import { ConfigurationError } from "../options.js";
 import { BCRYPT_LIBRARY_VARIABLE, type BcryptLibrary, bcryptChoice, resolveBcrypt } from "./bcrypt-library.js";

@@ -1,5 +1,5 @@
+import { BLOG_YAML, domainOf } from "@domain-auth/test-support/domains";
 import { describe, expect, it } from "vitest";
-import { BLOG_YAML, domainOf } from "../../test/support/domains.js";
 import type { DomainModel, EntityModel } from "../config/index.js";
 import type { Operation } from "../config/vocabulary.js";
 import { authorize } from "./authorize.js";

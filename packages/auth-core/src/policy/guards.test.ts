@@ -1,5 +1,5 @@
+import { BLOG_YAML, domainOf } from "@domain-auth/test-support/domains";
 import { describe, expect, it } from "vitest";
-import { BLOG_YAML, domainOf } from "../../test/support/domains.js";
 import type { EntityModel } from "../config/index.js";
 import { ERROR_CODES } from "../http/errors.js";
 import { mayPerform } from "./authorize.js";

@@ -1,6 +1,6 @@
 import { timeColumn } from "./columns.js";
 import type { Database } from "./database.js";
-import type { Step } from "./migration-step.js";
+import { createTableStep, type Step } from "./migration-step.js";
 
 /** The table of API keys (docs/api-keys.md); entity tables never start with `domain_auth_`. */
 export const API_KEY_TABLES = {
@@ -17,22 +17,17 @@ export function apiKeySteps(dialect: Database["dialect"]): Step[] {
   const time = timeColumn(dialect);
   const table = API_KEY_TABLES.apiKeys;
   return [
-    {
-      name: `create table ${table}`,
-      run: (trx) =>
-        trx.schema
-          .createTable(table)
-          .ifNotExists()
-          .addColumn("id", "text", (column) => column.primaryKey())
-          .addColumn("userId", "text", (column) => column.notNull())
-          .addColumn("keyHash", "text", (column) => column.notNull().unique())
-          .addColumn("name", "text", (column) => column.notNull())
-          .addColumn("scopes", "text")
-          .addColumn("createdAt", time, (column) => column.notNull())
-          .addColumn("expiresAt", time)
-          .addColumn("lastUsedAt", time)
-          .execute(),
-    },
+    createTableStep(table, (table) =>
+      table
+        .addColumn("id", "text", (column) => column.primaryKey())
+        .addColumn("userId", "text", (column) => column.notNull())
+        .addColumn("keyHash", "text", (column) => column.notNull().unique())
+        .addColumn("name", "text", (column) => column.notNull())
+        .addColumn("scopes", "text")
+        .addColumn("createdAt", time, (column) => column.notNull())
+        .addColumn("expiresAt", time)
+        .addColumn("lastUsedAt", time),
+    ),
     {
       name: `create index ${table}__userId`,
       run: (trx) => trx.schema.createIndex(`${table}__userId`).ifNotExists().on(table).columns(["userId", "createdAt"]).execute(),

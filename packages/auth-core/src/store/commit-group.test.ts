@@ -1,5 +1,5 @@
+import { createSqliteDatabase, type TestDatabase } from "@domain-auth/test-support/databases";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSqliteDatabase, type TestDatabase } from "../../../../test/support/databases.js";
 import { type Database, openDatabase } from "./database.js";
 import { writeTransaction } from "./transaction.js";
 

@@ -1,6 +1,6 @@
 import { timeColumn } from "./columns.js";
 import type { Database } from "./database.js";
-import type { Step } from "./migration-step.js";
+import { createTableStep, type Step } from "./migration-step.js";
 
 /** The table of security events (docs/events.md); entity tables never start with `domain_auth_`. */
 export const EVENT_TABLES = {
@@ -41,24 +41,19 @@ export function eventSteps(dialect: Database["dialect"]): Step[] {
     }),
   );
   return [
-    {
-      name: `create table ${table}`,
-      run: (trx) =>
-        trx.schema
-          .createTable(table)
-          .ifNotExists()
-          .addColumn("id", "text", (column) => column.primaryKey())
-          .addColumn("at", time, (column) => column.notNull())
-          .addColumn("type", "text", (column) => column.notNull())
-          .addColumn("userId", "text")
-          .addColumn("actorId", "text")
-          .addColumn("email", "text")
-          .addColumn("address", "text")
-          .addColumn("userAgent", "text")
-          .addColumn("sessionId", "text")
-          .addColumn("detail", "text")
-          .execute(),
-    },
+    createTableStep(table, (table) =>
+      table
+        .addColumn("id", "text", (column) => column.primaryKey())
+        .addColumn("at", time, (column) => column.notNull())
+        .addColumn("type", "text", (column) => column.notNull())
+        .addColumn("userId", "text")
+        .addColumn("actorId", "text")
+        .addColumn("email", "text")
+        .addColumn("address", "text")
+        .addColumn("userAgent", "text")
+        .addColumn("sessionId", "text")
+        .addColumn("detail", "text"),
+    ),
     ...indexes,
   ];
 }

@@ -4,7 +4,7 @@ import { API_KEY_TABLES, apiKeySteps } from "./api-key-table.js";
 import { entityColumns, refIndexName, timeColumn, uniqueIndexName } from "./columns.js";
 import type { AnyDB, Database } from "./database.js";
 import { EVENT_TABLES, eventSteps } from "./event-table.js";
-import type { Step } from "./migration-step.js";
+import { createTableStep, type Step } from "./migration-step.js";
 import { SECOND_FACTOR_TABLES, secondFactorSteps } from "./second-factor-tables.js";
 import { writeTransaction } from "./transaction.js";
 
@@ -80,25 +80,20 @@ function sessionSteps(dialect: Database["dialect"]): Step[] {
     run: (trx) => trx.schema.createIndex(`${table}__${column}`).ifNotExists().on(table).column(column).execute(),
   });
   return [
-    {
-      name: `create table ${table}`,
-      run: (trx) =>
-        trx.schema
-          .createTable(table)
-          .ifNotExists()
-          .addColumn("id", "text", (column) => column.primaryKey())
-          .addColumn("userId", "text", (column) => column.notNull())
-          .addColumn("createdAt", time, (column) => column.notNull())
-          .addColumn("refreshedAt", time, (column) => column.notNull())
-          .addColumn("expiresAt", time, (column) => column.notNull())
-          .addColumn("userAgent", "text")
-          .addColumn("address", "text")
-          .addColumn("revokedAt", time)
-          .addColumn("refreshHash", "text", (column) => column.notNull())
-          .addColumn("previousHash", "text")
-          .addColumn("rotatedAt", time)
-          .execute(),
-    },
+    createTableStep(table, (table) =>
+      table
+        .addColumn("id", "text", (column) => column.primaryKey())
+        .addColumn("userId", "text", (column) => column.notNull())
+        .addColumn("createdAt", time, (column) => column.notNull())
+        .addColumn("refreshedAt", time, (column) => column.notNull())
+        .addColumn("expiresAt", time, (column) => column.notNull())
+        .addColumn("userAgent", "text")
+        .addColumn("address", "text")
+        .addColumn("revokedAt", time)
+        .addColumn("refreshHash", "text", (column) => column.notNull())
+        .addColumn("previousHash", "text")
+        .addColumn("rotatedAt", time),
+    ),
     index("refreshHash"),
     index("previousHash"),
     index("userId"),
@@ -152,19 +147,14 @@ function spentRefreshTokenSteps(dialect: Database["dialect"], tableExists: boole
   const time = timeColumn(dialect);
   const table = TABLES.spentRefreshTokens;
   const steps: Step[] = [
-    {
-      name: `create table ${table}`,
-      run: (trx) => {
-        const create = trx.schema
-          .createTable(table)
-          .ifNotExists()
-          .addColumn("hash", "text", (column) => column.primaryKey())
-          .addColumn("sessionId", "text", (column) => column.notNull().references(`${TABLES.sessions}.id`).onDelete("cascade"))
-          .addColumn("spentAt", time, (column) => column.notNull());
-        // Rows are found only by their key: SQLite then keeps one tree instead of a table and its key's index.
-        return (dialect === "sqlite" ? create.modifyEnd(sql`without rowid`) : create).execute();
-      },
-    },
+    createTableStep(table, (create) => {
+      const columns = create
+        .addColumn("hash", "text", (column) => column.primaryKey())
+        .addColumn("sessionId", "text", (column) => column.notNull().references(`${TABLES.sessions}.id`).onDelete("cascade"))
+        .addColumn("spentAt", time, (column) => column.notNull());
+      // Rows are found only by their key: SQLite then keeps one tree instead of a table and its key's index.
+      return dialect === "sqlite" ? columns.modifyEnd(sql`without rowid`) : columns;
+    }),
     {
       name: `create index ${table}__sessionId`,
       run: (trx) => trx.schema.createIndex(`${table}__sessionId`).ifNotExists().on(table).column("sessionId").execute(),
@@ -197,22 +187,17 @@ function accountTokenSteps(dialect: Database["dialect"]): Step[] {
   const time = timeColumn(dialect);
   const table = TABLES.tokens;
   return [
-    {
-      name: `create table ${table}`,
-      run: (trx) =>
-        trx.schema
-          .createTable(table)
-          .ifNotExists()
-          .addColumn("id", "text", (column) => column.primaryKey())
-          .addColumn("userId", "text", (column) => column.notNull())
-          .addColumn("kind", "text", (column) => column.notNull())
-          .addColumn("email", "text", (column) => column.notNull())
-          .addColumn("tokenHash", "text", (column) => column.notNull())
-          .addColumn("createdAt", time, (column) => column.notNull())
-          .addColumn("expiresAt", time, (column) => column.notNull())
-          .addColumn("usedAt", time)
-          .execute(),
-    },
+    createTableStep(table, (table) =>
+      table
+        .addColumn("id", "text", (column) => column.primaryKey())
+        .addColumn("userId", "text", (column) => column.notNull())
+        .addColumn("kind", "text", (column) => column.notNull())
+        .addColumn("email", "text", (column) => column.notNull())
+        .addColumn("tokenHash", "text", (column) => column.notNull())
+        .addColumn("createdAt", time, (column) => column.notNull())
+        .addColumn("expiresAt", time, (column) => column.notNull())
+        .addColumn("usedAt", time),
+    ),
     {
       name: `create index ${table}__tokenHash`,
       run: (trx) => trx.schema.createIndex(`${table}__tokenHash`).ifNotExists().unique().on(table).column("tokenHash").execute(),

@@ -1,6 +1,6 @@
 import { timeColumn } from "./columns.js";
 import type { Database } from "./database.js";
-import type { Step } from "./migration-step.js";
+import { createTableStep, type Step } from "./migration-step.js";
 
 /** The tables of second factors (docs/mfa.md); entity tables never start with `domain_auth_`. */
 export const SECOND_FACTOR_TABLES = {
@@ -46,47 +46,32 @@ export function secondFactorSteps(dialect: Database["dialect"], mfaTokenColumns?
   const time = timeColumn(dialect);
   const { totp, recoveryCodes, mfaTokens } = SECOND_FACTOR_TABLES;
   return [
-    {
-      name: `create table ${totp}`,
-      run: (trx) =>
-        trx.schema
-          .createTable(totp)
-          .ifNotExists()
-          .addColumn("userId", "text", (column) => column.primaryKey())
-          .addColumn("secret", "text", (column) => column.notNull())
-          .addColumn("createdAt", time, (column) => column.notNull())
-          .addColumn("confirmedAt", time)
-          .addColumn("lastStep", time)
-          .execute(),
-    },
-    {
-      name: `create table ${recoveryCodes}`,
-      run: (trx) =>
-        trx.schema
-          .createTable(recoveryCodes)
-          .ifNotExists()
-          .addColumn("userId", "text", (column) => column.notNull())
-          .addColumn("codeHash", "text", (column) => column.notNull())
-          .addColumn("createdAt", time, (column) => column.notNull())
-          .addColumn("usedAt", time)
-          .addPrimaryKeyConstraint(`${recoveryCodes}__pk`, ["userId", "codeHash"])
-          .execute(),
-    },
-    {
-      name: `create table ${mfaTokens}`,
-      run: (trx) =>
-        trx.schema
-          .createTable(mfaTokens)
-          .ifNotExists()
-          .addColumn("tokenHash", "text", (column) => column.primaryKey())
-          .addColumn("userId", "text", (column) => column.notNull())
-          .addColumn("kind", "text", (column) => column.notNull())
-          .addColumn("createdAt", time, (column) => column.notNull())
-          .addColumn("expiresAt", time, (column) => column.notNull())
-          .addColumn("usedAt", time)
-          .addColumn("tokenVersion", "integer")
-          .execute(),
-    },
+    createTableStep(totp, (table) =>
+      table
+        .addColumn("userId", "text", (column) => column.primaryKey())
+        .addColumn("secret", "text", (column) => column.notNull())
+        .addColumn("createdAt", time, (column) => column.notNull())
+        .addColumn("confirmedAt", time)
+        .addColumn("lastStep", time),
+    ),
+    createTableStep(recoveryCodes, (table) =>
+      table
+        .addColumn("userId", "text", (column) => column.notNull())
+        .addColumn("codeHash", "text", (column) => column.notNull())
+        .addColumn("createdAt", time, (column) => column.notNull())
+        .addColumn("usedAt", time)
+        .addPrimaryKeyConstraint(`${recoveryCodes}__pk`, ["userId", "codeHash"]),
+    ),
+    createTableStep(mfaTokens, (table) =>
+      table
+        .addColumn("tokenHash", "text", (column) => column.primaryKey())
+        .addColumn("userId", "text", (column) => column.notNull())
+        .addColumn("kind", "text", (column) => column.notNull())
+        .addColumn("createdAt", time, (column) => column.notNull())
+        .addColumn("expiresAt", time, (column) => column.notNull())
+        .addColumn("usedAt", time)
+        .addColumn("tokenVersion", "integer"),
+    ),
     // The user's token version at issue: a token issued before a password, e-mail or role change is refused.
     ...(mfaTokenColumns && !mfaTokenColumns.has("tokenVersion") ? [addTokenVersionStep(mfaTokens)] : []),
     indexStep(mfaTokens, ["userId"]),
@@ -103,38 +88,28 @@ export function secondFactorSteps(dialect: Database["dialect"], mfaTokenColumns?
 function passkeySteps(time: "bigint" | "integer"): Step[] {
   const { passkeys, webauthnChallenges } = SECOND_FACTOR_TABLES;
   return [
-    {
-      name: `create table ${passkeys}`,
-      run: (trx) =>
-        trx.schema
-          .createTable(passkeys)
-          .ifNotExists()
-          .addColumn("id", "text", (column) => column.primaryKey())
-          .addColumn("userId", "text", (column) => column.notNull())
-          .addColumn("credentialId", "text", (column) => column.notNull().unique())
-          .addColumn("publicKey", "text", (column) => column.notNull())
-          .addColumn("counter", time, (column) => column.notNull())
-          .addColumn("transports", "text", (column) => column.notNull())
-          .addColumn("name", "text", (column) => column.notNull())
-          .addColumn("createdAt", time, (column) => column.notNull())
-          .addColumn("lastUsedAt", time)
-          .execute(),
-    },
+    createTableStep(passkeys, (table) =>
+      table
+        .addColumn("id", "text", (column) => column.primaryKey())
+        .addColumn("userId", "text", (column) => column.notNull())
+        .addColumn("credentialId", "text", (column) => column.notNull().unique())
+        .addColumn("publicKey", "text", (column) => column.notNull())
+        .addColumn("counter", time, (column) => column.notNull())
+        .addColumn("transports", "text", (column) => column.notNull())
+        .addColumn("name", "text", (column) => column.notNull())
+        .addColumn("createdAt", time, (column) => column.notNull())
+        .addColumn("lastUsedAt", time),
+    ),
     indexStep(passkeys, ["userId"]),
-    {
-      name: `create table ${webauthnChallenges}`,
-      run: (trx) =>
-        trx.schema
-          .createTable(webauthnChallenges)
-          .ifNotExists()
-          .addColumn("challengeHash", "text", (column) => column.primaryKey())
-          .addColumn("userId", "text")
-          .addColumn("purpose", "text", (column) => column.notNull())
-          .addColumn("createdAt", time, (column) => column.notNull())
-          .addColumn("expiresAt", time, (column) => column.notNull())
-          .addColumn("usedAt", time)
-          .execute(),
-    },
+    createTableStep(webauthnChallenges, (table) =>
+      table
+        .addColumn("challengeHash", "text", (column) => column.primaryKey())
+        .addColumn("userId", "text")
+        .addColumn("purpose", "text", (column) => column.notNull())
+        .addColumn("createdAt", time, (column) => column.notNull())
+        .addColumn("expiresAt", time, (column) => column.notNull())
+        .addColumn("usedAt", time),
+    ),
     indexStep(webauthnChallenges, ["expiresAt"]),
   ];
 }

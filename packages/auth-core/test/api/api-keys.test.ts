@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
+import { addUser, type SignedIn, setUpAdmin, signUp } from "@domain-auth/test-support/accounts";
+import { BACKENDS } from "@domain-auth/test-support/databases";
 import { CompiledQuery, sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
-import { addUser, type SignedIn, setUpAdmin, signUp } from "../../../../test/support/accounts.js";
-import { BACKENDS } from "../../../../test/support/databases.js";
 import { catalogOperations, isServed } from "../../src/endpoints/catalog.js";
 import type { Auth } from "../../src/index.js";
 import { LOGIN_LIMITS } from "../../src/throttle/login-throttle.js";

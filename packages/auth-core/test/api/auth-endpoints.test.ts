@@ -1,7 +1,7 @@
+import { type SignedIn, setUpAdmin, TEST_PASSWORD } from "@domain-auth/test-support/accounts";
+import { BACKENDS, createSqliteDatabase } from "@domain-auth/test-support/databases";
+import { BLOG_YAML, domainOf } from "@domain-auth/test-support/domains";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type SignedIn, setUpAdmin, TEST_PASSWORD } from "../../../../test/support/accounts.js";
-import { BACKENDS, createSqliteDatabase } from "../../../../test/support/databases.js";
-import { BLOG_YAML, domainOf } from "../support/domains.js";
 import { startInstance, useInstance } from "../support/instance.js";
 
 function expectErrorBody(body: unknown, code: string): void {

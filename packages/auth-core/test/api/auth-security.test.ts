@@ -1,11 +1,11 @@
 import { createHmac } from "node:crypto";
+import { type SignedIn, setUpAdmin, signUp, TEST_PASSWORD } from "@domain-auth/test-support/accounts";
+import { BACKENDS } from "@domain-auth/test-support/databases";
+import { TEST_SECRET } from "@domain-auth/test-support/domains";
+import { findLeaks } from "@domain-auth/test-support/leaks";
 import { decodeJwt } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type SignedIn, setUpAdmin, signUp, TEST_PASSWORD } from "../../../../test/support/accounts.js";
-import { BACKENDS } from "../../../../test/support/databases.js";
-import { findLeaks } from "../../../../test/support/leaks.js";
 import { createTokenService } from "../../src/admin.js";
-import { TEST_SECRET } from "../support/domains.js";
 import { useInstance } from "../support/instance.js";
 
 const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");

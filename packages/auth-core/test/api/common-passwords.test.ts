@@ -1,7 +1,7 @@
+import { setUpAdmin, signUp, TEST_PASSWORD } from "@domain-auth/test-support/accounts";
+import { BACKENDS } from "@domain-auth/test-support/databases";
+import { tokenOf } from "@domain-auth/test-support/mail-server";
 import { describe, expect, it } from "vitest";
-import { setUpAdmin, signUp, TEST_PASSWORD } from "../../../../test/support/accounts.js";
-import { BACKENDS } from "../../../../test/support/databases.js";
-import { tokenOf } from "../../../../test/support/mail-server.js";
 import { COMMON_PASSWORD_PROBLEM } from "../../src/password/rules.js";
 import { useMailInstance } from "../support/mail.js";
 

@@ -1,7 +1,7 @@
+import { TEST_PASSWORD } from "@domain-auth/test-support/accounts";
+import { BACKENDS, createSqliteDatabase, type TestDatabase } from "@domain-auth/test-support/databases";
+import { BLOG_YAML, domainOf } from "@domain-auth/test-support/domains";
 import { afterEach, describe, expect, it } from "vitest";
-import { TEST_PASSWORD } from "../../../../test/support/accounts.js";
-import { BACKENDS, createSqliteDatabase, type TestDatabase } from "../../../../test/support/databases.js";
-import { BLOG_YAML, domainOf } from "../support/domains.js";
 import { startInstance, type TestInstance } from "../support/instance.js";
 
 const domain = domainOf(BLOG_YAML);

@@ -1,7 +1,7 @@
+import { setUpAdmin, signUp, TEST_PASSWORD } from "@domain-auth/test-support/accounts";
+import { BACKENDS } from "@domain-auth/test-support/databases";
 import { parseSetCookie } from "cookie";
 import { beforeAll, describe, expect, it } from "vitest";
-import { setUpAdmin, signUp, TEST_PASSWORD } from "../../../../test/support/accounts.js";
-import { BACKENDS } from "../../../../test/support/databases.js";
 import type { ApiClient, ApiResult, CallOptions } from "../support/client.js";
 import { useClockedPair } from "../support/clocked.js";
 import { useInstance } from "../support/instance.js";

@@ -1,6 +1,6 @@
+import { setUpAdmin, TEST_PASSWORD } from "@domain-auth/test-support/accounts";
+import { BACKENDS } from "@domain-auth/test-support/databases";
 import { describe, expect, it } from "vitest";
-import { setUpAdmin, TEST_PASSWORD } from "../../../../test/support/accounts.js";
-import { BACKENDS } from "../../../../test/support/databases.js";
 import { ensureAdministrator } from "../../src/admin.js";
 import { useInstance } from "../support/instance.js";
 

@@ -1,8 +1,8 @@
+import { addUser, type SignedIn, setUpAdmin, TEST_PASSWORD } from "@domain-auth/test-support/accounts";
+import { BACKENDS, type TestDatabase } from "@domain-auth/test-support/databases";
+import { domainOf } from "@domain-auth/test-support/domains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addUser, type SignedIn, setUpAdmin, TEST_PASSWORD } from "../../../../test/support/accounts.js";
-import { BACKENDS, type TestDatabase } from "../../../../test/support/databases.js";
 import type { ApiClient, ApiResult } from "../support/client.js";
-import { domainOf } from "../support/domains.js";
 import { startInstance, type TestInstance, useInstance } from "../support/instance.js";
 
 // Every kind of reference: a declared owner (`author`), a hidden `ownerId` (Note), optional refs

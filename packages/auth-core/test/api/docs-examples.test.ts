@@ -3,11 +3,11 @@ import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { promisify } from "node:util";
+import { createSqliteDatabase, type TestDatabase } from "@domain-auth/test-support/databases";
+import { BLOG_YAML, domainOf } from "@domain-auth/test-support/domains";
+import { type MailServer, startMailServer, tokenOf } from "@domain-auth/test-support/mail-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSqliteDatabase, type TestDatabase } from "../../../../test/support/databases.js";
-import { type MailServer, startMailServer, tokenOf } from "../../../../test/support/mail-server.js";
 import { createNodeListener, createSmtpMailer } from "../../src/index.js";
-import { BLOG_YAML, domainOf } from "../support/domains.js";
 import { startInstance, type TestInstance } from "../support/instance.js";
 
 interface Example {

@@ -1,7 +1,7 @@
+import { addUser, type SignedIn, setUpAdmin } from "@domain-auth/test-support/accounts";
+import { BACKENDS } from "@domain-auth/test-support/databases";
+import { findLeaks } from "@domain-auth/test-support/leaks";
 import { beforeAll, describe, expect, it } from "vitest";
-import { addUser, type SignedIn, setUpAdmin } from "../../../../test/support/accounts.js";
-import { BACKENDS } from "../../../../test/support/databases.js";
-import { findLeaks } from "../../../../test/support/leaks.js";
 import type { ApiClient } from "../support/client.js";
 import { useInstance } from "../support/instance.js";
 

@@ -1,8 +1,8 @@
+import { addUser, type SignedIn, setUpAdmin, TEST_PASSWORD } from "@domain-auth/test-support/accounts";
+import { BACKENDS } from "@domain-auth/test-support/databases";
+import { BLOG_YAML } from "@domain-auth/test-support/domains";
+import { findLeaks } from "@domain-auth/test-support/leaks";
 import { beforeAll, describe, expect, it } from "vitest";
-import { addUser, type SignedIn, setUpAdmin, TEST_PASSWORD } from "../../../../test/support/accounts.js";
-import { BACKENDS } from "../../../../test/support/databases.js";
-import { findLeaks } from "../../../../test/support/leaks.js";
-import { BLOG_YAML } from "../support/domains.js";
 import { type TestInstance, useInstance } from "../support/instance.js";
 
 /** Who calls: for records, the Editor (owner) owns the record and the Editor (not owner) does not. */

@@ -1,6 +1,6 @@
+import { setUpAdmin } from "@domain-auth/test-support/accounts";
+import { BACKENDS } from "@domain-auth/test-support/databases";
 import { describe, expect, it } from "vitest";
-import { setUpAdmin } from "../../../../test/support/accounts.js";
-import { BACKENDS } from "../../../../test/support/databases.js";
 import { validateDomainText } from "../../src/config/index.js";
 import { useInstance } from "../support/instance.js";
 

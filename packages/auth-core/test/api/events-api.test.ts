@@ -1,12 +1,12 @@
+import { type SignedIn, setUpAdmin, signIn, signUp } from "@domain-auth/test-support/accounts";
+import { BACKENDS, type TestDatabase } from "@domain-auth/test-support/databases";
+import { BLOG_YAML, domainOf } from "@domain-auth/test-support/domains";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type SignedIn, setUpAdmin, signIn, signUp } from "../../../../test/support/accounts.js";
-import { BACKENDS, type TestDatabase } from "../../../../test/support/databases.js";
 import { type Database, openDatabase } from "../../src/admin.js";
 import type { SecurityEvent } from "../../src/browser.js";
 import { encodeCursor } from "../../src/events/cursor.js";
 import { readSettings } from "../../src/index.js";
 import { useClockedPair } from "../support/clocked.js";
-import { BLOG_YAML, domainOf } from "../support/domains.js";
 import { eventually, readAllEvents, settled } from "../support/events.js";
 import { startInstance, type TestInstance, useInstance } from "../support/instance.js";
 

@@ -1,10 +1,10 @@
+import { type SignedIn, setUpAdmin, signIn, signUp, TEST_PASSWORD } from "@domain-auth/test-support/accounts";
+import { BACKENDS, type TestDatabase } from "@domain-auth/test-support/databases";
+import { BLOG_YAML, domainOf } from "@domain-auth/test-support/domains";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type SignedIn, setUpAdmin, signIn, signUp, TEST_PASSWORD } from "../../../../test/support/accounts.js";
-import { BACKENDS, type TestDatabase } from "../../../../test/support/databases.js";
 import { type Database, openDatabase } from "../../src/admin.js";
 import type { SecurityEvent } from "../../src/browser.js";
-import { BLOG_YAML, domainOf } from "../support/domains.js";
 import { settled } from "../support/events.js";
 import { startInstance, type TestInstance } from "../support/instance.js";
 import { currentCode } from "../support/second-factors.js";

@@ -1,5 +1,5 @@
+import { BACKENDS, type TestDatabase } from "@domain-auth/test-support/databases";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BACKENDS, type TestDatabase } from "../../../../test/support/databases.js";
 import type { Database } from "../../src/admin.js";
 import type { EventStore } from "../../src/events/event-store.js";
 import { EVENT_INDEXES } from "../../src/store/event-table.js";

@@ -1,6 +1,6 @@
+import { type SignedIn, setUpAdmin, TEST_PASSWORD } from "@domain-auth/test-support/accounts";
+import { BACKENDS } from "@domain-auth/test-support/databases";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type SignedIn, setUpAdmin, TEST_PASSWORD } from "../../../../test/support/accounts.js";
-import { BACKENDS } from "../../../../test/support/databases.js";
 import { readAllEvents, settled } from "../support/events.js";
 import { useInstance } from "../support/instance.js";
 

@@ -1,5 +1,5 @@
+import { BACKENDS, type TestDatabase } from "@domain-auth/test-support/databases";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BACKENDS, type TestDatabase } from "../../../../test/support/databases.js";
 import type { Database } from "../../src/admin.js";
 import type { EventQuery, EventStore } from "../../src/events/event-store.js";
 import { eventVolume, type Spread } from "../support/event-volume.js";

@@ -1,14 +1,14 @@
+import { type SignedIn, setUpAdmin, signIn, signUp, TEST_PASSWORD } from "@domain-auth/test-support/accounts";
+import { BACKENDS } from "@domain-auth/test-support/databases";
+import { BLOG_YAML, TEST_SECRET } from "@domain-auth/test-support/domains";
+import { tokenOf } from "@domain-auth/test-support/mail-server";
 import { decodeJwt } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type SignedIn, setUpAdmin, signIn, signUp, TEST_PASSWORD } from "../../../../test/support/accounts.js";
-import { BACKENDS } from "../../../../test/support/databases.js";
-import { tokenOf } from "../../../../test/support/mail-server.js";
 import { writePasskeyAdded, writePasskeyRemoved } from "../../src/accounts/passkey-events.js";
 import type { RequestEvents } from "../../src/accounts/security-events.js";
 import { SECURITY_EVENT_TYPES, type SecurityEvent } from "../../src/browser.js";
 import { writeTransaction } from "../../src/store/transaction.js";
 import { ADDRESS_HEADER, clientAddressFromHeader } from "../support/client-address.js";
-import { BLOG_YAML, TEST_SECRET } from "../support/domains.js";
 import { eventOf, eventually, readAllEvents, settled } from "../support/events.js";
 import { useMailInstance } from "../support/mail.js";
 import { currentCode, enrolTotp, passwordStep, wrongCode } from "../support/second-factors.js";

@@ -1,8 +1,8 @@
+import { TEST_PASSWORD as PASSWORD } from "@domain-auth/test-support/accounts";
+import { BACKENDS, type TestDatabase } from "@domain-auth/test-support/databases";
+import { BLOG_YAML, domainOf } from "@domain-auth/test-support/domains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TEST_PASSWORD as PASSWORD } from "../../../../test/support/accounts.js";
-import { BACKENDS, type TestDatabase } from "../../../../test/support/databases.js";
 import type { ApiResult } from "../support/client.js";
-import { BLOG_YAML, domainOf } from "../support/domains.js";
 import { startInstance, type TestInstance } from "../support/instance.js";
 
 // One hashing thread and room for one more task; a cost high enough that a hash outlasts the

@@ -1,7 +1,7 @@
+import { addUser, type SignedIn, setUpAdmin, signIn, TEST_PASSWORD } from "@domain-auth/test-support/accounts";
+import { BACKENDS } from "@domain-auth/test-support/databases";
+import { linkOf, tokenOf } from "@domain-auth/test-support/mail-server";
 import { beforeAll, describe, expect, it } from "vitest";
-import { addUser, type SignedIn, setUpAdmin, signIn, TEST_PASSWORD } from "../../../../test/support/accounts.js";
-import { BACKENDS } from "../../../../test/support/databases.js";
-import { linkOf, tokenOf } from "../../../../test/support/mail-server.js";
 import { useInstance } from "../support/instance.js";
 import { useMailInstance } from "../support/mail.js";
 

@@ -1,7 +1,7 @@
+import { type SignedIn, setUpAdmin, signUp } from "@domain-auth/test-support/accounts";
+import { BACKENDS } from "@domain-auth/test-support/databases";
 import { CompiledQuery, sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type SignedIn, setUpAdmin, signUp } from "../../../../test/support/accounts.js";
-import { BACKENDS } from "../../../../test/support/databases.js";
 import type { Database } from "../../src/admin.js";
 import { encodeListCursor } from "../../src/records/list-cursor.js";
 import { EXACT_TOTAL_LIMIT, RecordLists } from "../../src/store/record-lists.js";

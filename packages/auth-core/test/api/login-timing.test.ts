@@ -1,8 +1,8 @@
+import { TEST_PASSWORD } from "@domain-auth/test-support/accounts";
+import { BACKENDS } from "@domain-auth/test-support/databases";
+import { BLOG_YAML } from "@domain-auth/test-support/domains";
 import { beforeAll, describe, expect, it } from "vitest";
-import { TEST_PASSWORD } from "../../../../test/support/accounts.js";
-import { BACKENDS } from "../../../../test/support/databases.js";
 import type { BcryptLibrary } from "../../src/password/bcrypt-library.js";
-import { BLOG_YAML } from "../support/domains.js";
 import { useInstance } from "../support/instance.js";
 import { median } from "../support/timing.js";
 

@@ -1,8 +1,8 @@
 import { createServer } from "node:net";
+import { setUpAdmin, signUp } from "@domain-auth/test-support/accounts";
+import { BACKENDS } from "@domain-auth/test-support/databases";
+import { BLOG_YAML } from "@domain-auth/test-support/domains";
 import { beforeAll, describe, expect, it } from "vitest";
-import { setUpAdmin, signUp } from "../../../../test/support/accounts.js";
-import { BACKENDS } from "../../../../test/support/databases.js";
-import { BLOG_YAML } from "../support/domains.js";
 import { useMailInstance } from "../support/mail.js";
 
 /**

@@ -1,8 +1,8 @@
 import { Agent, createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { BACKENDS } from "@domain-auth/test-support/databases";
+import { startMailServerInWorker } from "@domain-auth/test-support/mail-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BACKENDS } from "../../../../test/support/databases.js";
-import { startMailServerInWorker } from "../../../../test/support/mail-server.js";
 import { createNodeListener } from "../../src/index.js";
 import { MAIL_PATHS, median, pause, useMailTimingInstance } from "../support/timing.js";
 

@@ -1,5 +1,5 @@
+import { BACKENDS } from "@domain-auth/test-support/databases";
 import { describe, expect, it } from "vitest";
-import { BACKENDS } from "../../../../test/support/databases.js";
 import { MAIL_PATHS, median, pause, useMailTimingInstance } from "../support/timing.js";
 
 /**

@@ -1,12 +1,12 @@
+import { ADMIN, setUpAdmin, signIn, signUp, TEST_PASSWORD } from "@domain-auth/test-support/accounts";
+import { BACKENDS, createSqliteDatabase } from "@domain-auth/test-support/databases";
+import { BLOG_YAML } from "@domain-auth/test-support/domains";
 import { parseSetCookie } from "cookie";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ADMIN, setUpAdmin, signIn, signUp, TEST_PASSWORD } from "../../../../test/support/accounts.js";
-import { BACKENDS, createSqliteDatabase } from "../../../../test/support/databases.js";
 import { resetSecondFactors } from "../../src/admin.js";
 import { catalogOperations } from "../../src/endpoints/catalog.js";
 import type { MailMessage } from "../../src/index.js";
 import { useClockedPair } from "../support/clocked.js";
-import { BLOG_YAML } from "../support/domains.js";
 import { useInstance } from "../support/instance.js";
 import { currentCode, enrolTotp, passwordStep } from "../support/second-factors.js";
 

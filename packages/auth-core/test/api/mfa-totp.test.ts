@@ -1,7 +1,7 @@
+import { type SignedIn, setUpAdmin, signIn, signUp, TEST_PASSWORD } from "@domain-auth/test-support/accounts";
+import { BACKENDS } from "@domain-auth/test-support/databases";
 import { parseSetCookie } from "cookie";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type SignedIn, setUpAdmin, signIn, signUp, TEST_PASSWORD } from "../../../../test/support/accounts.js";
-import { BACKENDS } from "../../../../test/support/databases.js";
 import { PENDING_TOTP_REUSE_SECONDS } from "../../src/mfa/second-factors.js";
 import { totpCodeAt } from "../../src/mfa/totp.js";
 import { useClockedPair } from "../support/clocked.js";

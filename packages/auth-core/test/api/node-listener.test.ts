@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { createSqliteDatabase } from "@domain-auth/test-support/databases";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSqliteDatabase } from "../../../../test/support/databases.js";
 import { createNodeListener, PEER_ADDRESS_HEADER } from "../../src/index.js";
 import { useInstance } from "../support/instance.js";
 

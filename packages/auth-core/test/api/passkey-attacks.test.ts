@@ -1,13 +1,13 @@
+import { setUpAdmin, signUp, TEST_PASSWORD } from "@domain-auth/test-support/accounts";
+import { BACKENDS } from "@domain-auth/test-support/databases";
+import { BLOG_YAML } from "@domain-auth/test-support/domains";
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/server";
 import { parseSetCookie } from "cookie";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { setUpAdmin, signUp, TEST_PASSWORD } from "../../../../test/support/accounts.js";
-import { BACKENDS } from "../../../../test/support/databases.js";
 import { Passkeys } from "../../src/mfa/passkeys.js";
 import { PASSKEY_OPTIONS_LIMITS } from "../../src/throttle/passkey-options-throttle.js";
 import type { ApiClient, ApiResult } from "../support/client.js";
 import { useClockedPair } from "../support/clocked.js";
-import { BLOG_YAML } from "../support/domains.js";
 import { useInstance } from "../support/instance.js";
 import { type Answering, SoftAuthenticator } from "../support/soft-authenticator.js";
 

@@ -1,13 +1,13 @@
+import { setUpAdmin, signIn, signUp, TEST_PASSWORD } from "@domain-auth/test-support/accounts";
+import { BACKENDS } from "@domain-auth/test-support/databases";
+import { BLOG_YAML } from "@domain-auth/test-support/domains";
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/server";
 import { parseSetCookie } from "cookie";
 import { describe, expect, it } from "vitest";
-import { setUpAdmin, signIn, signUp, TEST_PASSWORD } from "../../../../test/support/accounts.js";
-import { BACKENDS } from "../../../../test/support/databases.js";
 import { resetSecondFactors } from "../../src/admin.js";
 import { hashSecret } from "../../src/mfa/secrets.js";
 import type { ApiClient } from "../support/client.js";
 import { useClockedPair } from "../support/clocked.js";
-import { BLOG_YAML } from "../support/domains.js";
 import { readAllEvents, settled } from "../support/events.js";
 import { useInstance } from "../support/instance.js";
 import { SoftAuthenticator } from "../support/soft-authenticator.js";

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
+import { setUpAdmin, signIn, signUp, TEST_PASSWORD } from "@domain-auth/test-support/accounts";
+import { BACKENDS } from "@domain-auth/test-support/databases";
+import { BLOG_YAML } from "@domain-auth/test-support/domains";
+import { linkOf, tokenOf } from "@domain-auth/test-support/mail-server";
 import { beforeAll, describe, expect, it } from "vitest";
-import { setUpAdmin, signIn, signUp, TEST_PASSWORD } from "../../../../test/support/accounts.js";
-import { BACKENDS } from "../../../../test/support/databases.js";
-import { linkOf, tokenOf } from "../../../../test/support/mail-server.js";
-import { BLOG_YAML } from "../support/domains.js";
 import { useMailInstance } from "../support/mail.js";
 
 /**

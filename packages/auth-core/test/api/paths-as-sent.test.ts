@@ -1,7 +1,7 @@
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { BACKENDS } from "@domain-auth/test-support/databases";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BACKENDS } from "../../../../test/support/databases.js";
 import { createNodeListener } from "../../src/index.js";
 import { useInstance } from "../support/instance.js";
 

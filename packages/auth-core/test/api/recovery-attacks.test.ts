@@ -1,14 +1,14 @@
 import { randomUUID } from "node:crypto";
+import { ADMIN, signIn, signUp } from "@domain-auth/test-support/accounts";
+import { BACKENDS } from "@domain-auth/test-support/databases";
+import { BLOG_YAML } from "@domain-auth/test-support/domains";
+import { tokenOf } from "@domain-auth/test-support/mail-server";
 import { parseSetCookie } from "cookie";
 import { describe, expect, it } from "vitest";
-import { ADMIN, signIn, signUp } from "../../../../test/support/accounts.js";
-import { BACKENDS } from "../../../../test/support/databases.js";
-import { tokenOf } from "../../../../test/support/mail-server.js";
 import { ensureAdministrator } from "../../src/admin.js";
 import { DEFAULT_REAUTH_WINDOW_SECONDS } from "../../src/sessions/lifetimes.js";
 import { LOGIN_LIMITS } from "../../src/throttle/login-throttle.js";
 import type { ApiClient, ApiResult, CallOptions } from "../support/client.js";
-import { BLOG_YAML } from "../support/domains.js";
 import { eventOf, readAllEvents, settled } from "../support/events.js";
 import { useMailInstance } from "../support/mail.js";
 import { currentCode, enrolTotp, passwordStep, wrongCode } from "../support/second-factors.js";

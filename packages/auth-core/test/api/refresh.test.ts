@@ -1,7 +1,7 @@
+import { type SignedIn, setUpAdmin, signIn, signUp } from "@domain-auth/test-support/accounts";
+import { BACKENDS } from "@domain-auth/test-support/databases";
 import { decodeJwt } from "jose";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { type SignedIn, setUpAdmin, signIn, signUp } from "../../../../test/support/accounts.js";
-import { BACKENDS } from "../../../../test/support/databases.js";
 import type { ApiClient } from "../support/client.js";
 import { useClockedPair } from "../support/clocked.js";
 

@@ -1,9 +1,9 @@
+import { TEST_PASSWORD as PASSWORD } from "@domain-auth/test-support/accounts";
+import { BACKENDS, type TestDatabase } from "@domain-auth/test-support/databases";
+import { BLOG_YAML, domainOf } from "@domain-auth/test-support/domains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TEST_PASSWORD as PASSWORD } from "../../../../test/support/accounts.js";
-import { BACKENDS, type TestDatabase } from "../../../../test/support/databases.js";
 import { openDatabase } from "../../src/admin.js";
 import { throttleKey } from "../../src/throttle/limiter.js";
-import { BLOG_YAML, domainOf } from "../support/domains.js";
 import { startInstance, type TestInstance } from "../support/instance.js";
 
 const LIMIT = 3;

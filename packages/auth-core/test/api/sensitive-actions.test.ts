@@ -1,11 +1,11 @@
+import { type SignedIn, setUpAdmin, signIn, signUp } from "@domain-auth/test-support/accounts";
+import { BACKENDS } from "@domain-auth/test-support/databases";
+import { BLOG_YAML } from "@domain-auth/test-support/domains";
+import { tokenOf } from "@domain-auth/test-support/mail-server";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type SignedIn, setUpAdmin, signIn, signUp } from "../../../../test/support/accounts.js";
-import { BACKENDS } from "../../../../test/support/databases.js";
-import { tokenOf } from "../../../../test/support/mail-server.js";
 import { DEFAULT_REAUTH_WINDOW_SECONDS } from "../../src/sessions/lifetimes.js";
 import { LOGIN_LIMITS } from "../../src/throttle/login-throttle.js";
 import type { ApiClient } from "../support/client.js";
-import { BLOG_YAML } from "../support/domains.js";
 import { eventOf, readAllEvents, settled } from "../support/events.js";
 import { useInstance } from "../support/instance.js";
 import { useMailInstance } from "../support/mail.js";

@@ -1,10 +1,10 @@
+import { addUser, type SignedIn, setUpAdmin, signIn, signUp, TEST_PASSWORD } from "@domain-auth/test-support/accounts";
+import { BACKENDS, createSqliteDatabase } from "@domain-auth/test-support/databases";
+import { BLOG_YAML } from "@domain-auth/test-support/domains";
 import { decodeJwt } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
-import { addUser, type SignedIn, setUpAdmin, signIn, signUp, TEST_PASSWORD } from "../../../../test/support/accounts.js";
-import { BACKENDS, createSqliteDatabase } from "../../../../test/support/databases.js";
 import type { ApiClient } from "../support/client.js";
 import { useClockedPair } from "../support/clocked.js";
-import { BLOG_YAML } from "../support/domains.js";
 import { useInstance } from "../support/instance.js";
 
 const sidOf = (token: string) => String(decodeJwt(token).sid);

@@ -1,9 +1,9 @@
+import { ADMIN, TEST_PASSWORD } from "@domain-auth/test-support/accounts";
+import { BACKENDS, createSqliteDatabase } from "@domain-auth/test-support/databases";
+import { BLOG_YAML, domainOf } from "@domain-auth/test-support/domains";
 import { describe, expect, it } from "vitest";
-import { ADMIN, TEST_PASSWORD } from "../../../../test/support/accounts.js";
-import { BACKENDS, createSqliteDatabase } from "../../../../test/support/databases.js";
 import type { EntityModel } from "../../src/config/index.js";
 import type { Auth } from "../../src/index.js";
-import { BLOG_YAML, domainOf } from "../support/domains.js";
 import { startInstance, useInstance } from "../support/instance.js";
 
 const SETUP_TOKEN = "the-setup-token-the-operator-set";

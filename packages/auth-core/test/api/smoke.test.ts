@@ -1,5 +1,5 @@
+import { BACKENDS } from "@domain-auth/test-support/databases";
 import { describe, expect, it } from "vitest";
-import { BACKENDS } from "../../../../test/support/databases.js";
 import { useInstance } from "../support/instance.js";
 
 describe.each(BACKENDS)("smoke on $name", (backend) => {

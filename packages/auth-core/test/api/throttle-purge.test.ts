@@ -1,11 +1,11 @@
+import { BACKENDS, type TestDatabase } from "@domain-auth/test-support/databases";
+import { BLOG_YAML, domainOf, TEST_SECRET } from "@domain-auth/test-support/domains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BACKENDS, type TestDatabase } from "../../../../test/support/databases.js";
 import { type Database, openDatabase } from "../../src/admin.js";
 import { type Auth, createAuth } from "../../src/index.js";
 import { TABLES } from "../../src/store/migrate.js";
 import { purgeExpiredCounters, THROTTLE_SWEEP_BATCH } from "../../src/throttle/limiter.js";
 import { type ApiClient, apiClient } from "../support/client.js";
-import { BLOG_YAML, domainOf, TEST_SECRET } from "../support/domains.js";
 import { eventually } from "../support/events.js";
 
 /** More expired counters than one batch of the sweep deletes (checked below). */

@@ -1,10 +1,10 @@
+import { TEST_PASSWORD } from "@domain-auth/test-support/accounts";
+import { BACKENDS, createSqliteDatabase, type TestDatabase } from "@domain-auth/test-support/databases";
+import { BLOG_YAML, domainOf } from "@domain-auth/test-support/domains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TEST_PASSWORD } from "../../../../test/support/accounts.js";
-import { BACKENDS, createSqliteDatabase, type TestDatabase } from "../../../../test/support/databases.js";
 import { migrate, openDatabase } from "../../src/admin.js";
 import { writeTransaction } from "../../src/store/transaction.js";
 import { createLoginThrottle, LOGIN_LIMITS } from "../../src/throttle/login-throttle.js";
-import { BLOG_YAML, domainOf } from "../support/domains.js";
 import { startInstance, type TestInstance } from "../support/instance.js";
 
 describe.each(BACKENDS)("login throttling on $name", (backend) => {

@@ -1,13 +1,13 @@
+import { TEST_PASSWORD } from "@domain-auth/test-support/accounts";
+import { BACKENDS, type TestDatabase } from "@domain-auth/test-support/databases";
+import { BLOG_YAML, domainOf } from "@domain-auth/test-support/domains";
 import Driver from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TEST_PASSWORD } from "../../../../test/support/accounts.js";
-import { BACKENDS, type TestDatabase } from "../../../../test/support/databases.js";
 import { ApiError } from "../../src/http/errors.js";
 import { errorResponse, UNAVAILABLE_RETRY_SECONDS } from "../../src/http/responses.js";
 import { sqlitePathOf } from "../../src/store/database.js";
 import { EVENT_TABLES } from "../../src/store/event-table.js";
-import { BLOG_YAML, domainOf } from "../support/domains.js";
 import { startInstance, type TestInstance } from "../support/instance.js";
 
 /** Holds a write lock on the events table from a connection of its own until `release()`. */

@@ -1,9 +1,9 @@
+import { addUser, type SignedIn, setUpAdmin, signIn, TEST_PASSWORD } from "@domain-auth/test-support/accounts";
+import { BACKENDS, type TestDatabase } from "@domain-auth/test-support/databases";
+import { domainOf } from "@domain-auth/test-support/domains";
+import { findLeaks } from "@domain-auth/test-support/leaks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addUser, type SignedIn, setUpAdmin, signIn, TEST_PASSWORD } from "../../../../test/support/accounts.js";
-import { BACKENDS, type TestDatabase } from "../../../../test/support/databases.js";
-import { findLeaks } from "../../../../test/support/leaks.js";
 import { type ApiClient, apiClient, clientOf } from "../support/client.js";
-import { domainOf } from "../support/domains.js";
 import { startInstance, type TestInstance, useInstance } from "../support/instance.js";
 
 /** The user entity has no permissions block: the guarded defaults apply. */

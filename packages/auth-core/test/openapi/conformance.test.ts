@@ -1,10 +1,10 @@
+import { BACKENDS } from "@domain-auth/test-support/databases";
+import { BLOG_YAML } from "@domain-auth/test-support/domains";
 import { beforeAll, describe, expect, it } from "vitest";
-import { BACKENDS } from "../../../../test/support/databases.js";
 import type { MailMessage } from "../../src/index.js";
 import type { OpenApiDocument } from "../../src/openapi/index.js";
 import { apiClient } from "../support/client.js";
 import { Conformance } from "../support/conformance.js";
-import { BLOG_YAML } from "../support/domains.js";
 import { useInstance } from "../support/instance.js";
 
 /**

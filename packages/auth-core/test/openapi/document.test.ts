@@ -1,15 +1,15 @@
 import { readFileSync } from "node:fs";
+import { createSqliteDatabase } from "@domain-auth/test-support/databases";
+import { BLOG_YAML, domainOf } from "@domain-auth/test-support/domains";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
-import { createSqliteDatabase } from "../../../../test/support/databases.js";
 import { ERROR_CODES, OPENAPI_PATH } from "../../src/browser.js";
 import { type DomainModel, loadDomain } from "../../src/config/index.js";
 import { endpointFlagsOf } from "../../src/endpoints/catalog.js";
 import { type OpenApiDocument, openApiDocument } from "../../src/openapi/index.js";
 import { parseRecordBody } from "../../src/records/parse-body.js";
 import { fixturePath } from "../fixtures/domain-text.js";
-import { BLOG_YAML, domainOf } from "../support/domains.js";
 import { useInstance } from "../support/instance.js";
 
 /** Every domain the tests serve: the README's blog, the web app's sample, and the fixtures. */

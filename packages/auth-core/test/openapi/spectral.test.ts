@@ -1,3 +1,4 @@
+import { BLOG_YAML, domainOf } from "@domain-auth/test-support/domains";
 import { Document, type ISpectralDiagnostic, Spectral } from "@stoplight/spectral-core";
 import { Json } from "@stoplight/spectral-parsers";
 import { oas } from "@stoplight/spectral-rulesets";
@@ -5,7 +6,6 @@ import { describe, expect, it } from "vitest";
 import { loadDomain } from "../../src/config/index.js";
 import { openApiDocument } from "../../src/openapi/index.js";
 import { fixturePath } from "../fixtures/domain-text.js";
-import { BLOG_YAML, domainOf } from "../support/domains.js";
 
 /**
  * Spectral's `oas` ruleset (what API linters and gateways hold a document to) finds nothing to say

@@ -1,9 +1,9 @@
+import { BACKENDS, createPostgresDatabase, type TestDatabase } from "@domain-auth/test-support/databases";
+import { domainOf } from "@domain-auth/test-support/domains";
 import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
-import { BACKENDS, createPostgresDatabase, type TestDatabase } from "../../../../test/support/databases.js";
 import { type Database, migrate, openDatabase, RecordStore } from "../../src/admin.js";
 import { type SessionRow, SessionStore } from "../../src/sessions/session-store.js";
-import { domainOf } from "../support/domains.js";
 
 const V1 = `name: shop
 entities:

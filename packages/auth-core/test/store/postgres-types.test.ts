@@ -1,7 +1,7 @@
+import { createPostgresDatabase, type TestDatabase } from "@domain-auth/test-support/databases";
 import { sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createPostgresDatabase, type TestDatabase } from "../../../../test/support/databases.js";
 import { type Database, openDatabase } from "../../src/admin.js";
 
 let target: TestDatabase;

@@ -1,7 +1,7 @@
+import type { TestDatabase } from "@domain-auth/test-support/databases";
+import { BLOG_YAML, domainOf } from "@domain-auth/test-support/domains";
 import { afterAll, beforeAll } from "vitest";
-import type { TestDatabase } from "../../../../test/support/databases.js";
 import type { CreateAuthOptions } from "../../src/index.js";
-import { BLOG_YAML, domainOf } from "./domains.js";
 import { startInstance, type TestInstance } from "./instance.js";
 
 /** Two instances on one fresh database, sharing a clock that tests move forward. */

@@ -1,8 +1,8 @@
+import type { TestDatabase } from "@domain-auth/test-support/databases";
+import { BLOG_YAML, domainOf } from "@domain-auth/test-support/domains";
 import { CompiledQuery, sql } from "kysely";
-import type { TestDatabase } from "../../../../test/support/databases.js";
 import { type Database, migrate, openDatabase } from "../../src/admin.js";
 import { EventStore } from "../../src/events/event-store.js";
-import { BLOG_YAML, domainOf } from "./domains.js";
 
 /** How many users the filled events belong to, and the types they take turns at. */
 export const VOLUME_USERS = 100;

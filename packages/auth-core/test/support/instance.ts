@@ -1,9 +1,9 @@
+import type { TestDatabase } from "@domain-auth/test-support/databases";
+import { BLOG_YAML, domainOf, TEST_SECRET } from "@domain-auth/test-support/domains";
 import { afterAll, beforeAll } from "vitest";
-import type { TestDatabase } from "../../../../test/support/databases.js";
 import type { DomainModel } from "../../src/config/index.js";
 import { type Auth, type CreateAuthOptions, createAuth } from "../../src/index.js";
 import { type ApiClient, apiClient } from "./client.js";
-import { BLOG_YAML, domainOf, TEST_SECRET } from "./domains.js";
 
 /** An instance for a test, with its client. */
 export interface TestInstance {

@@ -1,9 +1,9 @@
+import type { TestDatabase } from "@domain-auth/test-support/databases";
+import { BLOG_YAML, domainOf } from "@domain-auth/test-support/domains";
+import { type MailServer, startMailServer } from "@domain-auth/test-support/mail-server";
 import { afterAll, beforeAll } from "vitest";
-import type { TestDatabase } from "../../../../test/support/databases.js";
-import { type MailServer, startMailServer } from "../../../../test/support/mail-server.js";
 import { type Database, openDatabase } from "../../src/admin.js";
 import { type CreateAuthOptions, createSmtpMailer } from "../../src/index.js";
-import { BLOG_YAML, domainOf } from "./domains.js";
 import { startInstance, type TestInstance } from "./instance.js";
 
 /** Where the links of test e-mails point. */

@@ -1,5 +1,5 @@
+import { ADMIN, type SignedIn, setUpAdmin, signIn, signUp } from "@domain-auth/test-support/accounts";
 import { beforeAll } from "vitest";
-import { ADMIN, type SignedIn, setUpAdmin, signIn, signUp } from "../../../../test/support/accounts.js";
 import { DEFAULT_REAUTH_WINDOW_SECONDS } from "../../src/sessions/lifetimes.js";
 import type { ApiClient } from "./client.js";
 

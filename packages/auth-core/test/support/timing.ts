@@ -1,9 +1,9 @@
+import { setUpAdmin, TEST_PASSWORD } from "@domain-auth/test-support/accounts";
+import type { TestDatabase } from "@domain-auth/test-support/databases";
+import { BLOG_YAML } from "@domain-auth/test-support/domains";
+import type { MailServer } from "@domain-auth/test-support/mail-server";
 import { beforeAll, expect } from "vitest";
-import { setUpAdmin, TEST_PASSWORD } from "../../../../test/support/accounts.js";
-import type { TestDatabase } from "../../../../test/support/databases.js";
-import type { MailServer } from "../../../../test/support/mail-server.js";
 import { ADDRESS_HEADER, clientAddressFromHeader } from "./client-address.js";
-import { BLOG_YAML } from "./domains.js";
 import { type MailTest, useMailInstance } from "./mail.js";
 
 /** The middle value of a sample, which the timing tests compare: a few slow outliers barely move it. */

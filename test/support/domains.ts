@@ -1,4 +1,4 @@
-import { type DomainModel, validateDomainText } from "../../src/config/index.js";
+import { type DomainModel, validateDomainText } from "@domain-auth/core/config";
 
 /** The README's blog example. */
 export const BLOG_YAML = `name: blog
