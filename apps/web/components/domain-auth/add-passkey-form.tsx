@@ -6,6 +6,7 @@ import { addPasskey, type Passkey } from "@/lib/domain-auth/passkeys";
 import { needsReauthentication } from "@/lib/domain-auth/reauthentication";
 import type { SecondFactorAuth } from "@/lib/domain-auth/second-factor";
 import { sessionClient } from "@/lib/domain-auth/session";
+import { FormActions } from "./form-actions";
 import { FormError } from "./form-error";
 import { ReauthPrompt } from "./reauth-prompt";
 import { TextField } from "./text-field";
@@ -73,16 +74,11 @@ export function AddPasskeyForm({ auth, enrolmentToken, onAdded, onRefused, onCan
         hint="Optional: to tell it from your other passkeys, such as “Laptop” or “Phone”."
         onChange={(event) => setName(event.target.value)}
       />
-      <div className="da-actions">
+      <FormActions onCancel={onCancel}>
         <button type="submit" className="da-button da-button-primary" disabled={busy || !hydrated}>
           {busy ? "Waiting for your device…" : "Add a passkey"}
         </button>
-        {onCancel ? (
-          <button type="button" className="da-button" onClick={onCancel}>
-            Cancel
-          </button>
-        ) : null}
-      </div>
+      </FormActions>
     </form>
   );
 }

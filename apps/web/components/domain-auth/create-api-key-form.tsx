@@ -7,6 +7,7 @@ import { type ApiKeyDraft, type CreatedApiKey, createApiKey, scopesByEntity } fr
 import type { AuthView } from "@/lib/domain-auth/domain-view";
 import { useHydrated } from "@/lib/domain-auth/hydrated";
 import { needsReauthentication, type RetryWithPassword } from "@/lib/domain-auth/reauthentication";
+import { FormActions } from "./form-actions";
 import { FormError } from "./form-error";
 import { ReauthPrompt } from "./reauth-prompt";
 import { TextField } from "./text-field";
@@ -158,14 +159,11 @@ export function CreateApiKeyForm({ auth, onCreated, onCancel }: CreateApiKeyForm
         {narrow ? <ScopeChoices scopes={auth.apiKeyScopes} chosen={chosen} onToggle={toggle} /> : null}
         <p className="da-field-hint">Your profile (me) is always readable with the key; passwords, sessions and keys never are.</p>
       </fieldset>
-      <div className="da-actions">
+      <FormActions onCancel={onCancel}>
         <button type="submit" className="da-button da-button-primary" disabled={busy || !hydrated}>
           Create key
         </button>
-        <button type="button" className="da-button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      </FormActions>
     </form>
   );
 }

@@ -6,6 +6,7 @@ import { formErrorSummary, issuesByField } from "@/lib/domain-auth/api";
 import type { FieldView } from "@/lib/domain-auth/domain-view";
 import { readFieldValues } from "@/lib/domain-auth/form-values";
 import { FieldInput } from "./field-input";
+import { FormActions } from "./form-actions";
 import { FormError } from "./form-error";
 
 /** Props of {@link RecordForm}. */
@@ -52,14 +53,11 @@ export function RecordForm({ title, fields, record, submitLabel, onSubmit, onCan
       {fields.map((field) => (
         <FieldInput key={field.name} field={field} record={record} error={fieldErrors[field.name]} />
       ))}
-      <div className="da-actions">
+      <FormActions onCancel={onCancel}>
         <button type="submit" className="da-button da-button-primary" disabled={pending}>
           {submitLabel}
         </button>
-        <button type="button" className="da-button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      </FormActions>
     </form>
   );
 }

@@ -4,6 +4,7 @@ import type { ErrorBody } from "@domain-auth/core/policy";
 import { type FormEvent, useState } from "react";
 import { formErrorSummary, issuesByField } from "@/lib/domain-auth/api";
 import { useHydrated } from "@/lib/domain-auth/hydrated";
+import { FormActions } from "./form-actions";
 import { FormError } from "./form-error";
 import { TextField } from "./text-field";
 
@@ -101,16 +102,11 @@ export function SecretFieldsForm({ fields, submitLabel, onSubmit, onCancel, auto
           error={fieldErrors[field.name]}
         />
       ))}
-      <div className="da-actions">
+      <FormActions onCancel={onCancel} busy={pending}>
         <button type="submit" className="da-button da-button-primary" disabled={pending || !hydrated}>
           {pending ? "Please wait…" : submitLabel}
         </button>
-        {onCancel ? (
-          <button type="button" className="da-button" onClick={onCancel} disabled={pending}>
-            Cancel
-          </button>
-        ) : null}
-      </div>
+      </FormActions>
     </form>
   );
 }

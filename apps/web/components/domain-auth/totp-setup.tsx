@@ -15,6 +15,7 @@ import {
 } from "@/lib/domain-auth/second-factor";
 import { sessionClient } from "@/lib/domain-auth/session";
 import { useLoaded } from "@/lib/domain-auth/use-loaded";
+import { FormActions } from "./form-actions";
 import { FormError } from "./form-error";
 import { ReauthPrompt } from "./reauth-prompt";
 import { SecretFieldsForm, TOTP_CODE_FIELD } from "./secret-fields-form";
@@ -120,16 +121,11 @@ export function TotpSetup(props: TotpSetupProps) {
     return (
       <div>
         <FormError error={pending.error} />
-        <div className="da-actions">
+        <FormActions onCancel={onCancel}>
           <button type="button" className="da-button" onClick={retry}>
             Try again
           </button>
-          {onCancel ? (
-            <button type="button" className="da-button" onClick={onCancel}>
-              Cancel
-            </button>
-          ) : null}
-        </div>
+        </FormActions>
       </div>
     );
   }
