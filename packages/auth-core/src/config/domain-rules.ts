@@ -3,6 +3,7 @@ import { checkEntityName, checkFields, checkOwner } from "./entity-rules.js";
 import { asRecord, isRecord, type Loose, stringsOf } from "./loose-data.js";
 import { checkMfa } from "./mfa-rules.js";
 import { checkPermissions } from "./permission-rules.js";
+import { checkProviders } from "./provider-rules.js";
 import { checkRoleField, checkRoleList } from "./role-rules.js";
 import { type DomainScope, type EntityScope, entityScopeOf } from "./rule-context.js";
 import type { Finding } from "./source.js";
@@ -40,7 +41,7 @@ export function checkDomainRules(data: Loose): Finding[] {
     authEntity: authEntity.name,
   };
 
-  const findings = [...checkRoleList(roles), ...authEntity.findings, ...checkMfa(domain, auth)];
+  const findings = [...checkRoleList(roles), ...authEntity.findings, ...checkMfa(domain, auth), ...checkProviders(domain, auth, entities)];
   const segments = new Map<string, string>();
   for (const [name, entity] of Object.entries(entities)) {
     if (isRecord(entity)) findings.push(...checkEntity(domain, entityScopeOf(domain, name, entity), segments));

@@ -1,3 +1,4 @@
+import type { ProviderType } from "./providers.js";
 import type { Endpoint, FieldType, Operation } from "./vocabulary.js";
 
 /** A resolved field of an entity. */
@@ -51,6 +52,24 @@ export interface MfaModel {
   readonly required: readonly string[];
 }
 
+/** A provider people may sign in with (docs/providers.md), its preset applied. */
+export interface ProviderModel {
+  /** Its key under `auth.providers`: in paths (`oauth/<id>`) and variable names. */
+  readonly id: string;
+  readonly type: ProviderType;
+  /** The button's label: `name`, else the preset's name, else the id. */
+  readonly name: string;
+  /** `oidc`: OpenID Connect by discovery; `github`: OAuth 2.0 and GitHub's REST API. */
+  readonly protocol: "oidc" | "github";
+  /** An OpenID provider's issuer (discovery at `<issuer>/.well-known/openid-configuration`); `null` for GitHub. */
+  readonly issuer: string | null;
+  /** GitHub's web address (GitHub.com or an Enterprise Server); `null` for an OpenID provider. */
+  readonly url: string | null;
+  readonly scopes: readonly string[];
+  /** Whether the e-mail it vouches for (`email_verified`) may be trusted: never Microsoft's. */
+  readonly vouchesForEmail: boolean;
+}
+
 /** The resolved `auth` block when `auth.type` is `jwt`. */
 export interface AuthModel {
   readonly type: "jwt";
@@ -65,6 +84,8 @@ export interface AuthModel {
   readonly verifyEmail: boolean;
   /** `auth.mfa`, its defaults filled in. */
   readonly mfa: MfaModel;
+  /** `auth.providers`, in the declared order (the order of the buttons). @default [] */
+  readonly providers: readonly ProviderModel[];
 }
 
 /** A validated, resolved and frozen `domain.yaml`. */

@@ -1,7 +1,8 @@
 import { findAuthEntity } from "./auth-entity-rules.js";
-import type { AuthModel, DomainModel, EntityModel, FieldModel, PermissionMap } from "./model.js";
+import type { AuthModel, DomainModel, EntityModel, FieldModel, PermissionMap, ProviderModel } from "./model.js";
 import { toSegment, toTableName } from "./naming.js";
-import type { DomainDeclaration, EntityDeclaration, FieldDeclaration } from "./schema.js";
+import { GITHUB_URL, PROVIDER_PRESETS } from "./providers.js";
+import type { DomainDeclaration, EntityDeclaration, FieldDeclaration, ProviderDeclaration } from "./schema.js";
 import { ENDPOINTS, OPERATIONS, setupRoleOf } from "./vocabulary.js";
 
 function deepFreeze<T>(value: T): T {
@@ -93,7 +94,25 @@ export function resolveDomain(declaration: DomainDeclaration): DomainModel {
         passkeys: declaration.auth.mfa?.passkeys ?? true,
         required: declaration.auth.mfa?.required ?? [],
       },
+      providers: Object.entries(declaration.auth.providers ?? {}).map(([id, provider]) => resolveProvider(id, provider)),
     };
   }
   return deepFreeze({ name: declaration.name, entities, auth, hasAuth: auth !== null });
+}
+
+/** A provider's declaration with its preset applied: its name, issuer or address, scopes. */
+function resolveProvider(id: string, provider: ProviderDeclaration): ProviderModel {
+  const preset = PROVIDER_PRESETS[provider.type];
+  const trim = (url: string) => url.replace(/\/+$/, "");
+  return {
+    id,
+    type: provider.type,
+    name: provider.name ?? (preset.name || id),
+    protocol: preset.protocol,
+    // As written: discovery checks that the provider names exactly this issuer.
+    issuer: preset.protocol === "oidc" ? (provider.issuer ?? preset.issuer?.(provider) ?? "") : null,
+    url: preset.protocol === "github" ? trim(provider.url ?? GITHUB_URL) : null,
+    scopes: provider.scopes ?? preset.scopes,
+    vouchesForEmail: preset.vouchesForEmail,
+  };
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ENTITY_NAME, IDENTIFIER } from "./naming.js";
+import { PROVIDER_ID, PROVIDER_TYPES } from "./providers.js";
 import { AUTH_TYPES, ENDPOINTS, FIELD_TYPES, OPERATIONS } from "./vocabulary.js";
 
 const fieldTypeSchema = z.enum(FIELD_TYPES).describe("The field's type; `ref` needs `to`, `enum` needs `values`.");
@@ -84,6 +85,34 @@ const mfaSchema = z
   })
   .describe("Second factors after the password.");
 
+const providerSchema = z
+  .strictObject({
+    type: z
+      .enum(PROVIDER_TYPES)
+      .describe("oidc: any OpenID Provider by its issuer; google, microsoft, gitlab, github: a preset (docs/providers.md)."),
+    name: z
+      .string()
+      .min(1)
+      .max(40)
+      .optional()
+      .describe("The button's label (Continue with <name>); default: the preset's name, else the id."),
+    issuer: z
+      .string()
+      .optional()
+      .describe("oidc (and a self-managed gitlab): the issuer, where /.well-known/openid-configuration is read; https."),
+    tenant: z
+      .string()
+      .regex(/^[A-Za-z0-9.-]+$/)
+      .optional()
+      .meta({ description: "microsoft: the Entra ID tenant (a domain or an id).", default: "organizations" }),
+    url: z.string().optional().describe("github: a GitHub Enterprise Server's address; default GitHub.com."),
+    scopes: z
+      .array(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/))
+      .optional()
+      .meta({ description: "The scopes asked for; an OpenID provider's include openid.", default: ["openid", "email", "profile"] }),
+  })
+  .describe("A provider people may sign in with; its client id and secret come from AUTH_PROVIDER_<ID>_CLIENT_ID and _CLIENT_SECRET.");
+
 const authSchema = z
   .strictObject({
     type: z.enum(AUTH_TYPES).describe("jwt: bearer tokens; none: no authentication, every operation open."),
@@ -98,6 +127,10 @@ const authSchema = z
       default: false,
     }),
     mfa: mfaSchema.optional(),
+    providers: z
+      .record(z.string().regex(PROVIDER_ID), providerSchema)
+      .optional()
+      .describe("Sign-in with other providers (docs/providers.md), by id (^[a-z][a-z0-9-]{0,30}$); the order of the buttons."),
   })
   .describe("How callers authenticate.");
 
@@ -124,6 +157,7 @@ export const normalizedDomainSchema = domainSchemaOf(fieldOptionsSchema);
 export type FieldDeclaration = z.infer<typeof fieldOptionsSchema>;
 export type DomainDeclaration = z.infer<typeof normalizedDomainSchema>;
 export type EntityDeclaration = DomainDeclaration["entities"][string];
+export type ProviderDeclaration = NonNullable<DomainDeclaration["auth"]["providers"]>[string];
 
 /** Keys each kind of map may hold, for "did you mean" hints. */
 export const KNOWN_KEYS = {
@@ -134,4 +168,5 @@ export const KNOWN_KEYS = {
   auth: Object.keys(authSchema.shape),
   endpoints: [...ENDPOINTS],
   mfa: Object.keys(mfaSchema.shape),
+  provider: Object.keys(providerSchema.shape),
 } as const;

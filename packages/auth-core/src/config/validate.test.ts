@@ -711,6 +711,114 @@ describe("auth.mfa", () => {
   });
 });
 
+describe("auth.providers", () => {
+  const withProviders = (providers: string, options: { type?: string; fields?: string } = {}) => yaml`
+    name: blog
+    entities:
+      User: { fields: { email: string, password: string, ${options.fields ?? "name: string"} } }
+    auth:
+      type: ${options.type ?? "jwt"}
+      roles: [Admin, Reader]
+      providers: ${providers}
+  `;
+
+  it("resolves presets, an issuer as written, names and scopes, in the declared order", () => {
+    const text = withProviders(
+      "{ acme: { type: oidc, issuer: 'https://id.acme.example/realms/main', name: Acme, scopes: [openid, email] }, google: { type: google }, work: { type: microsoft, tenant: contoso.example }, github: { type: github, url: 'https://git.acme.example/' } }",
+    );
+    const { model, diagnostics } = validateDomainText(text);
+    expect(diagnostics).toEqual([]);
+    expect(model?.auth?.providers).toEqual([
+      {
+        id: "acme",
+        type: "oidc",
+        name: "Acme",
+        protocol: "oidc",
+        issuer: "https://id.acme.example/realms/main",
+        url: null,
+        scopes: ["openid", "email"],
+        vouchesForEmail: true,
+      },
+      {
+        id: "google",
+        type: "google",
+        name: "Google",
+        protocol: "oidc",
+        issuer: "https://accounts.google.com",
+        url: null,
+        scopes: ["openid", "email", "profile"],
+        vouchesForEmail: true,
+      },
+      {
+        id: "work",
+        type: "microsoft",
+        name: "Microsoft",
+        protocol: "oidc",
+        issuer: "https://login.microsoftonline.com/contoso.example/v2.0",
+        url: null,
+        scopes: ["openid", "email", "profile"],
+        vouchesForEmail: false,
+      },
+      {
+        id: "github",
+        type: "github",
+        name: "GitHub",
+        protocol: "github",
+        issuer: null,
+        url: "https://git.acme.example",
+        scopes: ["read:user", "user:email"],
+        vouchesForEmail: true,
+      },
+    ]);
+    expect(validateDomainText(withProviders("{}")).model?.auth?.providers).toEqual([]);
+  });
+
+  it("accepts an http issuer on a loopback host only", () => {
+    expect(reported(withProviders("{ dev: { type: oidc, issuer: 'http://127.0.0.1:4000' } }"))).toEqual([]);
+    expect(reported(withProviders("{ dev: { type: oidc, issuer: 'http://localhost:4000/oidc' } }"))).toEqual([]);
+    expectReports(withProviders("{ dev: { type: oidc, issuer: 'http://id.acme.example' } }"), [
+      { path: "auth.providers.dev.issuer", line: 7, column: 43, says: "issuer must be https (http only on localhost, 127.0.0.1 or [::1])" },
+    ]);
+  });
+
+  it("reports a bad id, an unknown type or key, a missing issuer, a key of another type and scopes without openid", () => {
+    expectReports(withProviders("{ Acme: { type: oidc, issuer: 'https://a.example' } }"), [
+      { path: "auth.providers.Acme", line: 7, column: 16, says: "" },
+    ]);
+    expectReports(withProviders("{ acme: { type: okta } }"), [{ path: "auth.providers.acme.type", line: 7, column: 30, says: "okta" }]);
+    expectReports(withProviders("{ acme: { type: oidc, isuer: 'https://a.example' } }"), [
+      { path: "auth.providers.acme", line: 7, column: 16, says: "an oidc provider needs issuer" },
+      { path: "auth.providers.acme.isuer", line: 7, column: 36, says: "unknown key 'isuer' (did you mean 'issuer'?)" },
+    ]);
+    expectReports(withProviders("{ google: { type: google, tenant: contoso } }"), [
+      { path: "auth.providers.google.tenant", line: 7, column: 41, says: "tenant applies to type microsoft only" },
+    ]);
+    expectReports(withProviders("{ acme: { type: oidc, issuer: 'https://a.example', scopes: [email] } }"), [
+      { path: "auth.providers.acme.scopes", line: 7, column: 67, says: "scopes must include openid" },
+    ]);
+  });
+
+  it("needs a default on every other required field of the auth entity: a provider's user has only an email and a name", () => {
+    expectReports(
+      withProviders("{ google: { type: google } }", {
+        fields: "name: { type: string, required: true }, company: { type: string, required: true }",
+      }),
+      [{ path: "entities.User.fields.company", line: 3, column: 94, says: "give company a default" }],
+    );
+    const withDefault = withProviders("{ google: { type: google } }", {
+      fields: "company: { type: string, required: true, default: none }",
+    });
+    expect(reported(withDefault)).toEqual([]);
+  });
+
+  it("refuses providers under auth.type none", () => {
+    const reports = reported(withProviders("{ google: { type: google } }", { type: "none" }));
+    expect(reports).toContainEqual(
+      expect.objectContaining({ path: "auth.providers", severity: "error", message: expect.stringContaining("no providers") }),
+    );
+  });
+});
+
 describe("auth.type none", () => {
   const text = yaml`
     name: notes
