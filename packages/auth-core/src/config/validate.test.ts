@@ -791,10 +791,10 @@ describe("auth.providers", () => {
       { path: "auth.providers.acme.isuer", line: 7, column: 36, says: "unknown key 'isuer' (did you mean 'issuer'?)" },
     ]);
     expectReports(withProviders("{ google: { type: google, tenant: contoso } }"), [
-      { path: "auth.providers.google.tenant", line: 7, column: 41, says: "tenant applies to type microsoft only" },
+      { path: "auth.providers.google.tenant", line: 7, column: 40, says: "tenant applies to type microsoft only" },
     ]);
     expectReports(withProviders("{ acme: { type: oidc, issuer: 'https://a.example', scopes: [email] } }"), [
-      { path: "auth.providers.acme.scopes", line: 7, column: 67, says: "scopes must include openid" },
+      { path: "auth.providers.acme.scopes", line: 7, column: 73, says: "scopes must include openid" },
     ]);
   });
 
