@@ -77,6 +77,7 @@ export { checkSessionRevoker } from "./policy/sessions.js";
 export { checkLastAdmin, checkSetupRoleUser, holdsSetupRole, removesSetupRoleHolder, type UserWrite } from "./policy/setup-role.js";
 export type { Caller, PolicyAuth, PolicyEntity, PolicyRecord } from "./policy/subjects.js";
 export { ALLOWED, type Refusal, type RefusalCode, type Verdict } from "./policy/verdict.js";
+export type { ProviderSummary } from "./providers/provider-view.js";
 export { MAX_EMAIL_LENGTH } from "./records/email.js";
 export { LIST_PAGE_LIMITS } from "./records/list-page.js";
 export type { SessionView } from "./sessions/session-view.js";

@@ -185,6 +185,20 @@ export const AUTH_ENDPOINTS = {
       },
     },
   },
+  providers: {
+    path: "providers",
+    operations: {
+      GET: {
+        operationId: "listProviders",
+        summary: "The providers you may sign in with",
+        description:
+          "Google, GitHub, Microsoft, GitLab or any OpenID provider `auth.providers` declares, in its order (docs/providers.md): each a `GET oauth/<id>` link. An empty list when there are none.",
+        caller: "none",
+        success: { status: 200, description: "The providers" },
+        errors: [],
+      },
+    },
+  },
   setup: {
     path: "setup",
     flag: "setup",

@@ -7,6 +7,7 @@ import { eventPageSchema } from "../events/event-view.js";
 import { recoveryCodesSchema, totpEnrolmentSchema } from "../mfa/totp-view.js";
 import { apiKeyScopes } from "../policy/api-keys.js";
 import { mustEnrolSecondFactor } from "../policy/second-factor.js";
+import { providerListSchema } from "../providers/provider-view.js";
 import { IGNORED_KEYS } from "../records/body-schema.js";
 import { createApiKeyBodySchema } from "./bodies/api-key-bodies.js";
 import { emailRequestBodySchema, resetPasswordBodySchema, verifyEmailBodySchema } from "./bodies/mail-bodies.js";
@@ -111,6 +112,7 @@ export const OPERATION_SCHEMAS = {
   register: { body: signUp, answer: profile },
   me: { answer: profile },
   setupStatus: { answer: () => outputSchemaOf(setupStatusSchema) },
+  listProviders: { answer: () => outputSchemaOf(providerListSchema) },
   setup: {
     body: {
       ...signUp,

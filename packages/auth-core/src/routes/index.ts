@@ -1,5 +1,6 @@
 import type { AuthOperationId } from "../endpoints/catalog.js";
 import type { OperationDefinition } from "../endpoints/operation.js";
+import { listProviders } from "../providers/routes.js";
 import { createApiKey, listApiKeys, revokeApiKey } from "./api-keys.js";
 import { listEvents } from "./events.js";
 import { forgotPassword } from "./forgot-password.js";
@@ -29,6 +30,7 @@ export const AUTH_OPERATIONS: { readonly [Id in AuthOperationId]: OperationDefin
   loginPasskey,
   register,
   me,
+  listProviders,
   setupStatus,
   setup,
   logout,
