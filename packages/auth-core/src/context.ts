@@ -9,6 +9,7 @@ import type { MailService } from "./mail/mail-service.js";
 import type { Passkeys } from "./mfa/passkeys.js";
 import type { SecondFactors } from "./mfa/second-factors.js";
 import type { PasswordHasher } from "./password/hasher.js";
+import type { ProviderService } from "./providers/provider-service.js";
 import type { SessionService } from "./sessions/sessions.js";
 import type { Database } from "./store/database.js";
 import type { RecordStore } from "./store/record-store.js";
@@ -51,6 +52,10 @@ export interface AuthServices {
   readonly events: EventLog;
   /** API keys: issuing, checking and noting their uses (docs/api-keys.md). */
   readonly apiKeys: ApiKeys;
+  /** Sign-in with providers: their clients, identities and flows (docs/providers.md). */
+  readonly providers: ProviderService;
+  /** Counts provider callbacks by client address (30 a minute). */
+  readonly providerCallbackThrottle: AddressThrottle;
 }
 
 /** Everything a route handler works with. */

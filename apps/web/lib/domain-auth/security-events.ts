@@ -37,6 +37,8 @@ export const EVENT_LABELS: Readonly<Record<SecurityEventType, string>> = {
   "passkey.removed": "Passkey removed",
   "api_key.created": "API key created",
   "api_key.revoked": "API key revoked",
+  "identity.linked": "Account connected",
+  "identity.unlinked": "Account disconnected",
 };
 
 /** A page of security events, newest first, with the way to the older ones and back. */

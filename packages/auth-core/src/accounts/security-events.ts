@@ -5,7 +5,7 @@ import type { ApiRequest } from "../http/api-request.js";
 import type { AnyDB } from "../store/database.js";
 
 /** How a session started (the `method` of a `login.succeeded` event's detail). */
-export type SignInMethod = "password" | "totp" | "recovery_code" | "passkey" | "reset_link";
+export type SignInMethod = "password" | "totp" | "recovery_code" | "passkey" | "reset_link" | "provider";
 
 /** The security events of one request: each carries its client address and `User-Agent`. */
 export interface RequestEvents {

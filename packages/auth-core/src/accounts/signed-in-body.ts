@@ -46,7 +46,7 @@ export function startSession(
   services: AuthServices,
   user: Pick<SignedInUser, "id" | "email">,
   request: ApiRequest,
-  options: { readonly method?: SignInMethod } = {},
+  options: { readonly method?: SignInMethod; readonly provider?: string } = {},
 ): Promise<IssuedRefresh> {
   const events = requestEvents(context, services, request);
   const client = { userAgent: request.headers.get("user-agent"), address: context.clientAddress(request) };
@@ -56,9 +56,14 @@ export function startSession(
         type: "login.succeeded",
         ...byUser(user),
         sessionId: session.id,
-        detail: { method: options.method ?? "password" },
+        detail: { method: options.method ?? "password", ...(options.provider ? { provider: options.provider } : {}) },
       }),
   });
+}
+
+/** The `Set-Cookie` values of a session's tokens: the refresh cookie only where the domain has `refresh`. */
+export function sessionCookiesOf(services: AuthServices, tokens: SessionTokens): string[] {
+  return services.cookies.sessionCookies(services.endpoints.refresh ? tokens : { ...tokens, refreshToken: null, refreshExpiresIn: null });
 }
 
 /**
@@ -74,9 +79,8 @@ export function signedInReply<Body extends SessionTokens>(
 ): Reply {
   if (transport === "body") return jsonWithToken(status, body);
   const { token: _token, tokenType: _tokenType, refreshToken: _refreshToken, refreshExpiresIn, ...rest } = body;
-  const refreshes = services.endpoints.refresh;
-  const cookies = services.cookies.sessionCookies(refreshes ? body : { ...body, refreshToken: null, refreshExpiresIn: null });
-  return { ...jsonWithToken(status, refreshes ? { ...rest, refreshExpiresIn } : rest), cookies };
+  const cookies = sessionCookiesOf(services, body);
+  return { ...jsonWithToken(status, services.endpoints.refresh ? { ...rest, refreshExpiresIn } : rest), cookies };
 }
 
 /**

@@ -16,7 +16,7 @@ export const MFA_METHODS = ["totp", "passkeys"] as const;
  * What switches an auth endpoint on: an `auth.endpoints` flag; `totp` or `passkeys` (`auth.mfa`)
  * for the endpoints of each second factor; `mfa` for those of any (the second step of a sign-in).
  */
-export const ENDPOINT_FLAGS = [...ENDPOINTS, "totp", "passkeys", "mfa"] as const;
+export const ENDPOINT_FLAGS = [...ENDPOINTS, "totp", "passkeys", "mfa", "providers"] as const;
 /** Auth types that are announced but not implemented. */
 export const PLANNED_AUTH_TYPES = ["cookie", "oauth2"] as const;
 

@@ -1,6 +1,7 @@
 import { parseCookie, stringifySetCookie } from "cookie";
 import type { ApiRequest } from "../http/api-request.js";
 import { ApiError } from "../http/errors.js";
+import { MFA_TOKEN_TTL_SECONDS } from "../mfa/second-step-view.js";
 
 /**
  * The cookie transport of docs/api.md#cookie-sessions: the session's access and refresh tokens in two HttpOnly
@@ -20,12 +21,21 @@ export interface CookieTokens {
 export interface CookieNames {
   readonly access: string;
   readonly refresh: string;
+  /** A provider sign-in's flow cookie (docs/providers.md#the-flow): it binds the flow to the browser that started it. */
+  readonly flow: string;
+  /** The `mfaToken` of a second step after a provider: in a cookie, never in a URL. */
+  readonly mfa: string;
 }
 
 /** The cookie names for an app served over https (`secure`) or not. */
 export function cookieNames(secure: boolean): CookieNames {
   const prefix = secure ? "__Host-" : "";
-  return { access: `${prefix}domain-auth.token`, refresh: `${prefix}domain-auth.refresh-token` };
+  return {
+    access: `${prefix}domain-auth.token`,
+    refresh: `${prefix}domain-auth.refresh-token`,
+    flow: `${prefix}domain-auth.oauth-flow`,
+    mfa: `${prefix}domain-auth.mfa`,
+  };
 }
 
 /** How an instance reads, writes and guards its session cookies. */
@@ -81,6 +91,26 @@ export class CookieTransport {
       .map((pair) => pair.replace(/^[ \t]+|[ \t]+$/g, ""))
       .filter((pair) => pair !== "" && !ours.has(pair.split("=", 1)[0]?.replace(/[ \t]+$/, "") ?? ""));
     return [...kept, `${this.names.access}=${tokens.token}`, `${this.names.refresh}=${tokens.refreshToken}`].join("; ");
+  }
+
+  /** The flow cookie a request carries (a provider's callback), or `null`. */
+  flowBinding(request: ApiRequest): string | null {
+    return this.#read(request, this.names.flow);
+  }
+
+  /** The `Set-Cookie` value of a provider flow's cookie, living as long as the flow (`maxAge` seconds; 0 removes it). */
+  flowCookie(binding: string, maxAge: number): string {
+    return this.#cookie(this.names.flow, binding, maxAge);
+  }
+
+  /** The `mfaToken` cookie a request carries (a second step after a provider), or `null`. */
+  mfaToken(request: ApiRequest): string | null {
+    return this.#read(request, this.names.mfa);
+  }
+
+  /** The `Set-Cookie` value of a second step's `mfaToken`, for the 5 minutes it lives (`""` removes it). */
+  mfaCookie(token: string): string {
+    return this.#cookie(this.names.mfa, token, token === "" ? 0 : MFA_TOKEN_TTL_SECONDS);
   }
 
   /** The `Set-Cookie` values that remove both cookies. */

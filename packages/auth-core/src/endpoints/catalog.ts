@@ -199,6 +199,86 @@ export const AUTH_ENDPOINTS = {
       },
     },
   },
+  providerSignIn: {
+    path: "oauth/{provider}",
+    flag: "providers",
+    operations: {
+      GET: {
+        operationId: "startProviderSignIn",
+        summary: "Sign in with a provider",
+        description:
+          "A browser navigation (a link on the sign-in page): 302 to the provider's sign-in page, with the code flow's `state`, PKCE (S256) and, for OpenID providers, a `nonce`; sets the HttpOnly flow cookie that binds the flow to this browser for 10 minutes (docs/providers.md#the-flow).",
+        caller: "none",
+        parameters: [
+          { name: "provider", in: "path", description: "A provider's id in `auth.providers`." },
+          { name: "next", in: "query", description: "Where to go once signed in: a path of this site (else `/profile`)." },
+        ],
+        success: { status: 302, description: "To the provider" },
+        errors: [],
+      },
+    },
+  },
+  providerCallback: {
+    path: "oauth/{provider}/callback",
+    flag: "providers",
+    operations: {
+      GET: {
+        operationId: "providerCallback",
+        summary: "Come back from a provider",
+        description:
+          "Where the provider sends the browser back: the flow cookie and `state` are checked (single use), the code is exchanged and the ID token checked, then the person is signed in, signed up or their account linked, as docs/providers.md#who-signs-in says. Never answers JSON: 302 to `next` with the session cookies, to `/login`'s second step, to `/profile` after a link, or to `/login?error=<CODE>`.",
+        caller: "none",
+        parameters: [
+          { name: "provider", in: "path", description: "A provider's id in `auth.providers`." },
+          { name: "code", in: "query", description: "The authorization code." },
+          { name: "state", in: "query", description: "The flow's state, as it was sent." },
+          { name: "error", in: "query", description: "The provider's error: `access_denied` when the person cancelled." },
+        ],
+        success: { status: 302, description: "Back to the app" },
+        errors: [],
+      },
+    },
+  },
+  identities: {
+    path: "identities",
+    flag: "providers",
+    operations: {
+      GET: {
+        operationId: "listIdentities",
+        summary: "Your connected accounts",
+        caller: "bearer",
+        success: { status: 200, description: "The accounts at providers linked to the caller, oldest first" },
+        errors: [],
+      },
+    },
+  },
+  identity: {
+    path: "identities/{id}",
+    flag: "providers",
+    operations: {
+      POST: {
+        operationId: "linkIdentity",
+        summary: "Connect an account at a provider",
+        description:
+          "Starts a flow that links the caller's account at the provider (`id`: its id in `auth.providers`) and never signs anyone in: answers the `url` to navigate to, and sets the flow cookie. The callback comes back to `/profile`; an account already linked to someone else is `IDENTITY_TAKEN` there.",
+        caller: "bearer",
+        recentSignIn: true,
+        parameters: [{ name: "id", in: "path", description: "A provider's id in `auth.providers`." }],
+        success: { status: 200, description: "Where to navigate" },
+        errors: ["NOT_FOUND", "FORBIDDEN_ORIGIN"],
+      },
+      DELETE: {
+        operationId: "unlinkIdentity",
+        summary: "Disconnect an account",
+        description:
+          "Unlinks one of the caller's accounts (`id`: an identity's id from `GET identities`). Never the last way in: 409 `LAST_SIGN_IN_METHOD` while the user has no password, no passkey and no other account.",
+        caller: "bearer",
+        parameters: [{ name: "id", in: "path", description: "An identity's id." }],
+        success: { status: 204, description: "Disconnected" },
+        errors: ["NOT_FOUND", "LAST_SIGN_IN_METHOD"],
+      },
+    },
+  },
   setup: {
     path: "setup",
     flag: "setup",
@@ -531,16 +611,17 @@ export function isServed(entry: EndpointEntry, flags: Readonly<Record<EndpointFl
 }
 
 /**
- * Whether each flag is on for a domain: its `auth.endpoints`, and `totp`, `passkeys` and `mfa`
- * (either of them) from `auth.mfa`.
+ * Whether each flag is on for a domain: its `auth.endpoints`, `totp`, `passkeys` and `mfa`
+ * (either of them) from `auth.mfa`, and `providers` while `auth.providers` declares any.
  * @example endpointFlagsOf(model.auth).totp // true unless auth.mfa.totp is false
  */
 export function endpointFlagsOf(auth: {
   readonly endpoints: Readonly<Record<Endpoint, boolean>>;
   readonly mfa: { readonly totp: boolean; readonly passkeys: boolean };
+  readonly providers: readonly unknown[];
 }): Record<EndpointFlag, boolean> {
   const { totp, passkeys } = auth.mfa;
-  return { ...auth.endpoints, totp, passkeys, mfa: totp || passkeys };
+  return { ...auth.endpoints, totp, passkeys, mfa: totp || passkeys, providers: auth.providers.length > 0 };
 }
 
 /** An auth endpoint by its name in {@link AUTH_ENDPOINTS}. */

@@ -16,16 +16,20 @@ import { OPERATION_SCHEMAS, type OperationSchemas } from "./schemas.js";
 const OPEN_YAML = readFileSync(new URL("../../test/fixtures/open.domain.yaml", import.meta.url), "utf8");
 
 /** The flags a domain sets; `mfa` follows from `totp` and `passkeys` ({@link endpointFlagsOf}). */
-const SET_FLAGS = [...ENDPOINTS, "totp", "passkeys"] as const;
+const SET_FLAGS = [...ENDPOINTS, "totp", "passkeys", "providers"] as const;
 
-/** Every combination of the flags a domain can have (`auth.endpoints`, `totp`, `passkeys`): 2¹¹ of them. */
+/** Every combination of the flags a domain can have (`auth.endpoints`, `totp`, `passkeys`, `providers`): 2¹² of them. */
 function flagCombinations(): Record<EndpointFlag, boolean>[] {
   return Array.from({ length: 2 ** SET_FLAGS.length }, (_, bits) => {
     const set = Object.fromEntries(SET_FLAGS.map((flag, index) => [flag, (bits & (1 << index)) !== 0])) as Record<
       (typeof SET_FLAGS)[number],
       boolean
     >;
-    return endpointFlagsOf({ endpoints: set, mfa: { totp: set.totp, passkeys: set.passkeys } });
+    return endpointFlagsOf({
+      endpoints: set,
+      mfa: { totp: set.totp, passkeys: set.passkeys },
+      providers: set.providers ? [set.providers] : [],
+    });
   });
 }
 

@@ -7,7 +7,7 @@ import { eventPageSchema } from "../events/event-view.js";
 import { recoveryCodesSchema, totpEnrolmentSchema } from "../mfa/totp-view.js";
 import { apiKeyScopes } from "../policy/api-keys.js";
 import { mustEnrolSecondFactor } from "../policy/second-factor.js";
-import { providerListSchema } from "../providers/provider-view.js";
+import { identityListSchema, linkStartedSchema, providerListSchema } from "../providers/provider-view.js";
 import { IGNORED_KEYS } from "../records/body-schema.js";
 import { createApiKeyBodySchema } from "./bodies/api-key-bodies.js";
 import { emailRequestBodySchema, resetPasswordBodySchema, verifyEmailBodySchema } from "./bodies/mail-bodies.js";
@@ -113,6 +113,11 @@ export const OPERATION_SCHEMAS = {
   me: { answer: profile },
   setupStatus: { answer: () => outputSchemaOf(setupStatusSchema) },
   listProviders: { answer: () => outputSchemaOf(providerListSchema) },
+  startProviderSignIn: {},
+  providerCallback: {},
+  listIdentities: { answer: () => outputSchemaOf(identityListSchema) },
+  linkIdentity: { answer: () => outputSchemaOf(linkStartedSchema) },
+  unlinkIdentity: {},
   setup: {
     body: {
       ...signUp,

@@ -27,6 +27,8 @@ export const SECURITY_EVENT_TYPES = [
   "passkey.removed",
   "api_key.created",
   "api_key.revoked",
+  "identity.linked",
+  "identity.unlinked",
 ] as const;
 
 /** One kind of security event: `login.succeeded`, `role.changed`… */

@@ -28,6 +28,10 @@ export const ERROR_CODES = {
   EMAIL_TAKEN: { status: 409, message: "An account with this email already exists" },
   CONFLICT: { status: 409, message: "A record with this value already exists" },
   LAST_ADMIN: { status: 409, message: "This is the last administrator" },
+  LAST_SIGN_IN_METHOD: {
+    status: 409,
+    message: "This is your last way to sign in: set a password, add a passkey or connect another account first",
+  },
   BAD_REQUEST: { status: 400, message: "The request could not be read" },
   HEADERS_TOO_LARGE: { status: 431, message: `The request headers are larger than ${kibibytes(MAX_HEADER_BYTES)}` },
   REQUEST_TIMEOUT: { status: 408, message: "The request took too long to arrive" },

@@ -29,6 +29,11 @@ export function jsonWithToken(status: number, body: unknown): Reply {
   return json(status, body, { pragma: "no-cache" });
 }
 
+/** 302 Found to `location` (a browser navigation: a provider's sign-in, and back), never cached. */
+export function redirect(location: string, cookies: readonly string[] = []): Reply {
+  return { status: 302, headers: { ...API_SECURITY_HEADERS, location, "cache-control": "no-store" }, body: null, cookies };
+}
+
 /** 204 No Content. */
 export function noContent(): Reply {
   return { status: 204, headers: { ...API_SECURITY_HEADERS }, body: null };

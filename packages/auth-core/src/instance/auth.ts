@@ -9,6 +9,7 @@ import type { MailOptions } from "../mail/mail-service.js";
 import type { SecondFactors } from "../mfa/second-factors.js";
 import type { BcryptChoice } from "../password/bcrypt-library.js";
 import type { PasswordHasher } from "../password/hasher.js";
+import type { ProviderCredentials } from "../providers/provider-client.js";
 import type { SessionService } from "../sessions/sessions.js";
 import type { Database } from "../store/database.js";
 import type { RecordStore } from "../store/record-store.js";
@@ -113,6 +114,13 @@ export interface CreateAuthOptions {
    * @default undefined
    */
   mail?: MailOptions;
+  /**
+   * The client id and secret of each provider `auth.providers` declares (docs/providers.md), by its
+   * id; every declared provider needs both. `createAuthFromEnv` reads them from
+   * `AUTH_PROVIDER_<ID>_CLIENT_ID` and `AUTH_PROVIDER_<ID>_CLIENT_SECRET`.
+   * @default {}
+   */
+  providers?: Readonly<Record<string, ProviderCredentials>>;
 }
 
 /** What {@link Auth.tools} holds. */

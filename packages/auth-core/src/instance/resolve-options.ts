@@ -1,10 +1,12 @@
 import { clientAddressOf, PEER_ADDRESS_HEADER, UNKNOWN_ADDRESS } from "../client-address.js";
 import type { DomainModel } from "../config/index.js";
+import { providerVariable } from "../config/providers.js";
 import type { EventListener } from "../events/event-log.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { type CorsPolicy, createCorsPolicy } from "../http/cors.js";
 import { type CheckedOptions, ConfigurationError, checkAppUrl, checkOptions } from "../options.js";
 import { type BcryptChoice, bcryptChoice, resolveBcrypt } from "../password/bcrypt-library.js";
+import type { ProviderCredentials } from "../providers/provider-client.js";
 import { createSetupTokenCheck, type SetupTokenCheck } from "../tokens/setup-token.js";
 import { MIN_SECRET_BYTES } from "../tokens/tokens.js";
 import type { CreateAuthOptions } from "./auth.js";
@@ -24,6 +26,30 @@ export interface InstanceOptions extends CheckedOptions {
   readonly onEvent: EventListener | undefined;
   /** The `bcryptLibrary` option, or the AUTH_BCRYPT_LIBRARY default. */
   readonly bcryptLibrary: BcryptChoice;
+  /** Each declared provider's client id and secret, checked. */
+  readonly providers: Readonly<Record<string, ProviderCredentials>>;
+}
+
+/**
+ * The `providers` option, checked against the model: every provider `auth.providers` declares has a
+ * client id and secret, and no secret is given for a provider it does not declare (a typo).
+ */
+function checkProviders(options: CreateAuthOptions, model: DomainModel): Readonly<Record<string, ProviderCredentials>> {
+  const given = options.providers ?? {};
+  const declared = model.auth?.providers ?? [];
+  for (const provider of declared) {
+    const credentials = given[provider.id];
+    for (const part of ["clientId", "clientSecret"] as const) {
+      const value = credentials?.[part];
+      if (typeof value !== "string" || value === "") {
+        const variable = providerVariable(provider.id, part === "clientId" ? "CLIENT_ID" : "CLIENT_SECRET");
+        throw new ConfigurationError(`providers.${provider.id}.${part} is required (${variable}): auth.providers declares ${provider.id}`);
+      }
+    }
+  }
+  const unknown = Object.keys(given).find((id) => !declared.some((provider) => provider.id === id));
+  if (unknown !== undefined) throw new ConfigurationError(`providers.${unknown} is not a provider of auth.providers`);
+  return given;
 }
 
 /** The bcrypt choice, checked before anything is opened: a bad value, or a native module asked for that does not load, stops here. */
@@ -77,5 +103,6 @@ export function resolveOptions(options: CreateAuthOptions, model: DomainModel): 
     onError: options.onError ?? ((error: unknown) => console.error("domain-auth: unexpected error", error)),
     onEvent: options.onEvent,
     bcryptLibrary: checkBcryptLibrary(options.bcryptLibrary),
+    providers: checkProviders(options, model),
   };
 }

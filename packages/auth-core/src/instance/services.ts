@@ -15,12 +15,14 @@ import { SecondFactorStore } from "../mfa/second-factor-store.js";
 import { SecondFactors } from "../mfa/second-factors.js";
 import { createSecretBox } from "../mfa/secret-box.js";
 import { createPasswordHasher } from "../password/hasher.js";
+import { ProviderService } from "../providers/provider-service.js";
 import { SessionStore } from "../sessions/session-store.js";
 import { SessionService } from "../sessions/sessions.js";
 import type { Database } from "../store/database.js";
 import { createLoginThrottle } from "../throttle/login-throttle.js";
 import { createMailThrottle } from "../throttle/mail-throttle.js";
 import { createPasskeyOptionsThrottle } from "../throttle/passkey-options-throttle.js";
+import { createProviderCallbackThrottle } from "../throttle/provider-callback-throttle.js";
 import { createRegisterThrottle } from "../throttle/register-throttle.js";
 import { createTokenService } from "../tokens/tokens.js";
 import type { InstanceOptions } from "./resolve-options.js";
@@ -34,7 +36,7 @@ export function servedEndpoints(auth: AuthModel, mail: MailOptions | undefined):
   const flags = Object.fromEntries(
     ENDPOINTS.map((endpoint) => [endpoint, auth.endpoints[endpoint] && (mail !== undefined || !needsMail(endpoint))]),
   ) as Record<Endpoint, boolean>;
-  return endpointFlagsOf({ endpoints: flags, mfa: auth.mfa });
+  return endpointFlagsOf({ endpoints: flags, mfa: auth.mfa, providers: auth.providers });
 }
 
 /** What the auth routes work with, wired over one database (`auth.type: jwt` only). */
@@ -82,5 +84,7 @@ export function createServices(
       ...(options.onEvent ? { onEvent: options.onEvent } : {}),
     }),
     apiKeys: new ApiKeys(new ApiKeyStore(database), now, options.onError),
+    providers: new ProviderService(auth, database, options.providers, options.appUrl, options.onError),
+    providerCallbackThrottle: createProviderCallbackThrottle(database),
   };
 }

@@ -156,9 +156,10 @@ export async function deleteRecord(context: RouteContext, request: ApiRequest, e
           enforce(checkLastAdmin(await context.store.countWithRole(trx, entity, auth.setupRole)));
         const sessions = context.services?.sessions;
         if (sessions) await sessions.store.revokeAllOf(id, sessions.now(), { trx });
-        // The user's second factors and API keys go with them: no secret outlives its account.
+        // The user's second factors, API keys and linked accounts go with them: no way in outlives its account.
         await context.services?.mfa.store.removeAll(trx, id);
         await context.services?.apiKeys.store.removeAll(trx, id);
+        await context.services?.providers.identities.removeAll(trx, id);
         if (context.services) {
           const by = { actorId: access.caller?.id ?? null, sessionId: access.session?.id ?? null };
           await requestEvents(context, context.services, request).write(trx, {

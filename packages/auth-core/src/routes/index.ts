@@ -1,6 +1,6 @@
 import type { AuthOperationId } from "../endpoints/catalog.js";
 import type { OperationDefinition } from "../endpoints/operation.js";
-import { listProviders } from "../providers/routes.js";
+import { linkIdentity, listIdentities, listProviders, providerCallback, startProviderSignIn, unlinkIdentity } from "../providers/routes.js";
 import { createApiKey, listApiKeys, revokeApiKey } from "./api-keys.js";
 import { listEvents } from "./events.js";
 import { forgotPassword } from "./forgot-password.js";
@@ -31,6 +31,11 @@ export const AUTH_OPERATIONS: { readonly [Id in AuthOperationId]: OperationDefin
   register,
   me,
   listProviders,
+  startProviderSignIn,
+  providerCallback,
+  listIdentities,
+  linkIdentity,
+  unlinkIdentity,
   setupStatus,
   setup,
   logout,

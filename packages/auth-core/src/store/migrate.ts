@@ -5,6 +5,7 @@ import { entityColumns, refIndexName, timeColumn, uniqueIndexName } from "./colu
 import type { AnyDB, Database } from "./database.js";
 import { EVENT_TABLES, eventSteps } from "./event-table.js";
 import { createTableStep, type Step } from "./migration-step.js";
+import { providerSteps } from "./provider-tables.js";
 import { SECOND_FACTOR_TABLES, secondFactorSteps } from "./second-factor-tables.js";
 import { writeTransaction } from "./transaction.js";
 
@@ -289,6 +290,7 @@ async function plannedSteps(db: Kysely<AnyDB>, model: DomainModel, dialect: Data
         ...secondFactorSteps(dialect, existing.get(SECOND_FACTOR_TABLES.mfaTokens)),
         ...eventSteps(dialect),
         ...apiKeySteps(dialect),
+        ...providerSteps(dialect),
         ...throttleSteps(),
       ]
     : [];
