@@ -1,3 +1,4 @@
+import { ResponseBodyError } from "openid-client";
 import { requestEvents } from "../accounts/security-events.js";
 import { secondStepOf } from "../accounts/sign-in.js";
 import { sessionCookiesOf, sessionTokens, startSession } from "../accounts/signed-in-body.js";
@@ -102,7 +103,8 @@ export const providerCallback = defineOperation("providerCallback", async ({ con
   } catch (error) {
     if (error instanceof ProviderDeniedError)
       return refusedTo(error.message === "access_denied" ? "OAUTH_DENIED" : "OAUTH_FAILED", cleared, page);
-    services.providers.report(error);
+    // A code the provider refused (forged, spent, expired) is the caller's doing; anything else is the owner's to hear of.
+    if (!(error instanceof ResponseBodyError)) services.providers.report(error);
     return refusedTo("OAUTH_FAILED", cleared, page);
   }
   const events = requestEvents(context, services, request);

@@ -31,6 +31,16 @@ async function completeWithPasskey(
 }
 
 /**
+ * The `mfaToken` of a second step after a provider's sign-in (docs/providers.md#second-factors): it
+ * is in an HttpOnly cookie, so only a request from the app's own pages may use it (403 otherwise).
+ */
+function secondStepCookie(services: AuthServices, request: ApiRequest): string | null {
+  const token = services.cookies.mfaToken(request);
+  if (token !== null) services.cookies.checkOrigin(request);
+  return token;
+}
+
+/**
  * `POST /api/<auth>/login/mfa` `{ mfaToken, code | recoveryCode | passkey }`: the second step of
  * a sign-in, answered as login answers (either transport). A code or a passkey's answer is counted
  * as a login attempt for the user's email before it is checked (docs/api.md#login: 5 wrong ones lock
@@ -39,7 +49,10 @@ async function completeWithPasskey(
  */
 export const loginMfa = defineOperation("loginMfa", async ({ context, services, request, body }) => {
   const transport = checkTransport(services, request, body.transport);
-  const found = await services.mfa.findTokenOf(body.mfaToken, "challenge", (id) => context.store.findUser(services.auth.entity, id));
+  const fromCookie = body.mfaToken === undefined;
+  const mfaToken = body.mfaToken ?? secondStepCookie(services, request);
+  const found =
+    mfaToken && (await services.mfa.findTokenOf(mfaToken, "challenge", (id) => context.store.findUser(services.auth.entity, id)));
   if (!found) throw new ApiError("INVALID_MFA_TOKEN");
   const { token: challenge, user } = found;
   const attempt = await countAttempt(context, services, request, user.email, { userId: user.id });
@@ -59,5 +72,6 @@ export const loginMfa = defineOperation("loginMfa", async ({ context, services, 
   // The code was right, but another request with this token won the race (and its success forgave the count).
   if (outcome === "token-spent") throw new ApiError("INVALID_MFA_TOKEN");
   await attempt.succeed();
-  return signedInReply(services, 200, await signedInBody(context, services, user, request, { method }), transport);
+  const reply = signedInReply(services, 200, await signedInBody(context, services, user, request, { method }), transport);
+  return fromCookie ? { ...reply, cookies: [...(reply.cookies ?? []), services.cookies.mfaCookie("")] } : reply;
 });

@@ -9,11 +9,11 @@ import { startInstance, type TestInstance } from "./instance.js";
 /** The app's public origin in these tests: the redirect URI is built from it. */
 export const APP_URL = "http://localhost:3000";
 
-/** The blog with one OpenID provider, `acme`, at `issuer` (and `extra` lines under `auth`). */
-export function blogWithProvider(issuer: string, extra = ""): string {
+/** The blog with one OpenID provider, `acme`, at `issuer`. */
+export function blogWithProvider(issuer: string): string {
   return BLOG_YAML.replace(
     "auth:\n  type: jwt\n",
-    `auth:\n  type: jwt\n${extra}  providers:\n    acme: { type: oidc, issuer: "${issuer}", name: Acme }\n`,
+    `auth:\n  type: jwt\n  providers:\n    acme: { type: oidc, issuer: "${issuer}", name: Acme }\n`,
   );
 }
 
@@ -61,6 +61,8 @@ export interface ProviderTest {
   readonly instance: TestInstance;
   /** A new browser. */
   browser(): Browser;
+  /** Moves the instance's clock by this many seconds (it starts at the real time). */
+  advance(seconds: number): void;
   /**
    * Signs `account` in at the provider from a browser: starts the flow (`GET oauth/acme`), goes through
    * the provider's pages and opens the callback; answers the callback's answer.
@@ -76,11 +78,13 @@ export function useProviderTest(
   createDatabase: () => TestDatabase | Promise<TestDatabase>,
   options: {
     readonly accounts?: Record<string, ProviderAccount>;
-    readonly auth?: string;
+    /** Changes the domain's text (`register: true` to `false`, say). */
+    readonly yaml?: (yaml: string) => string;
     readonly instance?: Partial<CreateAuthOptions>;
   } = {},
 ): ProviderTest {
   const test = {} as { provider: TestOpenIdProvider; instance: TestInstance };
+  let clock = Date.now();
   let database: TestDatabase | undefined;
   beforeAll(async () => {
     test.provider = await startOpenIdProvider({
@@ -89,7 +93,9 @@ export function useProviderTest(
     });
     database = await createDatabase();
     const { clientId, clientSecret } = test.provider;
-    test.instance = await startInstance(domainOf(blogWithProvider(test.provider.issuer, options.auth)), database.url, {
+    const yaml = blogWithProvider(test.provider.issuer);
+    test.instance = await startInstance(domainOf(options.yaml?.(yaml) ?? yaml), database.url, {
+      now: () => clock,
       appUrl: APP_URL,
       providers: { acme: { clientId, clientSecret } },
       ...options.instance,
@@ -108,6 +114,9 @@ export function useProviderTest(
       return test.instance;
     },
     browser: () => new Browser(test.instance.api),
+    advance(seconds) {
+      clock += seconds * 1000;
+    },
     async signIn(browser, account, next) {
       const started = await browser.get(`/api/user/oauth/acme${next ? `?next=${encodeURIComponent(next)}` : ""}`);
       if (started.status !== 302) throw new Error(`GET oauth/acme answered ${started.status}: ${started.text}`);

@@ -39,7 +39,10 @@ export const loginMfaBodySchema = z
       .string({ error: required("a string") })
       .min(1, "must not be empty")
       .max(1024, "is too long")
-      .describe("The `mfaToken` login answered with."),
+      .optional()
+      .describe(
+        "The `mfaToken` login answered with; after a provider's sign-in it is in an HttpOnly cookie instead, and this is left out.",
+      ),
     code: codeSchema.optional(),
     recoveryCode: z
       .string({ error: required("a string") })
