@@ -13,6 +13,13 @@ import { AUTH_OPERATIONS } from "../routes/index.js";
 import { AUTH_ENDPOINTS, type CatalogOperation, catalogOperations, type EndpointEntry, endpointFlagsOf } from "./catalog.js";
 import { OPERATION_SCHEMAS, type OperationSchemas } from "./schemas.js";
 
+/** The blog with a provider declared: every operation of the catalog is served (its secrets given below; it is never reached). */
+const BLOG_WITH_PROVIDER = BLOG_YAML.replace(
+  "auth:\n  type: jwt\n",
+  'auth:\n  type: jwt\n  providers:\n    acme: { type: oidc, issuer: "https://id.acme.example" }\n',
+);
+const PROVIDER_SECRETS = { acme: { clientId: "registry-test", clientSecret: "registry-test-secret" } };
+
 const OPEN_YAML = readFileSync(new URL("../../test/fixtures/open.domain.yaml", import.meta.url), "utf8");
 
 /** The flags a domain sets; `mfa` follows from `totp` and `passkeys` ({@link endpointFlagsOf}). */
@@ -95,7 +102,8 @@ describe("the endpoint registry", () => {
 });
 
 describe("who may call each auth operation, as the registry says", () => {
-  const instance = useInstance(createSqliteDatabase, BLOG_YAML, {
+  const instance = useInstance(createSqliteDatabase, BLOG_WITH_PROVIDER, {
+    providers: PROVIDER_SECRETS,
     mail: { mailer: { send: async () => {} }, appUrl: "https://app.example.com" },
   });
 
@@ -124,7 +132,8 @@ const named = (operations: CatalogOperation[]) =>
 
 describe("every rule an operation's entry declares is enforced before its handler runs", () => {
   // A session is never recent here: every sensitive action needs `currentPassword`.
-  const instance = useInstance(createSqliteDatabase, BLOG_YAML, {
+  const instance = useInstance(createSqliteDatabase, BLOG_WITH_PROVIDER, {
+    providers: PROVIDER_SECRETS,
     mail: { mailer: { send: async () => {} }, appUrl: "https://app.example.com" },
     reauthWindowSeconds: 0,
   });
