@@ -54,3 +54,19 @@ describe("createAuth's domain", () => {
     await expect(refused).rejects.toThrow(/invalid\.domain\.yaml:\d+:\d+/);
   });
 });
+
+describe("createAuth's providers", () => {
+  const withProvider = domainOf(
+    BLOG_YAML.replace("auth:\n  type: jwt\n", 'auth:\n  type: jwt\n  providers:\n    acme: { type: oidc, issuer: "https://id.acme.example" }\n'),
+  );
+  const base = { domain: withProvider, database: "postgres://postgres@127.0.0.1:1/none", secret: TEST_SECRET };
+
+  it("needs the client id and secret of every declared provider, and none of an undeclared one, before opening the database", async () => {
+    await expect(createAuth(base)).rejects.toThrow("providers.acme.clientId is required (AUTH_PROVIDER_ACME_CLIENT_ID)");
+    await expect(createAuth({ ...base, providers: { acme: { clientId: "id", clientSecret: "" } } })).rejects.toThrow(
+      "providers.acme.clientSecret is required (AUTH_PROVIDER_ACME_CLIENT_SECRET)",
+    );
+    const typo = { acme: { clientId: "id", clientSecret: "secret" }, acmee: { clientId: "id", clientSecret: "secret" } };
+    await expect(createAuth({ ...base, providers: typo })).rejects.toThrow("providers.acmee is not a provider of auth.providers");
+  });
+});

@@ -195,6 +195,50 @@ describe("createAuthFromEnv", () => {
     expect(() => readSettings({ CORS_ORIGINS: "https://app.example.com/" })).toThrow(/write it as https:\/\/app\.example\.com$/);
   });
 
+  describe("providers (AUTH_PROVIDER_<ID>_CLIENT_ID and _CLIENT_SECRET)", () => {
+    const WITH_PROVIDERS = BLOG.replace(
+      "auth: { type: jwt }\n",
+      "auth:\n  type: jwt\n  providers:\n    acme-id: { type: oidc, issuer: 'https://id.acme.example' }\n    github: { type: github }\n",
+    );
+    const SECRETS = {
+      AUTH_PROVIDER_ACME_ID_CLIENT_ID: "acme-client",
+      AUTH_PROVIDER_ACME_ID_CLIENT_SECRET: "acme-secret",
+      AUTH_PROVIDER_GITHUB_CLIENT_ID: "github-client",
+      AUTH_PROVIDER_GITHUB_CLIENT_SECRET: "github-secret",
+    };
+
+    it("starts with both variables of every declared provider, and serves them", async () => {
+      workspace(WITH_PROVIDERS);
+      const auth = await createAuthFromEnv({ AUTH_BCRYPT_COST: "4", ...SECRETS }, { warn: () => {} });
+      try {
+        const answer = await auth.handle(new Request("http://localhost/api/user/providers"));
+        expect((await answer.json()).items.map((provider: { id: string }) => provider.id)).toEqual(["acme-id", "github"]);
+      } finally {
+        await auth.close();
+      }
+    });
+
+    it("refuses to start without one, naming the variable", async () => {
+      workspace(WITH_PROVIDERS);
+      for (const missing of Object.keys(SECRETS)) {
+        const env = { AUTH_BCRYPT_COST: "4", ...SECRETS, [missing]: "" };
+        await expect(createAuthFromEnv(env, { warn: () => {} })).rejects.toThrow(
+          new EnvironmentError(
+            `${missing} must be set: domain.yaml declares the provider ${missing.includes("ACME") ? "acme-id" : "github"}`,
+          ),
+        );
+      }
+    });
+
+    it("needs APP_URL in production: the callback URL is built from it, never from Host", async () => {
+      workspace(WITH_PROVIDERS);
+      const production = { NODE_ENV: "production", AUTH_SECRET: "a".repeat(32), ...SECRETS };
+      await expect(createAuthFromEnv(production, { warn: () => {} })).rejects.toThrow(
+        /APP_URL must be set in production when domain.yaml declares auth.providers/,
+      );
+    });
+  });
+
   describe("e-mail (APP_URL, SMTP_URL, MAIL_FROM)", () => {
     const production = { NODE_ENV: "production", AUTH_SECRET: "p".repeat(32) };
     const post = (path: string, body: unknown) =>

@@ -7,7 +7,7 @@ import { type Auth, createAuth } from "./create-auth.js";
 import type { MailOptions } from "./mail/mail-service.js";
 import { createConsoleMailer, createSmtpMailer } from "./mail/mailer.js";
 import { ConfigurationError } from "./options.js";
-import { type AuthEnvironment, type AuthSettings, readSettings } from "./settings.js";
+import { type AuthEnvironment, type AuthSettings, providerCredentialsFromEnv, readSettings } from "./settings.js";
 import { MIN_SECRET_BYTES } from "./tokens/tokens.js";
 
 /** The development secret kept under `.data/`, created on first use. */
@@ -67,7 +67,8 @@ export interface CreateAuthFromEnvOptions {
  * Creates an instance from the environment: `DOMAIN_FILE`, `DATABASE_URL`, `AUTH_SECRET`,
  * `AUTH_TOKEN_TTL`, `AUTH_REFRESH_TTL`, `AUTH_SESSION_MAX_AGE`, `AUTH_BCRYPT_COST`, `TRUST_PROXY`, `SETUP_TOKEN`, `AUTH_REGISTER_LIMIT`,
  * `AUTH_EVENT_RETENTION`,
- * `CORS_ORIGINS`, `APP_URL`, `SMTP_URL`, `MAIL_FROM` (see {@link AuthEnvironment}).
+ * `CORS_ORIGINS`, `APP_URL`, `SMTP_URL`, `MAIL_FROM`, and `AUTH_PROVIDER_<ID>_CLIENT_ID` and `_CLIENT_SECRET`
+ * for each provider `auth.providers` declares (see {@link AuthEnvironment}).
  *
  * @throws {ConfigurationError | DomainConfigError | Error} with a one-line message on a bad setting,
  * an invalid domain.yaml or an unreachable database.
@@ -92,6 +93,11 @@ export async function createAuthFromEnv(env: AuthEnvironment = process.env, opti
       "domain-auth: warning: APP_URL is not set: cookie sign-ins and passkeys take the request's Host header as the app's origin, and the session cookies are neither Secure nor __Host- prefixed; set APP_URL (https://…) in production",
     );
   const mail = mailFromSettings(settings, domain, warn);
+  const providers = domain.auth?.providers ?? [];
+  if (settings.production && providers.length > 0 && !settings.appUrl)
+    throw new ConfigurationError(
+      "APP_URL must be set in production when domain.yaml declares auth.providers: the callback URL providers redirect to is built from it",
+    );
   return createAuth({
     domain,
     database: settings.databaseUrl,
@@ -108,6 +114,7 @@ export async function createAuthFromEnv(env: AuthEnvironment = process.env, opti
     ...(settings.corsOrigins ? { corsOrigins: settings.corsOrigins } : {}),
     ...(mail ? { mail } : {}),
     ...(settings.appUrl ? { appUrl: settings.appUrl } : {}),
+    ...(providers.length > 0 ? { providers: providerCredentialsFromEnv(env, providers) } : {}),
   });
 }
 

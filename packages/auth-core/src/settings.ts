@@ -1,3 +1,5 @@
+import type { ProviderModel } from "./config/index.js";
+import { providerVariable } from "./config/providers.js";
 import type { CorsOrigins } from "./http/cors.js";
 import { type CheckedOption, ConfigurationError, checkAppUrl, checkOptions, OPTION_VARIABLES, WHOLE_NUMBER_OPTIONS } from "./options.js";
 
@@ -31,6 +33,8 @@ export interface AuthEnvironment {
   MAIL_FROM?: string;
   PORT?: string;
   NODE_ENV?: string;
+  /** `AUTH_PROVIDER_<ID>_CLIENT_ID` and `_CLIENT_SECRET` of each provider `auth.providers` declares (docs/providers.md). */
+  [providerVariable: `AUTH_PROVIDER_${string}`]: string | undefined;
 }
 
 /** A setting in the environment that cannot be used: the one {@link ConfigurationError} of options and settings alike. */
@@ -142,4 +146,27 @@ export function readSettings(env: AuthEnvironment = process.env): AuthSettings {
     smtpUrl: smtpUrlOf(env.SMTP_URL),
     mailFrom: env.MAIL_FROM || undefined,
   };
+}
+
+/**
+ * The client id and secret of each provider a domain declares, from `AUTH_PROVIDER_<ID>_CLIENT_ID`
+ * and `AUTH_PROVIDER_<ID>_CLIENT_SECRET` (docs/providers.md).
+ *
+ * @throws {ConfigurationError} naming the first variable that is missing or empty.
+ */
+export function providerCredentialsFromEnv(
+  env: AuthEnvironment,
+  providers: readonly ProviderModel[],
+): Record<string, { clientId: string; clientSecret: string }> {
+  return Object.fromEntries(
+    providers.map((provider) => {
+      const [clientId, clientSecret] = (["CLIENT_ID", "CLIENT_SECRET"] as const).map((part) => {
+        const variable = providerVariable(provider.id, part);
+        const value = env[variable as `AUTH_PROVIDER_${string}`];
+        if (!value) throw new ConfigurationError(`${variable} must be set: domain.yaml declares the provider ${provider.id}`);
+        return value;
+      });
+      return [provider.id, { clientId: clientId as string, clientSecret: clientSecret as string }];
+    }),
+  );
 }
