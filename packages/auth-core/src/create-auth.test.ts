@@ -57,7 +57,10 @@ describe("createAuth's domain", () => {
 
 describe("createAuth's providers", () => {
   const withProvider = domainOf(
-    BLOG_YAML.replace("auth:\n  type: jwt\n", 'auth:\n  type: jwt\n  providers:\n    acme: { type: oidc, issuer: "https://id.acme.example" }\n'),
+    BLOG_YAML.replace(
+      "auth:\n  type: jwt\n",
+      'auth:\n  type: jwt\n  providers:\n    acme: { type: oidc, issuer: "https://id.acme.example" }\n',
+    ),
   );
   const base = { domain: withProvider, database: "postgres://postgres@127.0.0.1:1/none", secret: TEST_SECRET };
 

@@ -212,7 +212,8 @@ describe("createAuthFromEnv", () => {
       const auth = await createAuthFromEnv({ AUTH_BCRYPT_COST: "4", ...SECRETS }, { warn: () => {} });
       try {
         const answer = await auth.handle(new Request("http://localhost/api/user/providers"));
-        expect((await answer.json()).items.map((provider: { id: string }) => provider.id)).toEqual(["acme-id", "github"]);
+        const { items } = (await answer.json()) as { items: { id: string }[] };
+        expect(items.map((provider) => provider.id)).toEqual(["acme-id", "github"]);
       } finally {
         await auth.close();
       }

@@ -38,6 +38,23 @@ function githubApi(url: string): string {
   return url === GITHUB_URL ? "https://api.github.com" : `${url}/api/v3`;
 }
 
+/**
+ * GitHub answers a refused token exchange (a wrong or spent code) with 200 and an `error` in the
+ * body: given its OAuth status (400), the exchange fails as the standard says it does.
+ */
+function githubFetch(tokenEndpoint: string): openid.CustomFetch {
+  return async (url, options) => {
+    const response = await fetch(url, options as RequestInit);
+    if (url !== tokenEndpoint || response.status !== 200) return response;
+    const body = await response.text();
+    let refused = false;
+    try {
+      refused = typeof (JSON.parse(body) as { error?: unknown }).error === "string";
+    } catch {}
+    return new Response(body, { status: refused ? 400 : 200, headers: response.headers });
+  };
+}
+
 /** `true` for an address on plain http (a loopback host: validation allows no other). */
 const isPlainHttp = (url: string): boolean => url.startsWith("http:");
 
@@ -84,6 +101,7 @@ export class ProviderClient {
     };
     const configuration = new openid.Configuration(server, credentials.clientId, metadata, clientAuth);
     if (isPlainHttp(web)) openid.allowInsecureRequests(configuration);
+    configuration[openid.customFetch] = githubFetch(server.token_endpoint);
     return Promise.resolve(configuration);
   }
 
