@@ -24,10 +24,12 @@ export {
   collectionPath,
   type EventsQuery,
   eventsPath,
+  identityPath,
   itemPath,
   type ListQuery,
   OPENAPI_PATH,
   passkeyPath,
+  providerSignInPath,
   sessionPath,
   userApiKeysPath,
   userSessionsPath,
@@ -68,6 +70,7 @@ export { afterSignIn, DEFAULT_AFTER_SIGN_IN, signInPath } from "./policy/next-pa
 export { type Access, checkOwnership, ownsRecord } from "./policy/ownership.js";
 export { type PermissionSummary, summarizePermission } from "./policy/permission-summary.js";
 export {
+  MFA_TOKEN_TTL_SECONDS,
   mustEnrolSecondFactor,
   SECOND_FACTOR_METHODS,
   type SecondFactorAuth,
@@ -77,7 +80,8 @@ export { checkSessionRevoker } from "./policy/sessions.js";
 export { checkLastAdmin, checkSetupRoleUser, holdsSetupRole, removesSetupRoleHolder, type UserWrite } from "./policy/setup-role.js";
 export type { Caller, PolicyAuth, PolicyEntity, PolicyRecord } from "./policy/subjects.js";
 export { ALLOWED, type Refusal, type RefusalCode, type Verdict } from "./policy/verdict.js";
-export type { ProviderSummary } from "./providers/provider-view.js";
+export { isProviderError, PROVIDER_ERRORS, type ProviderError } from "./providers/provider-errors.js";
+export type { IdentityView, LinkStarted, ProviderSummary } from "./providers/provider-view.js";
 export { MAX_EMAIL_LENGTH } from "./records/email.js";
 export { LIST_PAGE_LIMITS } from "./records/list-page.js";
 export type { SessionView } from "./sessions/session-view.js";

@@ -16,6 +16,10 @@ export interface LoginFormProps {
   readonly auth: AuthView;
   /** The page to open once signed in: a path of this app (`afterSignIn` of the `next` parameter). */
   readonly destination: string;
+  /** A second step already under way: after a provider's sign-in, its token in a cookie. */
+  readonly initialStep?: SecondStep | null;
+  /** Why the page was opened again (a provider's refusal, in a sentence). */
+  readonly initialNotice?: string | null;
 }
 
 /**
@@ -24,10 +28,10 @@ export interface LoginFormProps {
  * requires; when that step's time runs out, the password is asked again, with the reason. Where the
  * domain serves passkeys, "Sign in with a passkey" signs in without the password.
  */
-export function LoginForm({ auth, destination }: LoginFormProps) {
+export function LoginForm({ auth, destination, initialStep = null, initialNotice = null }: LoginFormProps) {
   const router = useRouter();
-  const [step, setStep] = useState<SecondStep | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const [step, setStep] = useState<SecondStep | null>(initialStep);
+  const [notice, setNotice] = useState<string | null>(initialNotice);
 
   if (step) {
     return (

@@ -6,6 +6,7 @@ import type { AuthView } from "@/lib/domain-auth/domain-view";
 import { fieldLabel, formatValue } from "@/lib/domain-auth/format";
 import type { TwoStepStatus } from "@/lib/domain-auth/second-factor";
 import { ApiKeysSection } from "./api-keys-section";
+import { ConnectedAccounts, type ConnectedAccountsProps } from "./connected-accounts";
 import { PasskeysSection } from "./passkeys-section";
 import { RecentSignIns } from "./recent-sign-ins";
 import { ResendVerification } from "./resend-verification";
@@ -18,6 +19,8 @@ export interface ProfileViewProps {
   readonly auth: AuthView;
   /** The signed-in user's two-step verification as the server rendered it (`readTwoStepStatus`); `null` when unknown. */
   readonly twoStep?: TwoStepStatus | null;
+  /** What a provider's callback said on its way back here (`?connected=`, `?error=`). */
+  readonly returned?: ConnectedAccountsProps["returned"];
 }
 
 /**
@@ -26,7 +29,7 @@ export interface ProfileViewProps {
  * `sessions`, and their API keys. Rendered on the server with the user, so the page's HTML shows it. Signing out is the
  * header's (one "Sign out" per page).
  */
-export function ProfileView({ auth, twoStep = null }: ProfileViewProps) {
+export function ProfileView({ auth, twoStep = null, returned }: ProfileViewProps) {
   const current = useCurrentUser(auth);
   // Bumped when the server signed out the user's other devices: the list is loaded again.
   const [sessionsVersion, setSessionsVersion] = useState(0);
@@ -83,6 +86,7 @@ export function ProfileView({ auth, twoStep = null }: ProfileViewProps) {
           onOtherSessionsEnded={() => setSessionsVersion((version) => version + 1)}
         />
       ) : null}
+      {auth.endpoints.providers ? <ConnectedAccounts key={`identities-${user.id}`} auth={auth} returned={returned} /> : null}
       {auth.endpoints.sessions ? <SessionsList key={`sessions-${user.id}`} auth={auth} version={sessionsVersion} /> : null}
       <ApiKeysSection key={`api-keys-${user.id}`} auth={auth} />
       <RecentSignIns key={`sign-ins-${user.id}`} auth={auth} userId={user.id} />

@@ -1,6 +1,6 @@
 import type { DomainModel, EntityModel, FieldModel, PermissionMap } from "@domain-auth/core/config";
 import { endpointFlagsOf } from "@domain-auth/core/endpoints";
-import { apiKeyScopes } from "@domain-auth/core/policy";
+import { apiKeyScopes, type ProviderSummary } from "@domain-auth/core/policy";
 import type { EndpointFlag } from "@domain-auth/core/vocabulary";
 
 /** A field as the browser needs it to render an input and a table cell. */
@@ -53,6 +53,8 @@ export interface AuthView {
   readonly profileFields: readonly FieldView[];
   /** Every scope an API key may carry: each entity's segment with each operation (docs/api-keys.md). */
   readonly apiKeyScopes: readonly string[];
+  /** The providers people may sign in with (`auth.providers`), in the order of their buttons. */
+  readonly providers: readonly ProviderSummary[];
 }
 
 /** The serializable part of the domain model that client components receive as props. */
@@ -110,6 +112,7 @@ export function toDomainView(model: DomainModel, endpoints?: Readonly<Record<End
       verifyEmail: auth.verifyEmail,
       profileFields: auth.entity.fields.filter((field) => !CREDENTIAL_FIELDS.has(field.name)).map(toFieldView),
       apiKeyScopes: apiKeyScopes(model.entities),
+      providers: auth.providers.map(({ id, name, type }) => ({ id, name, type })),
     },
     entities: model.entities.filter((entity) => !entity.isAuthEntity).map(toEntityView),
   };

@@ -91,10 +91,11 @@ export function removePasskey(client: SecondFactorClient, auth: SecondFactorAuth
 }
 
 /** The browser's answer to sign-in options: of any passkey of this site, or (with an `mfaToken`) of the user's. */
-async function signInAnswer(client: SecondFactorClient, auth: SecondFactorAuth, mfaToken?: string) {
+async function signInAnswer(client: SecondFactorClient, auth: SecondFactorAuth, mfaToken?: string | null) {
+  // `null`: the second step after a provider, whose token is in its HttpOnly cookie.
   const options = await client.request<PublicKeyCredentialRequestOptionsJSON>(apiPaths(auth).loginPasskeyOptions, {
     method: "POST",
-    body: mfaToken === undefined ? {} : { mfaToken },
+    body: mfaToken === undefined ? {} : mfaToken === null ? { secondStep: true } : { mfaToken },
   });
   if (!options.ok) return options;
   return prompt<AuthenticationResponseJSON>(() => startAuthentication({ optionsJSON: options.data }));
@@ -120,7 +121,7 @@ export async function signInWithPasskey(client: SecondFactorClient, auth: Second
 export async function passkeySecondStep(
   client: SecondFactorClient,
   auth: SecondFactorAuth,
-  mfaToken: string,
+  mfaToken: string | null,
 ): Promise<ApiFailure | PromptFailure | null> {
   const answer = await signInAnswer(client, auth, mfaToken);
   if (!answer.ok) return answer;

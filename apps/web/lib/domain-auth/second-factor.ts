@@ -1,5 +1,6 @@
 import {
   apiPaths,
+  MFA_TOKEN_TTL_SECONDS,
   type MfaChallenge,
   type MfaEnrollment,
   type RecoveryCodesAnswer,
@@ -23,7 +24,10 @@ export type SecondFactorAuth = Pick<AuthView, "segment">;
  * The `mfaToken` is the one token a page holds, in memory, for the five minutes it lives.
  */
 export type SecondStep =
-  | ({ readonly kind: "second-factor" } & Readonly<Pick<MfaChallenge, "mfaToken" | "methods" | "expiresIn">>)
+  | ({ readonly kind: "second-factor" } & Readonly<Pick<MfaChallenge, "methods" | "expiresIn">> & {
+        /** `null` after a provider's sign-in: the token is then in an HttpOnly cookie, which the server reads. */
+        readonly mfaToken: string | null;
+      })
   | ({ readonly kind: "enrolment" } & Readonly<Pick<MfaEnrollment, "mfaToken">>);
 
 /** Where a sign-in stands once the password was accepted: signed in, or a second step to take. */
@@ -56,6 +60,16 @@ type SecondStepAnswer = { readonly [Key in keyof (MfaChallenge & MfaEnrollment)]
 
 const KNOWN_METHODS: readonly unknown[] = SECOND_FACTOR_METHODS;
 
+/**
+ * The second step a provider's sign-in left the browser at (`/login?step=second-factor&methods=…`),
+ * its token in an HttpOnly cookie (docs/providers.md); `null` for any other page address.
+ */
+export function providerSecondStep(step: string | undefined, methods: string | undefined): SecondStep | null {
+  if (step !== "second-factor") return null;
+  const listed = (methods ?? "").split(",").filter((method): method is SecondFactorMethod => KNOWN_METHODS.includes(method));
+  return { kind: "second-factor", mfaToken: null, methods: listed.length > 0 ? listed : ["totp"], expiresIn: MFA_TOKEN_TTL_SECONDS };
+}
+
 /** The second step a sign-in answer asks for, or `null` when it signed in. */
 export function secondStepOf(answer: unknown): SecondStep | null {
   const body = (answer ?? {}) as SecondStepAnswer;
@@ -65,7 +79,7 @@ export function secondStepOf(answer: unknown): SecondStep | null {
   const methods: SecondFactorMethod[] = Array.isArray(body.methods)
     ? body.methods.filter((method): method is SecondFactorMethod => KNOWN_METHODS.includes(method))
     : ["totp"];
-  const expiresIn = typeof body.expiresIn === "number" ? body.expiresIn : 300;
+  const expiresIn = typeof body.expiresIn === "number" ? body.expiresIn : MFA_TOKEN_TTL_SECONDS;
   return { kind: "second-factor", mfaToken: body.mfaToken, methods, expiresIn };
 }
 
@@ -87,12 +101,12 @@ export function takeSignInAnswer(client: Pick<SessionClient, "signedIn">, answer
 export async function verifySecondFactor(
   client: SecondFactorClient,
   auth: SecondFactorAuth,
-  mfaToken: string,
+  mfaToken: string | null,
   proof: SecondFactorProof,
 ): Promise<ApiFailure | null> {
   const result = await client.request<SignedInAnswer>(apiPaths(auth).loginMfa, {
     method: "POST",
-    body: { mfaToken, ...proof, transport: "cookie" },
+    body: { ...(mfaToken === null ? {} : { mfaToken }), ...proof, transport: "cookie" },
   });
   if (!result.ok) return result;
   client.signedIn(result.data);

@@ -21,15 +21,20 @@ export interface EnrollingCaller {
 }
 
 /**
- * The caller of an enrolment endpoint: an mfa token as the bearer token must be a live enrolment
- * token of an existing user, anything else is checked as on every endpoint.
+ * The caller of an enrolment endpoint: an mfa token as the bearer token (or, with no session, in
+ * the second step's cookie) must be a live enrolment token of an existing user, anything else is
+ * checked as on every endpoint.
  *
  * @throws {ApiError} 401 `UNAUTHENTICATED` without a token, or with one that is not valid.
  */
 export async function enrollingCaller(context: RouteContext, services: AuthServices, request: ApiRequest): Promise<EnrollingCaller> {
   const bearer = bearerToken(request);
-  if (bearer?.startsWith(MFA_TOKEN_PREFIX)) {
-    const found = await services.mfa.findTokenOf(bearer, "enrolment", (id) => context.store.findUser(services.auth.entity, id));
+  // After a provider's sign-in the enrolment token is an HttpOnly cookie (docs/providers.md): only the app's own pages may use it.
+  const cookie = bearer === null && services.cookies.accessToken(request) === null ? services.cookies.mfaToken(request) : null;
+  if (cookie !== null) services.cookies.checkOrigin(request);
+  const token = bearer?.startsWith(MFA_TOKEN_PREFIX) ? bearer : cookie;
+  if (token !== null) {
+    const found = await services.mfa.findTokenOf(token, "enrolment", (id) => context.store.findUser(services.auth.entity, id));
     if (!found) throw invalidTokenError();
     return { user: found.user, session: null, enrolment: found.token };
   }

@@ -1,9 +1,8 @@
 import type { AuthServices, RouteContext } from "../context.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { jsonWithToken, type Reply } from "../http/responses.js";
-import { MFA_TOKEN_TTL_SECONDS, type MfaChallenge, type MfaEnrollment } from "../mfa/second-step-view.js";
-import type { SecondFactorMethod } from "../policy/second-factor.js";
-import { mustEnrolSecondFactor } from "../policy/second-factor.js";
+import type { MfaChallenge, MfaEnrollment } from "../mfa/second-step-view.js";
+import { MFA_TOKEN_TTL_SECONDS, mustEnrolSecondFactor, type SecondFactorMethod } from "../policy/second-factor.js";
 import type { StoredUser } from "../store/rows.js";
 import type { Transport } from "./auth-body-schemas.js";
 import type { SignInMethod } from "./security-events.js";

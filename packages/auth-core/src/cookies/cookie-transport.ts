@@ -1,7 +1,7 @@
 import { parseCookie, stringifySetCookie } from "cookie";
 import type { ApiRequest } from "../http/api-request.js";
 import { ApiError } from "../http/errors.js";
-import { MFA_TOKEN_TTL_SECONDS } from "../mfa/second-step-view.js";
+import { MFA_TOKEN_TTL_SECONDS } from "../policy/second-factor.js";
 
 /**
  * The cookie transport of docs/api.md#cookie-sessions: the session's access and refresh tokens in two HttpOnly

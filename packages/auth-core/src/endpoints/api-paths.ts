@@ -83,6 +83,25 @@ export function passkeyPath(authEntity: Segmented, id: string): string {
 }
 
 /**
+ * The link that signs in with a provider and comes back to `next` (docs/providers.md#the-flow): a
+ * browser navigation, never a `fetch`.
+ * @example providerSignInPath(model.auth.entity, "google", "/dashboard") // "/api/user/oauth/google?next=%2Fdashboard"
+ */
+export function providerSignInPath(authEntity: Segmented, provider: string, next?: string): string {
+  const path = authPath(authEntity, AUTH_ENDPOINTS.providerSignIn.path.replace("{provider}", encodeURIComponent(provider)));
+  return next === undefined ? path : `${path}?next=${encodeURIComponent(next)}`;
+}
+
+/**
+ * The path of a provider's account of the caller's: `POST` with a provider's id connects one,
+ * `DELETE` with an identity's id disconnects it (docs/providers.md).
+ * @example identityPath(model.auth.entity, "github") // "/api/user/identities/github"
+ */
+export function identityPath(authEntity: Segmented, id: string): string {
+  return authPath(authEntity, AUTH_ENDPOINTS.identity.path.replace("{id}", encodeURIComponent(id)));
+}
+
+/**
  * The path of one API key: `DELETE` revokes it (docs/api-keys.md).
  * @example apiKeyPath(model.auth.entity, "k1") // "/api/user/api-keys/k1"
  */

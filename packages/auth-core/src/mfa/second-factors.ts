@@ -1,10 +1,9 @@
 import type { Kysely } from "kysely";
-import type { SecondFactorMethod } from "../policy/second-factor.js";
+import { MFA_TOKEN_TTL_SECONDS, type SecondFactorMethod } from "../policy/second-factor.js";
 import type { AnyDB } from "../store/database.js";
 import { writeTransaction } from "../store/transaction.js";
 import { qrCodeSvg } from "./qr-code.js";
 import type { MfaTokenKind, MfaTokenRow, SecondFactorStore, TotpRow } from "./second-factor-store.js";
-import { MFA_TOKEN_TTL_SECONDS } from "./second-step-view.js";
 import type { SecretBox } from "./secret-box.js";
 import { hashSecret, MFA_TOKEN_PREFIX, newMfaToken, newRecoveryCode, normalizeRecoveryCode, RECOVERY_CODE_COUNT } from "./secrets.js";
 import { matchTotpStep, newTotpSecret, otpauthUrl } from "./totp.js";

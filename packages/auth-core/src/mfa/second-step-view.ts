@@ -1,8 +1,5 @@
 import { z } from "zod";
-import { SECOND_FACTOR_METHODS } from "../policy/second-factor.js";
-
-/** How long an mfa token lives: 5 minutes (docs/mfa.md). */
-export const MFA_TOKEN_TTL_SECONDS = 300;
+import { MFA_TOKEN_TTL_SECONDS, SECOND_FACTOR_METHODS } from "../policy/second-factor.js";
 
 const mfaToken = z.string().describe(`Single use, for ${MFA_TOKEN_TTL_SECONDS / 60} minutes.`);
 

@@ -1,3 +1,6 @@
+/** How long an mfa token lives: 5 minutes (docs/mfa.md). */
+export const MFA_TOKEN_TTL_SECONDS = 300;
+
 /** What finishes a second step (docs/mfa.md): a code of the authenticator app, a recovery code, a passkey. */
 export const SECOND_FACTOR_METHODS = ["totp", "recovery", "passkey"] as const;
 

@@ -9,16 +9,10 @@ import type { StoredUser } from "../store/rows.js";
 import { writeTransaction } from "../store/transaction.js";
 import type { FlowRow, IdentityStore } from "./identity-store.js";
 import type { ProviderProfile } from "./provider-client.js";
+import type { ProviderError } from "./provider-errors.js";
 
 /** Why a callback signs nobody in: the `error` of `/login?error=` (docs/providers.md#errors). */
-export type ProviderRefusal =
-  | "OAUTH_STATE"
-  | "OAUTH_DENIED"
-  | "OAUTH_FAILED"
-  | "ACCOUNT_EXISTS"
-  | "EMAIL_NOT_VERIFIED"
-  | "REGISTRATION_CLOSED"
-  | "IDENTITY_TAKEN";
+export type ProviderRefusal = Exclude<ProviderError, "TOO_MANY_ATTEMPTS">;
 
 /** What a callback comes to: an account linked, a user to sign in, or a refusal. */
 export type CallbackOutcome =

@@ -11,7 +11,8 @@ import { afterSignIn } from "../policy/next-path.js";
 import type { StoredUser } from "../store/rows.js";
 import { FLOW_TTL_SECONDS, spendFlow, startFlow } from "./oauth-flow.js";
 import { type ProviderClient, ProviderDeniedError } from "./provider-client.js";
-import { decideCallback, type ProviderRefusal } from "./provider-sign-in.js";
+import type { ProviderError } from "./provider-errors.js";
+import { decideCallback } from "./provider-sign-in.js";
 import { identityView, type LinkStarted, type ProviderSummary, providerSummaries } from "./provider-view.js";
 
 /** `GET /api/<auth>/providers`: the providers people may sign in with, in declared order (none: an empty list). */
@@ -28,7 +29,7 @@ function clientOf(services: AuthServices, id: string): ProviderClient {
 }
 
 /** Where a refused callback sends the browser: the sign-in page (the profile, for a link), saying why in a sentence there. */
-function refusedTo(code: ProviderRefusal | "TOO_MANY_ATTEMPTS", cookies: readonly string[], page = "/login"): Reply {
+function refusedTo(code: ProviderError, cookies: readonly string[], page = "/login"): Reply {
   return redirect(`${page}?error=${code}`, cookies);
 }
 

@@ -21,8 +21,11 @@ export const loginPasskeyOptions = defineOperation("loginPasskeyOptions", async 
   const wait = await services.passkeyOptionsThrottle.admit(context.clientAddress(request));
   if (wait !== null) throw new ApiError("TOO_MANY_ATTEMPTS", { message: TOO_MANY_CHALLENGES, headers: { "retry-after": String(wait) } });
   let ceremony: SignInCeremony = { purpose: "sign-in" };
-  if (body.mfaToken !== undefined) {
-    const found = await services.mfa.findTokenOf(body.mfaToken, "challenge", (id) => context.store.findUser(services.auth.entity, id));
+  // A second step's token: in the body, or after a provider's sign-in in its cookie (the app's own pages only).
+  if (body.secondStep) services.cookies.checkOrigin(request);
+  const mfaToken = body.secondStep ? (services.cookies.mfaToken(request) ?? "") : body.mfaToken;
+  if (mfaToken !== undefined) {
+    const found = await services.mfa.findTokenOf(mfaToken, "challenge", (id) => context.store.findUser(services.auth.entity, id));
     if (!found) throw new ApiError("INVALID_MFA_TOKEN");
     ceremony = { purpose: "second-step", userId: found.user.id };
   }

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { ProviderButtons } from "@/components/domain-auth/provider-buttons";
 import { RegisterForm } from "@/components/domain-auth/register-form";
 import { openAuthPage } from "@/lib/domain-auth/page-access";
 
@@ -12,6 +13,7 @@ export default async function RegisterPage() {
     <section className="da-page-narrow">
       <h1>Create an account on {view.name}</h1>
       <RegisterForm auth={auth} />
+      <ProviderButtons auth={auth} destination="/profile" />
       {auth.endpoints.login ? (
         <p>
           Already registered? <Link href="/login">Sign in</Link>

@@ -70,6 +70,10 @@ export const passkeySignInOptionsBodySchema = z.object({
     .max(1024, "is too long")
     .optional()
     .describe("The `mfaToken` login answered with, when the passkey is the second step: the options then list the user's passkeys."),
+  secondStep: z
+    .literal(true, { error: "must be true when given" })
+    .optional()
+    .describe("The second step after a provider's sign-in, whose `mfaToken` is in an HttpOnly cookie: instead of `mfaToken`."),
 });
 
 /** `POST login/passkey`: the authentication response. */
