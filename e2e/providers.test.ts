@@ -1,0 +1,117 @@
+import { readFile } from "node:fs/promises";
+import { setUpAdmin, signUp } from "@domain-auth/test-support/accounts";
+import { freePort, type RunningApp, startApp } from "@domain-auth/test-support/app-server";
+import { startOpenIdProvider, type TestOpenIdProvider } from "@domain-auth/test-support/openid-provider";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
+import { profileValue, signIn } from "./support/flows.js";
+
+/**
+ * Sign-in with a provider in Chromium against the production server (docs/providers.md): a real
+ * OpenID Provider (oidc-provider) on 127.0.0.1 whose own sign-in and consent pages the browser goes
+ * through; "Continue with Acme" on /login, and Connected accounts on /profile.
+ */
+
+const BLOG = await readFile(new URL("../apps/web/domain.yaml", import.meta.url), "utf8");
+
+/** Goes through the provider's own pages as `account`: its sign-in form, then its consent. */
+async function signInAtProvider(page: Page, provider: TestOpenIdProvider, account: string): Promise<void> {
+  await page.waitForURL(`${provider.issuer}/interaction/**`);
+  await page.locator('input[name="login"]').fill(account);
+  await page.locator('input[name="password"]').fill("any password");
+  await page.locator('button[type="submit"]').click();
+  await page.waitForURL(`${provider.issuer}/interaction/**`);
+  await page.locator('button[type="submit"]').first().click();
+}
+
+describe("sign-in with a provider in the browser", () => {
+  let provider: TestOpenIdProvider;
+  let app: RunningApp;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    // The callback URL is APP_URL's: the port is chosen first, so the provider can register it.
+    const port = await freePort();
+    const appUrl = `http://127.0.0.1:${port}`;
+    provider = await startOpenIdProvider({
+      redirectUris: [`${appUrl}/api/user/oauth/acme/callback`],
+      accounts: {
+        alice: { email: "alice@example.com", email_verified: true, name: "Alice Liddell" },
+        bob: { email: "bob.elsewhere@example.com", email_verified: true, name: "Bob" },
+      },
+    });
+    const domain = BLOG.replace(
+      /\nauth:\n {2}type: jwt\n/,
+      `\nauth:\n  type: jwt\n  providers:\n    acme: { type: oidc, issuer: "${provider.issuer}", name: Acme }\n`,
+    );
+    if (domain === BLOG) throw new Error("the sample domain.yaml has no auth block to add a provider to");
+    [app, browser] = await Promise.all([
+      startApp({
+        domain,
+        env: {
+          PORT: String(port),
+          APP_URL: appUrl,
+          AUTH_PROVIDER_ACME_CLIENT_ID: provider.clientId,
+          AUTH_PROVIDER_ACME_CLIENT_SECRET: provider.clientSecret,
+        },
+      }),
+      launchBrowser(),
+    ]);
+    await setUpAdmin(app.url);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    await provider?.close();
+  });
+
+  test("a new person continues with Acme on /login, goes through its pages, and lands signed in on next", async () => {
+    const page = await openTab(browser, app.url);
+    await page.goto("/login?next=%2Fprofile");
+    const button = page.getByRole("link", { name: "Continue with Acme" });
+    await expect(button.getAttribute("href")).resolves.toBe("/api/user/oauth/acme?next=%2Fprofile");
+    await saveScreenshot(page, "login-with-provider");
+    await button.click();
+    await signInAtProvider(page, provider, "alice");
+    await page.waitForURL(`${app.url}/profile`);
+    await expect(profileValue(page, "alice@example.com", "Name")).resolves.toBe("Alice Liddell");
+    const accounts = page.getByRole("region", { name: "Connected accounts" });
+    await accounts.getByText("alice@example.com · since").waitFor();
+    await saveScreenshot(page, "profile-connected-accounts");
+    await page.context().close();
+  });
+
+  test("a refusal is a sentence on /login, and no session", async () => {
+    const page = await openTab(browser, app.url);
+    await page.goto("/login");
+    await page.getByRole("link", { name: "Continue with Acme" }).click();
+    await page.waitForURL(`${provider.issuer}/interaction/**`);
+    // Cancelled at the provider: back on /login, told so.
+    await page.goto(`${new URL(page.url()).href.replace(/\/$/, "")}/abort`);
+    await page.waitForURL(`${app.url}/login?error=OAUTH_DENIED`);
+    await expect(page.getByText("The sign-in was cancelled at the provider.").count()).resolves.toBe(1);
+    const cookies = await page.context().cookies(app.url);
+    expect(cookies.map((cookie) => cookie.name)).not.toContain("domain-auth.token");
+    await page.context().close();
+  });
+
+  test("a password user connects Acme from /profile and disconnects it", async () => {
+    const account = { email: "bob@example.com", password: "bob's long password" };
+    await signUp(app.url, account);
+    const page = await openTab(browser, app.url);
+    await signIn(page, account);
+    const accounts = page.getByRole("region", { name: "Connected accounts" });
+    await accounts.getByRole("button", { name: "Connect Acme" }).click();
+    await signInAtProvider(page, provider, "bob");
+    await page.waitForURL(`${app.url}/profile?connected=acme`);
+    await expect(accounts.getByRole("status").textContent()).resolves.toBe("Your Acme account is connected: you can sign in with it.");
+    await accounts.getByText("bob.elsewhere@example.com · since").waitFor();
+    await accounts.getByRole("button", { name: "Disconnect Acme" }).click();
+    await expect(accounts.getByRole("status").filter({ hasText: "disconnected" }).textContent()).resolves.toBe(
+      "Your Acme account was disconnected.",
+    );
+    await accounts.getByRole("button", { name: "Connect Acme" }).waitFor();
+    await page.context().close();
+  });
+});
