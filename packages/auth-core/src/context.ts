@@ -54,8 +54,8 @@ export interface AuthServices {
   readonly apiKeys: ApiKeys;
   /** Sign-in with providers: their clients, identities and flows (docs/providers.md). */
   readonly providers: ProviderService;
-  /** Counts provider callbacks by client address (30 a minute). */
-  readonly providerCallbackThrottle: AddressThrottle;
+  /** Count provider sign-ins' starts and callbacks by client address (30 a minute each). */
+  readonly providerThrottles: { readonly start: AddressThrottle; readonly callback: AddressThrottle };
 }
 
 /** Everything a route handler works with. */

@@ -5,6 +5,8 @@
 import { didYouMean, IDENTIFIER } from "./naming.js";
 
 export { closestMatch, ENTITY_NAME, IDENTIFIER, toSegment, toTableName } from "./naming.js";
+/** The providers people may sign in with (docs/providers.md): their types, presets and variables. */
+export { PROVIDER_PRESETS, PROVIDER_TYPES, type ProviderType, providerVariable } from "./providers.js";
 
 export const FIELD_TYPES = ["string", "text", "integer", "number", "boolean", "datetime", "ref", "enum"] as const;
 export const OPERATIONS = ["create", "read", "update", "delete"] as const;

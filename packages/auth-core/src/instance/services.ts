@@ -22,7 +22,7 @@ import type { Database } from "../store/database.js";
 import { createLoginThrottle } from "../throttle/login-throttle.js";
 import { createMailThrottle } from "../throttle/mail-throttle.js";
 import { createPasskeyOptionsThrottle } from "../throttle/passkey-options-throttle.js";
-import { createProviderCallbackThrottle } from "../throttle/provider-callback-throttle.js";
+import { createProviderFlowThrottle } from "../throttle/provider-flow-throttle.js";
 import { createRegisterThrottle } from "../throttle/register-throttle.js";
 import { createTokenService } from "../tokens/tokens.js";
 import type { InstanceOptions } from "./resolve-options.js";
@@ -85,6 +85,6 @@ export function createServices(
     }),
     apiKeys: new ApiKeys(new ApiKeyStore(database), now, options.onError),
     providers: new ProviderService(auth, database, options.providers, options.appUrl, options.onError),
-    providerCallbackThrottle: createProviderCallbackThrottle(database),
+    providerThrottles: { start: createProviderFlowThrottle(database, "start"), callback: createProviderFlowThrottle(database, "callback") },
   };
 }

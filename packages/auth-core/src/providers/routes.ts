@@ -37,8 +37,10 @@ function refusedTo(code: ProviderError, cookies: readonly string[], page = "/log
  * `GET /api/<auth>/oauth/<provider>?next=`: a browser navigation from a sign-in button. 302 to the
  * provider with a new flow (docs/providers.md#the-flow), its flow cookie set for 10 minutes.
  */
-export const startProviderSignIn = defineOperation("startProviderSignIn", async ({ services, request, path, query }) => {
+export const startProviderSignIn = defineOperation("startProviderSignIn", async ({ context, services, request, path, query }) => {
   const client = clientOf(services, path.provider);
+  // Each start stores a flow: one address cannot fill the table.
+  if ((await services.providerThrottles.start.admit(context.clientAddress(request))) !== null) return refusedTo("TOO_MANY_ATTEMPTS", []);
   const redirectUri = services.providers.redirectUri(request, client.provider.id);
   if (!redirectUri) return refusedTo("OAUTH_FAILED", []);
   try {
@@ -89,7 +91,7 @@ async function signIn(
 export const providerCallback = defineOperation("providerCallback", async ({ context, services, request, path, query }) => {
   const client = clientOf(services, path.provider);
   const cleared = [services.cookies.flowCookie("", 0)];
-  if ((await services.providerCallbackThrottle.admit(context.clientAddress(request))) !== null)
+  if ((await services.providerThrottles.callback.admit(context.clientAddress(request))) !== null)
     return refusedTo("TOO_MANY_ATTEMPTS", cleared);
   const now = services.sessions.now();
   const spent = await spendFlow(services.providers.identities, query.state, services.cookies.flowBinding(request), now);

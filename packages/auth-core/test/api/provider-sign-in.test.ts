@@ -1,6 +1,8 @@
 import { ADMIN, setUpAdmin, signIn, signUp, TEST_PASSWORD } from "@domain-auth/test-support/accounts";
 import { BACKENDS } from "@domain-auth/test-support/databases";
 import { beforeAll, describe, expect, it } from "vitest";
+import { PEER_ADDRESS_HEADER } from "../../src/index.js";
+import { PROVIDER_FLOW_LIMITS } from "../../src/throttle/provider-flow-throttle.js";
 import { pathOf, useProviderTest } from "../support/provider-flow.js";
 import { currentCode, enrolTotp } from "../support/second-factors.js";
 
@@ -215,5 +217,25 @@ describe("sign-ups through a provider where registering is closed", () => {
     expect((await before.signIn(before.browser(), "dana")).headers.get("location")).toBe("/login?error=REGISTRATION_CLOSED");
     await setUpAdmin(closed.instance.api);
     expect((await closed.signIn(closed.browser(), "dana")).headers.get("location")).toBe("/login?error=REGISTRATION_CLOSED");
+  });
+});
+
+describe("provider sign-ins from one client address", () => {
+  const test = useProviderTest(BACKENDS[0].create, { accounts: { erin: { email: "erin@example.com", email_verified: true } } });
+
+  it("starts 30 a minute, then sends the browser to TOO_MANY_ATTEMPTS without storing a flow", async () => {
+    const from = { headers: { [PEER_ADDRESS_HEADER]: "203.0.113.9" } };
+    for (let start = 0; start < PROVIDER_FLOW_LIMITS.perAddress; start++) {
+      expect((await test.browser().get("/api/user/oauth/acme", from)).headers.get("location")).toMatch(
+        /^http:\/\/127\.0\.0\.1:\d+\/auth\?/,
+      );
+    }
+    const refused = await test.browser().get("/api/user/oauth/acme", from);
+    expect(refused.headers.get("location")).toBe("/login?error=TOO_MANY_ATTEMPTS");
+    expect(refused.headers.getSetCookie()).toEqual([]);
+    // Another address is not held back.
+    const other = await test.browser().get("/api/user/oauth/acme", { headers: { [PEER_ADDRESS_HEADER]: "203.0.113.10" } });
+    expect(other.status).toBe(302);
+    expect(other.headers.get("location")).not.toContain("/login");
   });
 });
