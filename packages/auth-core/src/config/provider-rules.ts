@@ -1,5 +1,5 @@
 import { asRecord, isRecord, type Loose } from "./loose-data.js";
-import { PROVIDER_PRESETS, type ProviderType, providerUrlProblem } from "./providers.js";
+import { MULTI_TENANT_VALUES, PROVIDER_PRESETS, type ProviderType, providerUrlProblem } from "./providers.js";
 import type { DomainScope } from "./rule-context.js";
 import type { Finding } from "./source.js";
 
@@ -25,6 +25,15 @@ function checkProvider(id: string, provider: Loose): Finding[] {
         message: `${key} applies to type ${owners.join(" or ")} only`,
       });
     }
+  }
+  if (type === "microsoft" && (typeof provider.tenant !== "string" || MULTI_TENANT_VALUES.includes(provider.tenant))) {
+    findings.push({
+      severity: "error",
+      path: provider.tenant === undefined ? path : [...path, "tenant"],
+      anchor: provider.tenant === undefined ? "key" : "value",
+      message:
+        "a microsoft provider needs tenant: your directory's domain or id (organizations, common and consumers name no one issuer to check its ID tokens against)",
+    });
   }
   if (type === "oidc" && provider.issuer === undefined) {
     findings.push({ severity: "error", path, anchor: "key", message: "an oidc provider needs issuer: the address of its OpenID Provider" });

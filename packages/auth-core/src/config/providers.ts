@@ -43,7 +43,7 @@ export const PROVIDER_PRESETS: Readonly<Record<ProviderType, ProviderPreset>> = 
   microsoft: {
     name: "Microsoft",
     protocol: "oidc",
-    issuer: ({ tenant }) => `https://login.microsoftonline.com/${tenant ?? DEFAULT_MICROSOFT_TENANT}/v2.0`,
+    issuer: ({ tenant }) => `https://login.microsoftonline.com/${tenant ?? ""}/v2.0`,
     keys: ["tenant"],
     vouchesForEmail: false,
     scopes: DEFAULT_OIDC_SCOPES,
@@ -59,8 +59,11 @@ export const PROVIDER_PRESETS: Readonly<Record<ProviderType, ProviderPreset>> = 
   github: { name: "GitHub", protocol: "github", issuer: null, keys: ["url"], vouchesForEmail: true, scopes: ["read:user", "user:email"] },
 };
 
-/** The Microsoft Entra ID tenant when `tenant` is not given: work and school accounts of any organization. */
-export const DEFAULT_MICROSOFT_TENANT = "organizations";
+/**
+ * Microsoft Entra ID's multi-tenant values of `tenant`: their ID tokens name each person's own
+ * tenant as the issuer, which cannot be checked against one issuer, so a directory must be named.
+ */
+export const MULTI_TENANT_VALUES: readonly string[] = ["organizations", "common", "consumers"];
 
 /** GitHub.com's web address; `url:` names a GitHub Enterprise Server instead. */
 export const GITHUB_URL = "https://github.com";

@@ -104,7 +104,7 @@ const providerSchema = z
       .string()
       .regex(/^[A-Za-z0-9.-]+$/)
       .optional()
-      .meta({ description: "microsoft: the Entra ID tenant (a domain or an id).", default: "organizations" }),
+      .describe("microsoft (required): the Entra ID directory, its domain or id."),
     url: z.string().optional().describe("github: a GitHub Enterprise Server's address; default GitHub.com."),
     scopes: z
       .array(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/))

@@ -790,6 +790,12 @@ describe("auth.providers", () => {
       { path: "auth.providers.acme", line: 7, column: 16, says: "an oidc provider needs issuer" },
       { path: "auth.providers.acme.isuer", line: 7, column: 36, says: "unknown key 'isuer' (did you mean 'issuer'?)" },
     ]);
+    expectReports(withProviders("{ work: { type: microsoft } }"), [
+      { path: "auth.providers.work", line: 7, column: 16, says: "needs tenant" },
+    ]);
+    expectReports(withProviders("{ work: { type: microsoft, tenant: organizations } }"), [
+      { path: "auth.providers.work.tenant", line: 7, column: 49, says: "organizations, common and consumers name no one issuer" },
+    ]);
     expectReports(withProviders("{ google: { type: google, tenant: contoso } }"), [
       { path: "auth.providers.google.tenant", line: 7, column: 40, says: "tenant applies to type microsoft only" },
     ]);
