@@ -664,6 +664,14 @@ function sections(r) {
 
 const FINDINGS = `## Profiles and changes
 
+### Sign-in with providers (auth-core change)
+
+A session a provider started is the same row in the same table as a password's: \`me\` reads it, and
+its user, in the same one read, and never the identities table. Measured in process on SQLite (one
+caller, \`auth.handle\` of \`GET me\` with a bearer token, 3,000 calls a turn, medians of 9 turns taking
+turns, after 3 turns of warm-up): a password's session 81.2 µs a call, a provider's (a user a
+provider signed up through the OpenID Provider of the tests, no password) 81.2 µs: 1.00×.
+
 ### The registry runs the endpoints (auth-core change)
 
 Every auth endpoint now runs through \`bindOperation\` (\`endpoints/operation.ts\`), which checks what
