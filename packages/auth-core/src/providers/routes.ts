@@ -111,10 +111,17 @@ export const providerCallback = defineOperation("providerCallback", async ({ con
     return refusedTo("OAUTH_FAILED", cleared, page);
   }
   const events = requestEvents(context, services, request);
-  const outcome = await decideCallback({ context, services, identities: services.providers.identities, events, now }, spent.flow, profile);
-  if (outcome.kind === "refused") return refusedTo(outcome.code, cleared, page);
-  if (outcome.kind === "linked") return redirect(`/profile?connected=${encodeURIComponent(spent.flow.provider)}`, cleared);
-  return signIn(context, services, request, outcome.user, spent.flow, cleared);
+  try {
+    const scope = { context, services, identities: services.providers.identities, events, now };
+    const outcome = await decideCallback(scope, spent.flow, profile);
+    if (outcome.kind === "refused") return refusedTo(outcome.code, cleared, page);
+    if (outcome.kind === "linked") return redirect(`/profile?connected=${encodeURIComponent(spent.flow.provider)}`, cleared);
+    return await signIn(context, services, request, outcome.user, spent.flow, cleared);
+  } catch (error) {
+    // A person never gets JSON here: a race lost to another sign-up, a database that is down, go to the page as a sentence.
+    if (!(error instanceof ApiError)) services.providers.report(error);
+    return refusedTo("OAUTH_FAILED", cleared, page);
+  }
 });
 
 /** `GET /api/<auth>/identities`: the caller's accounts at providers, oldest first. */
