@@ -33,10 +33,12 @@ async function completeWithPasskey(
 /**
  * The `mfaToken` of a second step after a provider's sign-in (docs/providers.md#second-factors): it
  * is in an HttpOnly cookie, so only a request from the app's own pages may use it (403 otherwise).
+ * Neither in the body nor in the cookie: 400, as a body without it always was.
  */
-function secondStepCookie(services: AuthServices, request: ApiRequest): string | null {
+function secondStepCookie(services: AuthServices, request: ApiRequest): string {
   const token = services.cookies.mfaToken(request);
-  if (token !== null) services.cookies.checkOrigin(request);
+  if (token === null) throw new ApiError("INVALID_BODY", { issues: [{ path: ["mfaToken"], message: "is required" }] });
+  services.cookies.checkOrigin(request);
   return token;
 }
 

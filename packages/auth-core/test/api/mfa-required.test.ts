@@ -16,13 +16,15 @@ import { currentCode, enrolTotp, passwordStep } from "../support/second-factors.
  * account changes (a password reset, deleting a user, the admin command's reset) do to factors.
  */
 
-const REQUIRED_YAML = `${BLOG_YAML}  mfa: { required: [Admin] }\n`;
+// A provider is declared so that every endpoint of the catalog is served (it is never reached).
+const REQUIRED_YAML = `${BLOG_YAML}  mfa: { required: [Admin] }\n  providers: { acme: { type: oidc, issuer: "https://id.acme.example" } }\n`;
+const PROVIDERS = { acme: { clientId: "mfa-required-test", clientSecret: "mfa-required-test-secret" } };
 const SAME_SITE = { origin: "http://localhost", host: "localhost" };
 
 describe.each(BACKENDS)("required second factors on $name", (backend) => {
   const sent: MailMessage[] = [];
   const mailer = { send: async (message: MailMessage) => void sent.push(message) };
-  const pair = useClockedPair(backend.create, { mail: { mailer, appUrl: "http://localhost" } }, REQUIRED_YAML);
+  const pair = useClockedPair(backend.create, { mail: { mailer, appUrl: "http://localhost" }, providers: PROVIDERS }, REQUIRED_YAML);
   const api = () => pair.first.api;
   const auth = () => pair.first.auth;
   let enrolmentToken = "";
