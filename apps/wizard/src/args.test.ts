@@ -74,6 +74,44 @@ describe("parseWizardArgs", () => {
     });
   });
 
+  it("reads --providers: presets, in the order listed; an empty list for none", () => {
+    expect(parseWizardArgs(["--providers", "google,github"])).toMatchObject({ kind: "run", flags: { providers: ["google", "github"] } });
+    expect(parseWizardArgs(["--providers", "github, gitlab google"])).toMatchObject({
+      kind: "run",
+      flags: { providers: ["github", "gitlab", "google"] },
+    });
+    expect(parseWizardArgs(["--providers="])).toMatchObject({ kind: "run", flags: { providers: [] } });
+    expect(parseWizardArgs(["--type", "none", "--providers", ""])).toMatchObject({ kind: "run", flags: { type: "none", providers: [] } });
+    expect("providers" in (parseWizardArgs(["--type", "jwt"]) as { flags: object }).flags).toBe(false);
+  });
+
+  it("refuses --providers with an unknown provider, one listed twice, one only domain.yaml can declare, or --type none", () => {
+    expect(parseWizardArgs(["--providers", "google,gitbub"])).toEqual({
+      kind: "error",
+      message: `--providers: 'gitbub' is not a provider the wizard adds (did you mean 'github'?); use google, gitlab, github, or "" for none`,
+    });
+    expect(parseWizardArgs(["--providers", "facebook"])).toEqual({
+      kind: "error",
+      message: `--providers: 'facebook' is not a provider the wizard adds; use google, gitlab, github, or "" for none`,
+    });
+    expect(parseWizardArgs(["--providers", "google,google"])).toEqual({ kind: "error", message: "--providers: 'google' is listed twice" });
+    expect(parseWizardArgs(["--providers", "microsoft"])).toMatchObject({
+      kind: "error",
+      message: expect.stringMatching(
+        /^--providers: 'microsoft' needs tenant, which only domain\.yaml can say: declare it under auth\.providers/,
+      ),
+    });
+    expect(parseWizardArgs(["--providers", "oidc"])).toMatchObject({
+      kind: "error",
+      message: expect.stringMatching(/^--providers: 'oidc' needs issuer, which only domain\.yaml can say/),
+    });
+    expect(parseWizardArgs(["--type", "none", "--providers", "google"])).toEqual({
+      kind: "error",
+      message: "--type none and --providers contradict each other: under auth.type none nobody signs in",
+    });
+    expect(parseWizardArgs(["--providers"])).toMatchObject({ kind: "error" });
+  });
+
   it("accepts an empty default role and short flags", () => {
     const args = parseWizardArgs(["-y", "--default-role="]);
     expect(args).toMatchObject({ kind: "run", yes: true, flags: { defaultRole: "" } });

@@ -3,8 +3,8 @@ import { endpointFlagLabel } from "@domain-auth/core/endpoints";
 import type { Endpoint } from "@domain-auth/core/vocabulary";
 import { closestMatch, ENDPOINTS } from "@domain-auth/core/vocabulary";
 import type { ChoiceFlags } from "./auth-choices.js";
-
-import { parseRoleList, validateAuthType, validateRoleList } from "./validators.js";
+import { isPresetProvider, PRESET_PROVIDERS, type PresetProvider } from "./providers.js";
+import { parseList, parseRoleList, validateAuthType, validateProviderList, validateRoleList } from "./validators.js";
 
 /** One line of help per endpoint flag with an option of its own, naming what it switches off. */
 const ENDPOINT_OPTION_LINES = ENDPOINTS.filter((name) => name !== "verifyEmail")
@@ -32,6 +32,8 @@ ${ENDPOINT_OPTION_LINES}
   --no-verify-email      do not require it
   --mfa-required ROLES   the roles that must use a second factor, e.g. Admin ("" for none)
   --no-mfa               no second factors: turn off the authenticator app and passkeys
+  --providers LIST       the providers people may sign in with, e.g. google,github
+                         (${PRESET_PROVIDERS.join(", ")}; "" for none; with jwt only)
   --no-install           do not run the package manager's install
   --keep-start           keep a "next start" start script (default: node server.mjs)
   --core FILE            depend on this @domain-auth/core tarball (npm pack) in place of
@@ -81,6 +83,7 @@ const OPTIONS = {
   "no-verify-email": { type: "boolean" },
   "mfa-required": { type: "string" },
   "no-mfa": { type: "boolean" },
+  providers: { type: "string" },
   "no-install": { type: "boolean" },
   "keep-start": { type: "boolean" },
   core: { type: "string" },
@@ -105,9 +108,12 @@ export function unknownOptionMessage(option: string): string {
   return `unknown option ${option}${suggestion ? ` (did you mean ${suggestion}?)` : ""}`;
 }
 
+type ParsedArgs = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
+type ParsedValues = ParsedArgs["values"];
+
 /** Parses the wizard's command line; never throws. */
 export function parseWizardArgs(argv: readonly string[]): WizardArgs {
-  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
+  let parsed: ParsedArgs;
   try {
     parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
@@ -119,31 +125,8 @@ export function parseWizardArgs(argv: readonly string[]): WizardArgs {
   if (values.help) return { kind: "help" };
   if (values.version) return { kind: "version" };
   if (positionals.length > 1) return { kind: "error", message: `expected at most one folder, got: ${positionals.join(" ")}` };
-
-  const typeError = values.type === undefined ? undefined : validateAuthType(values.type);
-  if (typeError) return { kind: "error", message: typeError };
-  const rolesError = values.roles === undefined ? undefined : validateRoleList(values.roles);
-  if (rolesError) return { kind: "error", message: `--roles: ${rolesError}` };
-
-  if (values["verify-email"] && values["no-verify-email"])
-    return { kind: "error", message: "--verify-email and --no-verify-email contradict each other" };
-  const mfaRequired = values["mfa-required"];
-  if (mfaRequired !== undefined && values["no-mfa"]) return { kind: "error", message: "--mfa-required and --no-mfa contradict each other" };
-  const mfaRolesError = mfaRequired === undefined ? undefined : validateRoleList(mfaRequired);
-  if (mfaRolesError) return { kind: "error", message: `--mfa-required: ${mfaRolesError}` };
-  const mfa = values["no-mfa"] ? "off" : mfaRequired === undefined ? undefined : parseRoleList(mfaRequired);
-  // `--no-verify-email` answers the requirement question; the verifyEmail endpoint flag has no option of its own.
-  const disabledEndpoints = ENDPOINTS.filter((name) => name !== "verifyEmail" && values[endpointOption(name)] === true);
-  const verifyEmail = values["verify-email"] ? true : values["no-verify-email"] ? false : undefined;
-  const flags: ChoiceFlags = {
-    ...(values.type !== undefined && { type: values.type as ChoiceFlags["type"] }),
-    ...(values.entity !== undefined && { entity: values.entity }),
-    ...(values.roles !== undefined && { roles: parseRoleList(values.roles) }),
-    ...(values["default-role"] !== undefined && { defaultRole: values["default-role"] }),
-    disabledEndpoints,
-    ...(verifyEmail !== undefined && { verifyEmail }),
-    ...(mfa !== undefined && { mfa }),
-  };
+  const flags = choiceFlags(values);
+  if (typeof flags === "string") return { kind: "error", message: flags };
   return {
     kind: "run",
     dir: positionals[0] ?? ".",
@@ -154,4 +137,46 @@ export function parseWizardArgs(argv: readonly string[]): WizardArgs {
     keepStart: values["keep-start"] === true,
     ...(values.core !== undefined && { core: values.core }),
   };
+}
+
+/** The answers the flags give, or what is wrong with them. */
+function choiceFlags(values: ParsedValues): ChoiceFlags | string {
+  const typeError = values.type === undefined ? undefined : validateAuthType(values.type);
+  if (typeError) return typeError;
+  const rolesError = values.roles === undefined ? undefined : validateRoleList(values.roles);
+  if (rolesError) return `--roles: ${rolesError}`;
+
+  if (values["verify-email"] && values["no-verify-email"]) return "--verify-email and --no-verify-email contradict each other";
+  const mfaRequired = values["mfa-required"];
+  if (mfaRequired !== undefined && values["no-mfa"]) return "--mfa-required and --no-mfa contradict each other";
+  const mfaRolesError = mfaRequired === undefined ? undefined : validateRoleList(mfaRequired);
+  if (mfaRolesError) return `--mfa-required: ${mfaRolesError}`;
+  const mfa = values["no-mfa"] ? "off" : mfaRequired === undefined ? undefined : parseRoleList(mfaRequired);
+  const providers = providersFlag(values);
+  if (typeof providers === "string") return providers;
+  // `--no-verify-email` answers the requirement question; the verifyEmail endpoint flag has no option of its own.
+  const disabledEndpoints = ENDPOINTS.filter((name) => name !== "verifyEmail" && values[endpointOption(name)] === true);
+  const verifyEmail = values["verify-email"] ? true : values["no-verify-email"] ? false : undefined;
+  return {
+    ...(values.type !== undefined && { type: values.type as ChoiceFlags["type"] }),
+    ...(values.entity !== undefined && { entity: values.entity }),
+    ...(values.roles !== undefined && { roles: parseRoleList(values.roles) }),
+    ...(values["default-role"] !== undefined && { defaultRole: values["default-role"] }),
+    disabledEndpoints,
+    ...(verifyEmail !== undefined && { verifyEmail }),
+    ...(mfa !== undefined && { mfa }),
+    ...(providers !== undefined && { providers }),
+  };
+}
+
+/** `--providers`: the presets listed, `undefined` without the flag, or why they cannot be (a string). */
+function providersFlag(values: ParsedValues): readonly PresetProvider[] | string | undefined {
+  if (values.providers === undefined) return undefined;
+  const problem = validateProviderList(values.providers);
+  if (problem) return `--providers: ${problem}`;
+  const providers = parseList(values.providers).filter(isPresetProvider);
+  if (values.type === "none" && providers.length > 0) {
+    return "--type none and --providers contradict each other: under auth.type none nobody signs in";
+  }
+  return providers;
 }

@@ -1,6 +1,7 @@
 import type { MfaModel } from "@domain-auth/core/config";
 import type { AuthType, Endpoint } from "@domain-auth/core/vocabulary";
 import { type CredentialField, type DomainState, detectAuthEntity, missingCredentials, registerRoleCandidates } from "./domain-state.js";
+import { managedPreset, type PresetProvider } from "./providers.js";
 
 /** Every answer the wizard collects: what the `auth` block (and the auth entity) should become. */
 export interface AuthChoices {
@@ -18,6 +19,12 @@ export interface AuthChoices {
   readonly verifyEmail: boolean;
   /** `auth.mfa`: the second factors, and the roles that must use one (used with `jwt`). */
   readonly mfa: MfaModel;
+  /**
+   * The presets people may sign in with, as `auth.providers` declares them under their own id
+   * (`google: { type: google }`); the file's other providers stay as they are (used with `jwt`).
+   * Absent: `auth.providers` stays as the file has it.
+   */
+  readonly providers?: readonly PresetProvider[];
 }
 
 /** The answers given as flags; an absent key is a question still open. */
@@ -33,6 +40,8 @@ export interface ChoiceFlags {
   readonly verifyEmail?: boolean;
   /** `--mfa-required ROLES`: the roles that must use a second factor (`[]` for `""`); `--no-mfa`: `"off"`. */
   readonly mfa?: readonly string[] | "off";
+  /** `--providers google,github`: the presets people may sign in with (`[]` for `""`). */
+  readonly providers?: readonly PresetProvider[];
 }
 
 /** `--no-mfa`: neither second factor exists, so no role can be required to use one. */
@@ -107,6 +116,16 @@ export function initialMfa(state: DomainState, flags: ChoiceFlags): MfaModel {
   return state.mfa;
 }
 
+/** The presets the file declares under their own id (`google: { type: google }`), in its order. */
+export function declaredPresets(state: DomainState): PresetProvider[] {
+  return state.providers.flatMap(({ id, type }) => managedPreset(id, type) ?? []);
+}
+
+/** The presets to start from: the flag, else those the file declares under their own id. */
+export function initialProviders(state: DomainState, flags: ChoiceFlags): readonly PresetProvider[] {
+  return flags.providers ?? declaredPresets(state);
+}
+
 /**
  * The answers of an unattended run (`--yes`): the flags, and for every other question the file's
  * current value (or the starter's for a new file). Missing credential fields are added.
@@ -123,5 +142,6 @@ export function unattendedChoices(state: DomainState, flags: ChoiceFlags, option
     endpoints: initialEndpoints(state, flags),
     verifyEmail: initialVerifyEmail(state, flags),
     mfa: initialMfa(state, flags),
+    providers: initialProviders(state, flags),
   };
 }

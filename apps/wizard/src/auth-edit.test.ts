@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { AuthChoices } from "./auth-choices.js";
 import { applyAuthChoices } from "./auth-edit.js";
 import { readDomainState } from "./domain-state.js";
+import { PRESET_PROVIDERS } from "./providers.js";
 
 const BLOG = `# The blog's API.
 name: blog                      # identifier; used as the JWT issuer
@@ -272,5 +273,111 @@ describe("auth.mfa", () => {
   it("is left as it is under auth.type none", () => {
     const withMfa = `${source}  mfa: { required: [Admin] }\n`;
     expect(applyAuthChoices(withMfa, { ...off, type: "none" })).toBe(withMfa.replace("type: jwt", "type: none"));
+  });
+});
+
+describe("auth.providers", () => {
+  const source =
+    "name: x\nentities:\n  User:\n    fields:\n      email: string\n      password: string\nauth:\n  type: jwt\n  roles: [Admin]\n";
+  const choices = { ...BLOG_CHOICES, roles: ["Admin"], defaultRole: null };
+  const offering = (...providers: NonNullable<AuthChoices["providers"]>) => ({ ...choices, providers });
+  const providersOf = (text: string) => validateDomainText(text).model?.auth?.providers.map(({ id, type }) => `${id}:${type}`);
+  const ACME = "    acme:   # our own\n      type: oidc\n      issuer: https://id.acme.example\n      name: Acme\n";
+  const WORK = "    work: { type: microsoft, tenant: contoso.onmicrosoft.com }\n";
+
+  it("creates the key after mfa in the order chosen, and a rerun with the same answer changes nothing", () => {
+    const withMfa = `${source}  mfa: { required: [Admin] }\n# end\n`;
+    const requiring = { ...offering("github", "google"), mfa: { ...MFA_DEFAULTS, required: ["Admin"] } };
+    const result = applyAuthChoices(withMfa, requiring);
+    expect(result).toBe(withMfa.replace("# end", "  providers: { github: { type: github }, google: { type: google } }\n# end"));
+    expect(providersOf(result)).toEqual(["github:github", "google:google"]);
+    expect(applyAuthChoices(result, requiring)).toBe(result);
+  });
+
+  it("adds to a block map line by line, keeping its other providers and comments", () => {
+    const block = `${source}  providers:   # sign in with\n${ACME}    google: { type: google }  # Google\n  verifyEmail: false\n`;
+    const result = applyAuthChoices(block, offering("google", "gitlab", "github"));
+    expect(result).toBe(block.replace("# Google\n", "# Google\n    gitlab: { type: gitlab }\n    github: { type: github }\n"));
+    expect(providersOf(result)).toEqual(["acme:oidc", "google:google", "gitlab:gitlab", "github:github"]);
+    expect(applyAuthChoices(result, offering("google", "gitlab", "github"))).toBe(result);
+  });
+
+  it("adds to a flow map, keeping its entries as written", () => {
+    const flow = `${source}  providers: { work: { type: microsoft, tenant: contoso.onmicrosoft.com }, google: {type: google} }   # ours\n`;
+    const result = applyAuthChoices(flow, offering("google", "github"));
+    expect(result).toBe(flow.replace("{type: google} }", "{type: google}, github: { type: github } }"));
+    expect(providersOf(result)).toEqual(["work:microsoft", "google:google", "github:github"]);
+    expect(applyAuthChoices(result, offering("google", "github"))).toBe(result);
+  });
+
+  it("takes out a preset that is not chosen, from a block map and from a flow map", () => {
+    const block = `${source}  providers:\n    google: { type: google }\n${ACME}    gitlab:\n      type: gitlab\n`;
+    expect(applyAuthChoices(block, offering())).toBe(`${source}  providers:\n${ACME}`);
+    expect(applyAuthChoices(block, offering("gitlab"))).toBe(`${source}  providers:\n${ACME}    gitlab:\n      type: gitlab\n`);
+    const flow = `${source}  providers: { google: { type: google }, gitlab: { type: gitlab }, github: { type: github } }\n`;
+    expect(applyAuthChoices(flow, offering("gitlab"))).toBe(`${source}  providers: { gitlab: { type: gitlab } }\n`);
+    // The declared order stays: the order of the buttons.
+    expect(applyAuthChoices(flow, offering("github", "google"))).toBe(flow.replace(" gitlab: { type: gitlab },", ""));
+    expect(applyAuthChoices(`${source}  providers: { google: { type: google } }\n`, offering("github"))).toBe(
+      `${source}  providers: { github: { type: github } }\n`,
+    );
+  });
+
+  it("takes the key out when no provider is left in it", () => {
+    expect(applyAuthChoices(`${source}  providers: { google: { type: google }, github: { type: github } }\n# end\n`, offering())).toBe(
+      `${source}# end\n`,
+    );
+    expect(applyAuthChoices(`${source}  providers:\n    github: { type: github }\n  verifyEmail: false\n`, offering())).toBe(
+      `${source}  verifyEmail: false\n`,
+    );
+  });
+
+  it("keeps a custom oidc provider, a microsoft one, a preset under another id, and a chosen preset with keys of its own", () => {
+    const mixed = `${source}  providers:\n${ACME}${WORK}    gh: { type: github }\n    github: { type: github, url: https://git.example.com }   # GHES\n`;
+    expect(applyAuthChoices(mixed, offering("github"))).toBe(mixed);
+    expect(applyAuthChoices(mixed, offering())).toBe(`${source}  providers:\n${ACME}${WORK}    gh: { type: github }\n`);
+    const withGoogle = applyAuthChoices(mixed, offering("google", "github"));
+    expect(withGoogle).toBe(`${mixed}    google: { type: google }\n`);
+    expect(providersOf(withGoogle)).toEqual(["acme:oidc", "work:microsoft", "gh:github", "github:github", "google:google"]);
+    // A microsoft provider under the id microsoft (it names its tenant) is the file's, as any other.
+    const microsoft = `${source}  providers:\n    microsoft: { type: microsoft, tenant: contoso.onmicrosoft.com }\n`;
+    expect(applyAuthChoices(microsoft, offering())).toBe(microsoft);
+  });
+
+  it("adds nothing under an id another type holds", () => {
+    const taken = `${source}  providers:\n    google:\n      type: oidc\n      issuer: https://id.example\n`;
+    expect(applyAuthChoices(taken, offering("google"))).toBe(taken);
+    expect(applyAuthChoices(taken, offering())).toBe(taken);
+  });
+
+  it("replaces a value that is not a map", () => {
+    expect(applyAuthChoices(`${source}  providers:\n`, offering("google"))).toBe(`${source}  providers: { google: { type: google } }\n`);
+    expect(applyAuthChoices(`${source}  providers: none\n`, offering("github"))).toBe(
+      `${source}  providers: { github: { type: github } }\n`,
+    );
+    expect(applyAuthChoices(`${source}  providers:\n`, offering())).toBe(source);
+  });
+
+  it("goes into a new auth block", () => {
+    const bare = "name: x\nentities:\n  User:\n    fields:\n      email: string\n      password: string\n";
+    const result = applyAuthChoices(bare, offering("google", "github"));
+    expect(result).toBe(
+      `${bare}auth:\n  type: jwt\n  roles: [Admin]\n  providers: { google: { type: google }, github: { type: github } }\n`,
+    );
+    expect(providersOf(result)).toEqual(["google:google", "github:github"]);
+    expect(applyAuthChoices(result, offering("google", "github"))).toBe(result);
+  });
+
+  it("is left as it is without an answer, and under auth.type none", () => {
+    const withProviders = `${source}  providers: { google: { type: google } }\n`;
+    expect(applyAuthChoices(withProviders, choices)).toBe(withProviders);
+    expect(applyAuthChoices(withProviders, { ...offering(), type: "none" })).toBe(withProviders.replace("type: jwt", "type: none"));
+  });
+
+  it("writes only presets the core accepts as they are", () => {
+    const bare = "name: x\nentities:\n  User:\n    fields:\n      email: string\n      password: string\n";
+    const all = applyAuthChoices(bare, offering(...PRESET_PROVIDERS));
+    expect(validateDomainText(all).diagnostics).toEqual([]);
+    expect(providersOf(all)).toEqual(PRESET_PROVIDERS.map((type) => `${type}:${type}`));
   });
 });

@@ -3,6 +3,7 @@ import { ENDPOINTS } from "@domain-auth/core/vocabulary";
 import { isMap, isScalar, isSeq, type Node, type Pair, parseDocument, type YAMLMap } from "yaml";
 import type { AuthChoices } from "./auth-choices.js";
 import { type CredentialField, credentialEntities, readDomainState } from "./domain-state.js";
+import { managedPreset, type PresetProvider } from "./providers.js";
 import {
   appendBlock,
   applyTextEdits,
@@ -24,7 +25,7 @@ export const CREDENTIAL_DECLARATIONS: Readonly<Record<CredentialField, Record<st
 };
 
 /** The order of the keys of the `auth` block, for placing a new key among existing ones. */
-const AUTH_KEY_ORDER = ["type", "entity", "roles", "endpoints", "verifyEmail", "mfa"] as const;
+const AUTH_KEY_ORDER = ["type", "entity", "roles", "endpoints", "verifyEmail", "mfa", "providers"] as const;
 /** The order of the keys of `auth.mfa`. */
 const MFA_KEY_ORDER = ["totp", "passkeys", "required"] as const;
 type MfaKey = (typeof MFA_KEY_ORDER)[number];
@@ -35,6 +36,12 @@ function pairOf(map: YAMLMap, key: string): Pair | undefined {
 
 function scalarText(node: unknown): string | undefined {
   return isScalar(node) ? String(node.value) : undefined;
+}
+
+/** A pair of a map as the source writes it, from its key to the end of its value. */
+function pairSourceText(source: string, pair: Pair): string {
+  const [start, keyEnd] = (pair.key as Node).range ?? [0, 0];
+  return source.slice(start, (pair.value as Node | null)?.range?.[1] ?? keyEnd);
 }
 
 /** Whether a node is a list of exactly `values`, in that order. */
@@ -57,9 +64,10 @@ function setScalarPair(source: string, map: YAMLMap, key: string, value: string 
   return [isScalar(pair.value) ? replaceNode(pair.value, renderScalar(value)) : replacePairValue(source, map, pair, renderScalar(value))];
 }
 
+/** Replaces a pair's value with `text`; a pair without one (`key:`) is written again whole, so a space follows the colon. */
 function replacePairValue(source: string, map: YAMLMap, pair: Pair, text: string): TextEdit {
   const value = pair.value as Node | null;
-  if (value?.range) return replaceNode(value, text);
+  if (value?.range && value.range[0] < value.range[1]) return replaceNode(value, text);
   const key = String((pair.key as { value: unknown }).value);
   return { ...removePair(source, map, pair), text: insertPair(source, map, key, text).text };
 }
@@ -146,8 +154,7 @@ function mfaFlowText(
   const entries = block.items.flatMap((pair): [unknown, string][] => {
     const key = isScalar(pair.key) ? pair.key.value : undefined;
     if (isMfaKey(key)) return change.dropped.includes(key) ? [] : [[key, `${key}: ${mfaValueText(mfa, key)}`]];
-    const [start, keyEnd] = (pair.key as Node).range ?? [0, 0];
-    return [[key, source.slice(start, (pair.value as Node | null)?.range?.[1] ?? keyEnd)]];
+    return [[key, pairSourceText(source, pair)]];
   });
   for (const key of change.added) {
     const before = MFA_KEY_ORDER.slice(0, MFA_KEY_ORDER.indexOf(key));
@@ -196,6 +203,62 @@ function mfaEdits(source: string, auth: YAMLMap, mfa: MfaModel): TextEdit[] {
   ];
 }
 
+/** `{ type: google }`: a preset's declaration, as the wizard writes it under the preset's own id. */
+function presetValueText(type: PresetProvider): string {
+  return renderFlowMap({ type });
+}
+
+/** `google: { type: google }`: a preset's entry in a flow map. */
+function presetEntryText(type: PresetProvider): string {
+  return `${type}: ${presetValueText(type)}`;
+}
+
+/** A flow map of entries: `{ google: { type: google }, github: { type: github } }`. */
+function flowMapText(entries: readonly string[]): string {
+  return `{ ${entries.join(", ")} }`;
+}
+
+/** The preset a provider of the file is when the wizard manages it: declared under its own id. */
+function managedPresetOf(pair: Pair): PresetProvider | undefined {
+  const type = isMap(pair.value) ? scalarText(pair.value.get("type", true)) : undefined;
+  return managedPreset(scalarText(pair.key), type);
+}
+
+/**
+ * The edits that make `auth.providers` declare the chosen presets: each one not declared yet is added
+ * under its own id (in the order chosen), a preset declared under its own id that is not chosen is
+ * taken out, and every other provider stays as it is written. The key is created when missing and
+ * taken out when nothing is left in it; a flow map is rewritten whole, a block map edited line by line.
+ */
+function providersEdits(source: string, auth: YAMLMap, chosen: readonly PresetProvider[]): TextEdit[] {
+  const pair = pairOf(auth, "providers");
+  const wanted = chosen.map(presetEntryText);
+  if (!pair) {
+    if (chosen.length === 0) return [];
+    return [insertPair(source, auth, "providers", flowMapText(wanted), anchorFor(auth, "providers", AUTH_KEY_ORDER))];
+  }
+  const providers = pair.value;
+  if (!isMap(providers))
+    return [chosen.length === 0 ? removePair(source, auth, pair) : replacePairValue(source, auth, pair, flowMapText(wanted))];
+
+  const declared = providers.items.map((item) => scalarText(item.key));
+  const added = chosen.filter((type) => !declared.includes(type));
+  const removed = providers.items.filter((item) => {
+    const preset = managedPresetOf(item);
+    return preset !== undefined && !chosen.includes(preset);
+  });
+  if (added.length + removed.length === 0) return [];
+  if (removed.length === providers.items.length && added.length === 0) return [removePair(source, auth, pair)];
+  if (providers.flow) {
+    const kept = providers.items.filter((item) => !removed.includes(item)).map((item) => pairSourceText(source, item));
+    return [replaceNode(providers, flowMapText([...kept, ...added.map(presetEntryText)]))];
+  }
+  return [
+    ...added.map((type) => insertPair(source, providers, type, presetValueText(type))),
+    ...removed.map((item) => removePair(source, providers, item)),
+  ];
+}
+
 function authBlockEdits(source: string, auth: YAMLMap, choices: AuthChoices): TextEdit[] {
   const jwt = choices.type === "jwt";
   const edits = setScalarPair(source, auth, "type", choices.type, AUTH_KEY_ORDER);
@@ -219,6 +282,7 @@ function authBlockEdits(source: string, auth: YAMLMap, choices: AuthChoices): Te
   if (jwt && (choices.verifyEmail || pairOf(auth, "verifyEmail")))
     edits.push(...setScalarPair(source, auth, "verifyEmail", choices.verifyEmail, AUTH_KEY_ORDER));
   if (jwt) edits.push(...mfaEdits(source, auth, choices.mfa));
+  if (jwt && choices.providers) edits.push(...providersEdits(source, auth, choices.providers));
   return edits;
 }
 
@@ -231,6 +295,7 @@ function newAuthLines(source: string, choices: AuthChoices): string[] {
   if (jwt && choices.verifyEmail) lines.push("verifyEmail: true");
   const mfa = mfaDeclaration(choices.mfa);
   if (jwt && Object.keys(mfa).length > 0) lines.push(`mfa: ${renderFlowMap(mfa)}`);
+  if (jwt && choices.providers?.length) lines.push(`providers: ${flowMapText(choices.providers.map(presetEntryText))}`);
   return lines;
 }
 

@@ -20,6 +20,12 @@ export interface EntityState {
   readonly roleDefault: string | undefined;
 }
 
+/** A provider `auth.providers` declares: its id, and its `type` as written. */
+export interface DeclaredProvider {
+  readonly id: string;
+  readonly type: unknown;
+}
+
 /** The current auth settings of a `domain.yaml`, read loosely (the file need not be valid). */
 export interface DomainState {
   readonly type: string | undefined;
@@ -32,6 +38,8 @@ export interface DomainState {
   readonly verifyEmail: boolean;
   /** `auth.mfa`, its defaults filled in (`required` as written, declared or not). */
   readonly mfa: MfaModel;
+  /** `auth.providers`, in the declared order. */
+  readonly providers: readonly DeclaredProvider[];
   /** Role names used in any `permissions` list (not `*` nor `@` tokens), in order of first use. */
   readonly usedRoles: readonly string[];
 }
@@ -83,6 +91,7 @@ export function readDomainState(text: string): DomainState | null {
     endpoints: Object.fromEntries(ENDPOINTS.map((name) => [name, endpoints[name] !== false])) as Record<Endpoint, boolean>,
     verifyEmail: auth.verifyEmail === true,
     mfa: { totp: mfa.totp !== false, passkeys: mfa.passkeys !== false, required: strings(mfa.required) },
+    providers: Object.entries(record(auth.providers)).map(([id, provider]) => ({ id, type: record(provider).type })),
     usedRoles: usedRolesOf(entities),
   };
 }

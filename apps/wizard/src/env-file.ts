@@ -1,3 +1,16 @@
+import { providerVariables } from "./providers.js";
+
+/** `lines` at the end of `existing`, on a line of their own. */
+function appendLines(existing: string, lines: string): string {
+  return `${existing}${existing === "" || existing.endsWith("\n") ? "" : "\n"}${lines}`;
+}
+
+/** `section` at the end of `existing`, after a blank line. */
+function appendSection(existing: string, section: string): string {
+  const separator = existing === "" ? "" : existing.endsWith("\n") ? "\n" : "\n\n";
+  return `${existing}${separator}${section}`;
+}
+
 const SECRET_LINE = /^[ \t]*(?:export[ \t]+)?AUTH_SECRET[ \t]*=(.*)$/m;
 
 /**
@@ -15,7 +28,7 @@ export function withAuthSecret(existing: string | null, secret: string): string 
     if (value.length > 0) return null;
     return existing.replace(SECRET_LINE, line);
   }
-  return `${existing}${existing.endsWith("\n") ? "" : "\n"}${line}\n`;
+  return appendLines(existing, `${line}\n`);
 }
 
 /** The commented e-mail settings `.env.local` gets, so they are found where the secret is. */
@@ -33,6 +46,28 @@ export const MAIL_PLACEHOLDERS = `# E-mail for password reset, verified addresse
  */
 export function withMailPlaceholders(existing: string): string {
   if (/^[ \t#]*(?:export[ \t]+)?SMTP_URL[ \t]*=/m.test(existing)) return existing;
-  const separator = existing === "" ? "" : existing.endsWith("\n") ? "\n" : "\n\n";
-  return `${existing}${separator}${MAIL_PLACEHOLDERS}`;
+  return appendSection(existing, MAIL_PLACEHOLDERS);
+}
+
+/** The comment above the providers' variables in `.env.local`. */
+export const PROVIDER_VARIABLES_HEADING =
+  "# Sign-in with providers (see domain-auth's docs/providers.md): the client id and secret each one gave you.";
+
+/** Whether `.env.local` assigns `name` (any value, an empty one included; not in a comment). */
+function assigns(text: string, name: string): boolean {
+  return new RegExp(`^[ \\t]*(?:export[ \\t]+)?${name}[ \\t]*=`, "m").test(text);
+}
+
+/**
+ * `.env.local` with an empty `AUTH_PROVIDER_<ID>_CLIENT_ID=` and `AUTH_PROVIDER_<ID>_CLIENT_SECRET=`
+ * line for each provider `ids` names whose variable the file does not assign yet, under
+ * {@link PROVIDER_VARIABLES_HEADING} (written once); the same text when it assigns them all. An
+ * existing value is never changed.
+ */
+export function withProviderVariables(existing: string, ids: readonly string[]): string {
+  const missing = ids.flatMap((id) => providerVariables(id)).filter((name) => !assigns(existing, name));
+  if (missing.length === 0) return existing;
+  const lines = missing.map((name) => `${name}=\n`).join("");
+  if (existing.includes(PROVIDER_VARIABLES_HEADING)) return appendLines(existing, lines);
+  return appendSection(existing, `${PROVIDER_VARIABLES_HEADING}\n${lines}`);
 }

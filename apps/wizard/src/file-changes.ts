@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { withAuthSecret, withMailPlaceholders } from "./env-file.js";
+import { withAuthSecret, withMailPlaceholders, withProviderVariables } from "./env-file.js";
 import { missingIgnoreEntries, withIgnoredEntries } from "./gitignore.js";
 import { readTextIfExists, writeFileAtomic } from "./write-files.js";
 
@@ -36,29 +36,47 @@ export async function planTemplateFiles(dir: string, files: readonly { to: strin
   );
 }
 
+/** How `.env.local` grows, in order: each step's text from the one before, and what the summary says of it. */
+function envSteps(options: { secret: string; providers: readonly string[] }): [(text: string | null) => string | null, string][] {
+  return [
+    [(text) => withAuthSecret(text, options.secret), "a fresh AUTH_SECRET"],
+    [(text) => withMailPlaceholders(text ?? ""), "e-mail settings, commented out"],
+    [(text) => withProviderVariables(text ?? "", options.providers), "the providers' client ids and secrets, to fill in"],
+  ];
+}
+
+/** `.env.local` with its secret, the e-mail settings and the providers' variables: what is missing added, the rest kept. */
+async function planEnvFile(dir: string, options: { secret: string; providers: readonly string[] }): Promise<FileChange> {
+  const env = await readTextIfExists(join(dir, ".env.local"));
+  let content = env;
+  const notes: string[] = [];
+  for (const [step, note] of envSteps(options)) {
+    const next = step(content);
+    if (next === null || next === content) continue;
+    content = next;
+    notes.push(note);
+  }
+  if (content === env || content === null) return { path: ".env.local", content: env ?? "", action: "unchanged" };
+  // The notes have commas of their own: three are told apart by semicolons.
+  const note = notes.join(notes.length > 2 ? "; " : " and ");
+  return { path: ".env.local", content, action: env === null ? "create" : "update", note, mode: 0o600 };
+}
+
 /**
- * `.env.local` with an `AUTH_SECRET` and the e-mail settings commented out, and `.gitignore` with
- * `.env.local` and `.data/`.
+ * `.env.local` with an `AUTH_SECRET`, the e-mail settings commented out and an empty line for each
+ * provider's client id and secret, and `.gitignore` with `.env.local` and `.data/`.
  *
+ * @param options.providers the ids of the providers the domain declares.
  * @param options.ignoreBase what a new `.gitignore` starts with (a new app's build folders).
  */
-export async function planProjectFiles(dir: string, options: { secret: string; ignoreBase?: string }): Promise<FileChange[]> {
-  const env = await readTextIfExists(join(dir, ".env.local"));
-  const withSecret = withAuthSecret(env, options.secret);
-  const withMail = withMailPlaceholders(withSecret ?? env ?? "");
-  const envContent = withMail === env ? null : withMail;
-  const envNote = [
-    withSecret === null ? null : "a fresh AUTH_SECRET",
-    withMail === (withSecret ?? env ?? "") ? null : "e-mail settings, commented out",
-  ]
-    .filter(Boolean)
-    .join(" and ");
+export async function planProjectFiles(
+  dir: string,
+  options: { secret: string; providers: readonly string[]; ignoreBase?: string },
+): Promise<FileChange[]> {
   const gitignore = await readTextIfExists(join(dir, ".gitignore"));
   const gitignoreContent = gitignore === null ? `${options.ignoreBase ?? ""}${withIgnoredEntries(null)}` : withIgnoredEntries(gitignore);
   return [
-    envContent === null
-      ? { path: ".env.local", content: env ?? "", action: "unchanged" }
-      : { path: ".env.local", content: envContent, action: env === null ? "create" : "update", note: envNote, mode: 0o600 },
+    await planEnvFile(dir, options),
     gitignoreContent === null
       ? { path: ".gitignore", content: gitignore ?? "", action: "unchanged" }
       : {

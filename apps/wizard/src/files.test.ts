@@ -1,6 +1,6 @@
 import { validateDomainText } from "@domain-auth/core/config";
 import { describe, expect, it } from "vitest";
-import { MAIL_PLACEHOLDERS, withAuthSecret, withMailPlaceholders } from "./env-file.js";
+import { MAIL_PLACEHOLDERS, PROVIDER_VARIABLES_HEADING, withAuthSecret, withMailPlaceholders, withProviderVariables } from "./env-file.js";
 import { missingIgnoreEntries, withIgnoredEntries } from "./gitignore.js";
 import { changedHunks, diffLines } from "./line-diff.js";
 import { serviceNameFrom, starterDomainText } from "./starter.js";
@@ -36,6 +36,43 @@ describe("withMailPlaceholders", () => {
     expect(withMailPlaceholders("SMTP_URL=smtp://mail:25\n")).toBe("SMTP_URL=smtp://mail:25\n");
     expect(withMailPlaceholders("export SMTP_URL=x")).toBe("export SMTP_URL=x");
     expect(withMailPlaceholders("#SMTP_URL=\n")).toBe("#SMTP_URL=\n");
+  });
+});
+
+describe("withProviderVariables", () => {
+  it("appends an empty client id and secret line for each provider, under a heading, once", () => {
+    const added = withProviderVariables("AUTH_SECRET=s\n", ["google", "acme-id"]);
+    expect(added).toBe(
+      [
+        "AUTH_SECRET=s",
+        "",
+        PROVIDER_VARIABLES_HEADING,
+        "AUTH_PROVIDER_GOOGLE_CLIENT_ID=",
+        "AUTH_PROVIDER_GOOGLE_CLIENT_SECRET=",
+        "AUTH_PROVIDER_ACME_ID_CLIENT_ID=",
+        "AUTH_PROVIDER_ACME_ID_CLIENT_SECRET=",
+        "",
+      ].join("\n"),
+    );
+    expect(withProviderVariables(added, ["google", "acme-id"])).toBe(added);
+    expect(withProviderVariables("", ["github"])).toBe(
+      `${PROVIDER_VARIABLES_HEADING}\nAUTH_PROVIDER_GITHUB_CLIENT_ID=\nAUTH_PROVIDER_GITHUB_CLIENT_SECRET=\n`,
+    );
+  });
+
+  it("never changes a value, adds only what is missing, and adds a later provider under the same heading", () => {
+    const filled = "AUTH_PROVIDER_GOOGLE_CLIENT_ID=123.apps\nexport AUTH_PROVIDER_GOOGLE_CLIENT_SECRET='s3cret'\n";
+    expect(withProviderVariables(filled, ["google"])).toBe(filled);
+    expect(withProviderVariables("AUTH_PROVIDER_GOOGLE_CLIENT_ID=123.apps", ["google"])).toBe(
+      `AUTH_PROVIDER_GOOGLE_CLIENT_ID=123.apps\n\n${PROVIDER_VARIABLES_HEADING}\nAUTH_PROVIDER_GOOGLE_CLIENT_SECRET=\n`,
+    );
+    const first = withProviderVariables("", ["google"]);
+    expect(withProviderVariables(first, ["google", "github"])).toBe(
+      `${first}AUTH_PROVIDER_GITHUB_CLIENT_ID=\nAUTH_PROVIDER_GITHUB_CLIENT_SECRET=\n`,
+    );
+    // A variable commented out is not set: the line is added.
+    expect(withProviderVariables("# AUTH_PROVIDER_GOOGLE_CLIENT_ID=old\n", ["google"])).toContain("\nAUTH_PROVIDER_GOOGLE_CLIENT_ID=\n");
+    expect(withProviderVariables("PORT=1\n", [])).toBe("PORT=1\n");
   });
 });
 

@@ -2,7 +2,7 @@ import type { Readable, Writable } from "node:stream";
 import { confirm, isCancel, log, multiselect, select, text } from "@clack/prompts";
 import type { MfaModel } from "@domain-auth/core/config";
 import { ENDPOINT_HINTS, endpointFlagLabel } from "@domain-auth/core/endpoints";
-import { ENDPOINTS, toSegment } from "@domain-auth/core/vocabulary";
+import { ENDPOINTS, PROVIDER_PRESETS, PROVIDER_TYPES, type ProviderType, toSegment } from "@domain-auth/core/vocabulary";
 import {
   type AuthChoices,
   type ChoiceFlags,
@@ -10,6 +10,7 @@ import {
   initialEndpoints,
   initialEntity,
   initialMfa,
+  initialProviders,
   initialType,
   initialVerifyEmail,
   LEAST_PRIVILEGED_HINT,
@@ -18,6 +19,7 @@ import {
   registerRoleToOffer,
 } from "./auth-choices.js";
 import { type DomainState, missingCredentials, registerRoleCandidates, setupRoleOf } from "./domain-state.js";
+import { managedPreset, neededKey, PRESET_PROVIDERS } from "./providers.js";
 import { parseRoleList, validateRoleList, validateRolesCoverPermissions } from "./validators.js";
 
 /** Where prompts read keys from and draw to. */
@@ -205,6 +207,37 @@ async function askMfa(
   return mfaRequiring(state.mfa, answer === "listed" ? listed : [setupRole as string]);
 }
 
+/** What the providers question says of the file's other providers, which it leaves as they are: `""` when there are none. */
+function otherProvidersNote(state: DomainState): string {
+  const others = state.providers.filter(({ id, type }) => managedPreset(id, type) === undefined).map(({ id }) => id);
+  if (others.length === 0) return "";
+  return others.length === 1
+    ? ` (${others[0]} stays as domain.yaml declares it)`
+    : ` (${others.join(", ")} stay as domain.yaml declares them)`;
+}
+
+/** The presets, each with its name; one that needs a key only the file can say (Microsoft's tenant) is shown disabled. */
+const PROVIDER_OPTIONS = PROVIDER_TYPES.filter((type) => type !== "oidc").map((type) => {
+  const needs = neededKey(type);
+  const label = PROVIDER_PRESETS[type].name;
+  return needs ? { value: type, label, hint: `needs its ${needs}: declare it in domain.yaml`, disabled: true } : { value: type, label };
+});
+
+async function askProviders(state: DomainState, flags: ChoiceFlags, io: PromptStreams): Promise<AuthChoices["providers"]> {
+  if (flags.providers) return flags.providers;
+  const chosen = answered(
+    await multiselect<ProviderType>({
+      message: `Which providers may people sign in with?${otherProvidersNote(state)}`,
+      options: PROVIDER_OPTIONS,
+      initialValues: [...initialProviders(state, flags)],
+      required: false,
+      ...io,
+    }),
+  );
+  // In the order offered: the order of the buttons.
+  return PRESET_PROVIDERS.filter((type) => chosen.includes(type));
+}
+
 /** Asks every question without a flag, with the file's current values as defaults. */
 export async function askAuthChoices(
   state: DomainState,
@@ -225,6 +258,7 @@ export async function askAuthChoices(
       endpoints: initialEndpoints(state, flags),
       verifyEmail: initialVerifyEmail(state, flags),
       mfa: initialMfa(state, flags),
+      providers: initialProviders(state, flags),
     };
   }
   const { entity, addFields } = await askEntity(state, flags, io);
@@ -233,7 +267,8 @@ export async function askAuthChoices(
   const endpoints = await askEndpoints(state, flags, entity, io);
   const verifyEmail = await askVerifyEmail(state, flags, io);
   const mfa = await askMfa(state, flags, { roles, isNewFile: options.isNewFile }, io);
-  return { type, entity, addFields, roles, defaultRole, endpoints, verifyEmail, mfa };
+  const providers = await askProviders(state, flags, io);
+  return { type, entity, addFields, roles, defaultRole, endpoints, verifyEmail, mfa, providers };
 }
 
 /** Asks whether to replace a file that differs from its template. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { describeSecondFactors } from "./summary.js";
+import { DEV_ORIGIN, devCallbackUrl } from "./providers.js";
+import { describeProviders, describeSecondFactors } from "./summary.js";
 
 describe("describeSecondFactors", () => {
   it("names the roles that must use one, and the factors there are", () => {
@@ -18,5 +19,33 @@ describe("describeSecondFactors", () => {
     expect(describeSecondFactors({ totp: false, passkeys: false, required: [] })).toBe(
       "Second factors: off (auth.mfa); a password alone signs in.",
     );
+  });
+});
+
+describe("describeProviders", () => {
+  it("gives each provider's callback URL in development and its variables, and says what production uses", () => {
+    const providers = [
+      { id: "google", name: "Google" },
+      { id: "acme-id", name: "Acme SSO" },
+    ];
+    expect(describeProviders(providers, { segment: "member" })).toEqual([
+      "Sign-in with providers: register each callback URL at its provider,",
+      "then fill in its client id and secret in .env.local:",
+      "  Google    http://localhost:3000/api/member/oauth/google/callback",
+      "            AUTH_PROVIDER_GOOGLE_CLIENT_ID",
+      "            AUTH_PROVIDER_GOOGLE_CLIENT_SECRET",
+      "  Acme SSO  http://localhost:3000/api/member/oauth/acme-id/callback",
+      "            AUTH_PROVIDER_ACME_ID_CLIENT_ID",
+      "            AUTH_PROVIDER_ACME_ID_CLIENT_SECRET",
+      "In production, APP_URL takes the place of http://localhost:3000.",
+    ]);
+  });
+
+  it("says nothing without providers", () => {
+    expect(describeProviders([], { segment: "user" })).toEqual([]);
+  });
+
+  it("builds the callback URL from the endpoint catalog's path", () => {
+    expect(devCallbackUrl({ segment: "user" }, "github")).toBe(`${DEV_ORIGIN}/api/user/oauth/github/callback`);
   });
 });

@@ -1,6 +1,8 @@
-import type { MfaModel } from "@domain-auth/core/config";
+import type { MfaModel, ProviderModel } from "@domain-auth/core/config";
+import type { Segmented } from "@domain-auth/core/endpoints";
 import type { FileChange } from "./file-changes.js";
 import { changedHunks } from "./line-diff.js";
+import { DEV_ORIGIN, devCallbackUrl, providerVariables } from "./providers.js";
 
 /** Colours for a terminal, or none. */
 export interface Paint {
@@ -57,4 +59,24 @@ export function describeSecondFactors(mfa: MfaModel): string {
   const factors = mfa.totp && mfa.passkeys ? "an authenticator app or a passkey" : mfa.totp ? "an authenticator app" : "a passkey";
   if (mfa.required.length === 0) return `Second factors: optional; users add ${factors} on /profile.`;
   return `Second factors: required for ${mfa.required.join(", ")}, who add ${factors} at their next sign-in (setup included); anyone else may add one on /profile.`;
+}
+
+/**
+ * What the next steps say of sign-in with providers: for each provider, the callback URL to register
+ * at it for development and the variables of `.env.local` to fill in; that production's start with
+ * `APP_URL`. No line without providers.
+ */
+export function describeProviders(providers: readonly Pick<ProviderModel, "id" | "name">[], authEntity: Segmented): string[] {
+  if (providers.length === 0) return [];
+  const width = Math.max(...providers.map(({ name }) => name.length));
+  const indent = " ".repeat(width + 4);
+  return [
+    "Sign-in with providers: register each callback URL at its provider,",
+    "then fill in its client id and secret in .env.local:",
+    ...providers.flatMap(({ id, name }) => [
+      `  ${name.padEnd(width)}  ${devCallbackUrl(authEntity, id)}`,
+      ...providerVariables(id).map((variable) => `${indent}${variable}`),
+    ]),
+    `In production, APP_URL takes the place of ${DEV_ORIGIN}.`,
+  ];
 }

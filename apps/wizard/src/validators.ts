@@ -1,4 +1,5 @@
 import {
+  closestMatch,
   IDENTIFIER,
   PLANNED_AUTH_TYPES,
   plannedAuthTypeMessage,
@@ -6,10 +7,16 @@ import {
   setupRoleOf,
   undeclaredRoleMessage,
 } from "@domain-auth/core/vocabulary";
+import { isPresetProvider, neededKey, PRESET_PROVIDERS } from "./providers.js";
+
+/** Splits a list as typed (`Admin, Editor Reader`) into names: commas or spaces between them. */
+export function parseList(text: string): string[] {
+  return text.split(/[\s,]+/).filter((name) => name.length > 0);
+}
 
 /** Splits a role list as typed (`Admin, Editor Reader`) into names. */
 export function parseRoleList(text: string): string[] {
-  return text.split(/[\s,]+/).filter((role) => role.length > 0);
+  return parseList(text);
 }
 
 /** Checks a typed role list: every name an identifier, none twice. */
@@ -28,6 +35,25 @@ export function validateRolesCoverPermissions(roles: readonly string[], usedRole
   if (missing.length === 0) return undefined;
   const names = missing.map((role) => `'${role}'`).join(", ");
   return `${names} ${missing.length === 1 ? "is" : "are"} used in permissions; keep ${missing.length === 1 ? "it" : "them"} in the list`;
+}
+
+/**
+ * Checks a typed provider list (`google, github`): each a preset the wizard can declare, none twice.
+ * @example validateProviderList("gogle") // "'gogle' is not a provider the wizard adds (did you mean 'google'?); use …"
+ */
+export function validateProviderList(text: string): string | undefined {
+  const names = parseList(text);
+  const allowed = `use ${PRESET_PROVIDERS.join(", ")}, or "" for none`;
+  const unknown = names.find((name) => !isPresetProvider(name));
+  const needs = unknown === undefined ? undefined : neededKey(unknown);
+  if (needs)
+    return `'${unknown}' needs ${needs}, which only domain.yaml can say: declare it under auth.providers (docs/providers.md); ${allowed}`;
+  if (unknown !== undefined) {
+    const match = closestMatch(unknown, PRESET_PROVIDERS);
+    return `'${unknown}' is not a provider the wizard adds${match ? ` (did you mean '${match}'?)` : ""}; ${allowed}`;
+  }
+  const twice = names.find((name, index) => names.indexOf(name) !== index);
+  return twice === undefined ? undefined : `'${twice}' is listed twice`;
 }
 
 /** Checks an auth type given as a flag. */

@@ -91,6 +91,7 @@ describe("interactive", () => {
     await session.answer("Which endpoints should exist?", KEY.enter);
     await session.answer("Require users who register to confirm", KEY.enter);
     await session.answer("Second factors", KEY.enter);
+    await session.answer("Which providers may people sign in with?", KEY.enter);
     await session.answer("Write these changes?", KEY.enter);
     expect(await session.done).toBe(0);
 
@@ -134,6 +135,7 @@ describe("interactive", () => {
     await session.answer("Which endpoints should exist?", KEY.enter);
     await session.answer("Require users who register to confirm", KEY.enter);
     await session.answer("Second factors", KEY.enter);
+    await session.answer("Which providers may people sign in with?", KEY.enter);
     await session.answer("Write these changes?", KEY.enter);
     expect(await session.done).toBe(0);
     expect(validateDomainText(await read("domain.yaml")).model?.auth).toMatchObject({
@@ -152,6 +154,7 @@ describe("interactive", () => {
     await session.answer("Which endpoints should exist?", KEY.down, KEY.down, KEY.space, KEY.enter);
     await session.answer("Require users who register to confirm", KEY.enter);
     await session.answer("Second factors", KEY.enter);
+    await session.answer("Which providers may people sign in with?", KEY.enter);
     await session.waitFor("domain.yaml");
     await session.answer("Write these changes?", KEY.enter);
     expect(await session.done).toBe(0);
@@ -174,6 +177,7 @@ describe("interactive", () => {
     await session.answer("Which endpoints should exist?", KEY.enter);
     await session.answer("Require users who register to confirm", KEY.enter);
     await session.answer("Second factors", KEY.enter);
+    await session.answer("Which providers may people sign in with?", KEY.enter);
     await session.answer("Write these changes?", KEY.enter);
     expect(await session.done).toBe(0);
     expect(await read("domain.yaml")).toBe(BLOG.replace("default: Reader }", "default: Editor }"));
@@ -189,6 +193,7 @@ describe("interactive", () => {
     await session.waitFor("Optional for everyone");
     // The file has no auth.mfa: "Optional for everyone" is the one selected; one up is Admin.
     session.type(KEY.up, KEY.enter);
+    await session.answer("Which providers may people sign in with?", KEY.enter);
     await session.answer("Write these changes?", KEY.enter);
     expect(await session.done).toBe(0);
     const result = await read("domain.yaml");
@@ -204,6 +209,7 @@ describe("interactive", () => {
     await keep.answer("Require users who register to confirm", KEY.enter);
     await keep.waitFor("Required for Admin, Editor");
     keep.type(KEY.enter);
+    await keep.answer("Which providers may people sign in with?", KEY.enter);
     await keep.answer("Write these changes?", KEY.enter);
     expect(await keep.done).toBe(0);
     const kept = await read("domain.yaml");
@@ -212,6 +218,7 @@ describe("interactive", () => {
     const off = start(dir, flags);
     await off.answer("Require users who register to confirm", KEY.enter);
     await off.answer("Required for Admin, Editor", KEY.down, KEY.down, KEY.enter);
+    await off.answer("Which providers may people sign in with?", KEY.enter);
     await off.answer("Write these changes?", KEY.enter);
     expect(await off.done).toBe(0);
     expect(await read("domain.yaml")).toBe(
@@ -234,10 +241,66 @@ describe("interactive", () => {
     ]);
     await session.answer("Which endpoints should exist?", KEY.enter);
     await session.answer("Require users who register to confirm", KEY.enter);
+    await session.answer("Which providers may people sign in with?", KEY.enter);
     await session.answer("Write these changes?", KEY.enter);
     expect(await session.done).toBe(0);
     expect(session.screen()).not.toContain("Second factors (authenticator app, passkeys)");
     expect(validateDomainText(await read("domain.yaml")).model?.auth?.mfa).toEqual({ totp: false, passkeys: false, required: [] });
+  });
+
+  it("asks which providers people may sign in with, starting from the presets the file declares, and keeps its others", async () => {
+    const declared = BLOG.replace(
+      "setup: true }\n",
+      "setup: true }\n  providers:\n    acme: { type: oidc, issuer: https://id.acme.example, name: Acme }\n    github: { type: github }\n",
+    );
+    await writeFile(join(dir, "domain.yaml"), declared);
+    const flags = ["--type", "jwt", "--entity", "User", "--roles", "Admin,Editor,Reader", "--default-role", "Reader"];
+    const session = start(dir, [...flags, "--no-verify-email", "--mfa-required="]);
+    await session.answer("Which endpoints should exist?", KEY.enter);
+    await session.waitFor("Which providers may people sign in with? (acme stays as domain.yaml declares it)");
+    await session.waitFor("◻ Microsoft (needs its tenant: declare it in domain.yaml)");
+    await session.waitFor("◼ GitHub");
+    // On Google, the first: select it too.
+    session.type(KEY.space, KEY.enter);
+    await session.answer("Write these changes?", KEY.enter);
+    expect(await session.done).toBe(0);
+    expect(await read("domain.yaml")).toBe(
+      declared.replace("github: { type: github }\n", "github: { type: github }\n    google: { type: google }\n"),
+    );
+    const env = await read(".env.local");
+    for (const id of ["ACME", "GITHUB", "GOOGLE"]) expect(env).toMatch(new RegExp(`^AUTH_PROVIDER_${id}_CLIENT_ID=\n`, "m"));
+    expect(session.screen()).toContain("Google  http://localhost:3000/api/user/oauth/google/callback");
+    expect(session.screen()).toContain("Acme    http://localhost:3000/api/user/oauth/acme/callback");
+  });
+
+  it("does not ask about providers when a flag answers it", async () => {
+    await writeFile(join(dir, "domain.yaml"), BLOG);
+    const session = start(dir, ["--type", "jwt", "--entity", "User", "--roles", "Admin,Editor,Reader", "--default-role", "Reader"]);
+    await session.answer("Which endpoints should exist?", KEY.enter);
+    await session.answer("Require users who register to confirm", KEY.enter);
+    await session.answer("Second factors", KEY.down, KEY.enter);
+    await session.answer("Which providers may people sign in with?", KEY.ctrlC);
+    expect(await session.done).toBe(130);
+
+    const flagged = start(dir, [
+      "--type",
+      "jwt",
+      "--entity",
+      "User",
+      "--roles",
+      "Admin,Editor,Reader",
+      "--default-role",
+      "Reader",
+      "--providers",
+      "gitlab",
+      "--no-verify-email",
+      "--mfa-required=",
+    ]);
+    await flagged.answer("Which endpoints should exist?", KEY.enter);
+    await flagged.answer("Write these changes?", KEY.enter);
+    expect(await flagged.done).toBe(0);
+    expect(flagged.screen()).not.toContain("Which providers may people sign in with?");
+    expect(await read("domain.yaml")).toContain("  providers: { gitlab: { type: gitlab } }\n");
   });
 
   it("switches jwt to none", async () => {
@@ -266,6 +329,7 @@ describe("interactive", () => {
     await session.answer("Which endpoints should exist?", KEY.enter);
     await session.answer("Require users who register to confirm", KEY.enter);
     await session.answer("Second factors", KEY.enter);
+    await session.answer("Which providers may people sign in with?", KEY.enter);
     await session.answer("unchanged  domain.yaml", KEY.down, KEY.enter);
     await session.waitFor("Nothing written.");
     expect(await session.done).toBe(0);
@@ -286,6 +350,7 @@ describe("interactive", () => {
     await session.answer("Which endpoints should exist?", KEY.enter);
     await session.answer("Require users who register to confirm", KEY.enter);
     await session.answer("Second factors", KEY.enter);
+    await session.answer("Which providers may people sign in with?", KEY.enter);
     await session.answer("Write these changes?", KEY.enter);
     expect(await session.done).toBe(0);
     expect(await read("domain.yaml")).toBe(
@@ -311,6 +376,7 @@ describe("interactive", () => {
       "--mfa-required",
       "Admin",
     ]);
+    await session.answer("Which providers may people sign in with?", KEY.enter);
     await session.answer(`${ROUTE} differs from the template. Overwrite it?`, KEY.down, KEY.enter);
     await session.answer("Write these changes?", KEY.enter);
     expect(await session.done).toBe(0);
@@ -356,6 +422,7 @@ describe("interactive", () => {
       "Which endpoints should exist?",
       "Require users who register to confirm",
       "Second factors",
+      "Which providers may people sign in with?",
       "differs from the template. Overwrite it?",
       "Write these changes?",
     ];
@@ -557,6 +624,86 @@ describe("unattended", () => {
   it("writes nothing about second factors for a new file without the flags", async () => {
     expect((await unattended(["--yes"])).code).toBe(0);
     expect(await read("domain.yaml")).not.toContain("mfa");
+  });
+
+  it("declares --providers, gives .env.local their variables, prints their callback URLs, and a rerun changes nothing", async () => {
+    await writeFile(join(dir, "domain.yaml"), BLOG);
+    const { code, out } = await unattended(["--yes", "--providers", "google,github"]);
+    expect(code).toBe(0);
+    expect(await read("domain.yaml")).toBe(
+      BLOG.replace("setup: true }\n", "setup: true }\n  providers: { google: { type: google }, github: { type: github } }\n"),
+    );
+    expect(validateDomainText(await read("domain.yaml")).model?.auth?.providers.map(({ id }) => id)).toEqual(["google", "github"]);
+    const env = await read(".env.local");
+    expect(env).toMatch(
+      /^AUTH_SECRET=\S+\n[\s\S]*\n# Sign-in with providers[^\n]*\nAUTH_PROVIDER_GOOGLE_CLIENT_ID=\nAUTH_PROVIDER_GOOGLE_CLIENT_SECRET=\nAUTH_PROVIDER_GITHUB_CLIENT_ID=\nAUTH_PROVIDER_GITHUB_CLIENT_SECRET=\n$/,
+    );
+    expect(out).toContain("Sign-in with providers: register each callback URL at its provider,");
+    expect(out).toContain("Google  http://localhost:3000/api/user/oauth/google/callback");
+    expect(out).toContain("GitHub  http://localhost:3000/api/user/oauth/github/callback");
+    expect(out).toMatch(/^│ {12}AUTH_PROVIDER_GITHUB_CLIENT_SECRET +│$/m);
+    expect(out).toContain("In production, APP_URL takes the place of http://localhost:3000.");
+
+    const first = await snapshotFiles(dir);
+    expect((await unattended(["--yes"])).out).toContain("nothing to write");
+    expect((await unattended(["--yes", "--providers", "github,google"])).out).toContain("nothing to write");
+    expect(await snapshotFiles(dir)).toEqual(first);
+  });
+
+  it("keeps the values of .env.local and never prints them, and --providers= takes the presets out", async () => {
+    await writeFile(join(dir, "domain.yaml"), BLOG);
+    expect((await unattended(["--yes", "--providers", "google"])).code).toBe(0);
+    const filled = (await read(".env.local"))
+      .replace("AUTH_PROVIDER_GOOGLE_CLIENT_ID=", "AUTH_PROVIDER_GOOGLE_CLIENT_ID=1234.apps.example")
+      .replace("AUTH_PROVIDER_GOOGLE_CLIENT_SECRET=", "AUTH_PROVIDER_GOOGLE_CLIENT_SECRET=s3cret-value");
+    await writeFile(join(dir, ".env.local"), filled);
+    const more = await unattended(["--yes", "--providers", "google,gitlab"]);
+    expect(more.code).toBe(0);
+    expect(`${more.out}${more.err}`).not.toContain("s3cret-value");
+    expect(await read(".env.local")).toBe(`${filled}AUTH_PROVIDER_GITLAB_CLIENT_ID=\nAUTH_PROVIDER_GITLAB_CLIENT_SECRET=\n`);
+
+    const none = await unattended(["--yes", "--providers="]);
+    expect(none.code).toBe(0);
+    expect(await read("domain.yaml")).toBe(BLOG);
+    expect(none.out).not.toContain("Sign-in with providers");
+    expect(await read(".env.local")).toContain("AUTH_PROVIDER_GOOGLE_CLIENT_SECRET=s3cret-value\n");
+  });
+
+  it("gives a provider the file declares itself its variables and callback URL, and writes providers into a new file", async () => {
+    const custom = BLOG.replace(
+      "setup: true }\n",
+      "setup: true }\n  providers:\n    acme-id: { type: oidc, issuer: https://id.acme.example, name: Acme }\n",
+    );
+    await writeFile(join(dir, "domain.yaml"), custom);
+    const { code, out } = await unattended(["--yes"]);
+    expect(code).toBe(0);
+    expect(await read("domain.yaml")).toBe(custom);
+    expect(await read(".env.local")).toContain("\nAUTH_PROVIDER_ACME_ID_CLIENT_ID=\nAUTH_PROVIDER_ACME_ID_CLIENT_SECRET=\n");
+    expect(out).toContain("Acme  http://localhost:3000/api/user/oauth/acme-id/callback");
+
+    const fresh = await unattended(["new-app", "--yes", "--providers", "gitlab"]);
+    expect(fresh.code).toBe(0);
+    const { model } = validateDomainText(await readFile(join(dir, "new-app/domain.yaml"), "utf8"));
+    expect(model?.auth?.providers.map(({ id, type }) => [id, type])).toEqual([["gitlab", "gitlab"]]);
+    expect(await readFile(join(dir, "new-app/.env.local"), "utf8")).toContain("\nAUTH_PROVIDER_GITLAB_CLIENT_SECRET=\n");
+  });
+
+  it("exits 2 on --providers the wizard cannot declare, or with --type none, writing nothing", async () => {
+    await writeFile(join(dir, "domain.yaml"), BLOG);
+    const before = await snapshotFiles(dir);
+    expect(await unattended(["--yes", "--providers", "google,gitbub"])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("--providers: 'gitbub' is not a provider the wizard adds (did you mean 'github'?)"),
+    });
+    expect(await unattended(["--yes", "--providers", "microsoft"])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("--providers: 'microsoft' needs tenant, which only domain.yaml can say"),
+    });
+    expect(await unattended(["--yes", "--type", "none", "--providers", "google"])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("--type none and --providers contradict each other"),
+    });
+    expect(await snapshotFiles(dir)).toEqual(before);
   });
 
   it("exits 2 on --mfa-required with a role that is not declared, writing nothing", async () => {

@@ -16,7 +16,7 @@ import { askAuthChoices, askOverwrite, askStarter, askToWrite, PromptCancelled, 
 import { type ProtectAPageOptions, protectAPage } from "./protect-a-page.js";
 import { ownProxyAdvice } from "./proxy-advice.js";
 import { serviceNameFrom, starterDomainText } from "./starter.js";
-import { describeSecondFactors, formatDomainChange, formatFileChanges, type Paint, paintFor } from "./summary.js";
+import { describeProviders, describeSecondFactors, formatDomainChange, formatFileChanges, type Paint, paintFor } from "./summary.js";
 import { errorsBeyondAnswers, validateDefaultRole, validateEntityChoice, validateMfaRequired } from "./validators.js";
 import { checkWritable } from "./writable.js";
 import { readTextIfExists } from "./write-files.js";
@@ -83,7 +83,8 @@ export function folderName(dirArg: string): string {
   return dirArg === "." ? "this folder" : dirArg;
 }
 
-function nextSteps(dirArg: string, choices: AuthChoices, outcome: ProjectOutcome): string {
+function nextSteps(dirArg: string, domain: { choices: AuthChoices; model: DomainModel }, outcome: ProjectOutcome): string {
+  const { choices, model } = domain;
   const manager = outcome.packageManager;
   const run = (script: string) => (manager === "npm" || manager === "bun" ? `${manager} run ${script}` : `${manager} ${script}`);
   const steps: [string, string][] = outcome.elsewhere ? [[`cd ${dirArg}`, ""]] : [];
@@ -104,6 +105,7 @@ function nextSteps(dirArg: string, choices: AuthChoices, outcome: ProjectOutcome
       "",
       describeSecondFactors(choices.mfa),
       "",
+      ...(model.auth && model.auth.providers.length > 0 ? [...describeProviders(model.auth.providers, model.auth.entity), ""] : []),
       ...protectAPage(outcome.pages),
       "",
       "In production, set AUTH_SECRET (32 bytes or more) and DATABASE_URL.",
@@ -261,7 +263,7 @@ async function runSteps(context: WizardContext, options: RunOptions): Promise<nu
   }
   // A proxy.ts that gives way to the project's own was explained with the summary.
   const skipped = files.filter((file) => file.action === "skip" && !(ownProxy && file.path === projectPath("proxy.ts", target.sourceDir)));
-  return writeChanges(run, target, { choices: domain.choices, changes, skipped, ownProxy });
+  return writeChanges(run, target, { domain, changes, skipped, ownProxy });
 }
 
 /**
@@ -366,7 +368,11 @@ async function planFiles(run: Run, target: Target, domain: DomainOutcome): Promi
   return [
     ...(plan?.edits ?? []).map((edit) => edit.change),
     ...(await planTemplateFiles(run.root, [...appFiles, ...rendered])),
-    ...(await planProjectFiles(run.root, { secret: generateSecret(), ...(project.kind === "new" && { ignoreBase: NEW_APP_IGNORES }) })),
+    ...(await planProjectFiles(run.root, {
+      secret: generateSecret(),
+      providers: domain.model.auth?.providers.map((provider) => provider.id) ?? [],
+      ...(project.kind === "new" && { ignoreBase: NEW_APP_IGNORES }),
+    })),
   ];
 }
 
@@ -425,7 +431,7 @@ export function coreNotPublished(output: string): boolean {
 async function writeChanges(
   run: Run,
   target: Target,
-  written: { choices: AuthChoices; changes: readonly FileChange[]; skipped: readonly FileChange[]; ownProxy: string | undefined },
+  written: { domain: DomainOutcome; changes: readonly FileChange[]; skipped: readonly FileChange[]; ownProxy: string | undefined },
 ): Promise<number> {
   const { output } = run;
   const { project, plan } = target;
@@ -457,7 +463,7 @@ async function writeChanges(
     pages: { cacheComponents: plan?.cacheComponents === true, sourceDir: target.sourceDir, ownProxy: written.ownProxy },
   };
   // Written files stay written whatever failed after them, so the way on is always shown.
-  note(nextSteps(run.dir, written.choices, outcome), "Next steps", { output, format: (line) => line });
+  note(nextSteps(run.dir, written.domain, outcome), "Next steps", { output, format: (line) => line });
   const [first, ...others] = written.changes.map((change) => change.path);
   const wrote = others.length > 0 ? `wrote ${first} and ${others.length} more file${others.length === 1 ? "" : "s"}` : `wrote ${first}`;
   outro(installFailed ? `Not done: ${wrote}, but ${install} failed.` : `Done: ${wrote}.`, { output });

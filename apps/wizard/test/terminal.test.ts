@@ -104,6 +104,8 @@ describe("the built CLI in a real terminal (tmux)", () => {
     await term.waitFor("Second factors (authenticator app, passkeys)");
     expect(term.pane()).toContain("Required for Admin (recommended)");
     term.send("Enter");
+    await term.waitFor("Which providers may people sign in with?");
+    term.send("Enter");
     await term.waitFor("Write these changes?");
     expect(term.pane()).toContain("create     .env.local");
     term.send("Enter");
