@@ -265,7 +265,7 @@ export const AUTH_ENDPOINTS = {
         recentSignIn: true,
         parameters: [{ name: "id", in: "path", description: "A provider's id in `auth.providers`." }],
         success: { status: 200, description: "Where to navigate" },
-        errors: ["NOT_FOUND", "FORBIDDEN_ORIGIN"],
+        errors: ["NOT_FOUND", "FORBIDDEN_ORIGIN", "TOO_MANY_ATTEMPTS"],
       },
       DELETE: {
         operationId: "unlinkIdentity",
@@ -530,11 +530,12 @@ export const AUTH_ENDPOINTS = {
       DELETE: {
         operationId: "removePasskey",
         summary: "Remove a passkey",
-        description: "Every other session is signed out.",
+        description:
+          "Every other session is signed out. Never the last way in: 409 `LAST_SIGN_IN_METHOD` for the last passkey of a user with no password and no connected account.",
         caller: "bearer",
         parameters: [{ name: "id", in: "path", description: "A passkey's id." }],
         success: { status: 204, description: "Removed" },
-        errors: ["NOT_FOUND"],
+        errors: ["NOT_FOUND", "LAST_SIGN_IN_METHOD"],
       },
     },
   },

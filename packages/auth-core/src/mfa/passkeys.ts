@@ -222,8 +222,9 @@ export class Passkeys {
   }
 
   /** Removes a passkey of the user with `within`; `false` when they have none of that id. */
-  remove(userId: string, id: string, within: Within): Promise<boolean> {
+  remove(userId: string, id: string, within: Within, before?: Within): Promise<boolean> {
     return writeTransaction(this.store.database, async (trx) => {
+      await before?.(trx);
       if (!(await this.store.remove(trx, userId, id))) return false;
       await within(trx);
       return true;

@@ -26,6 +26,10 @@ export interface FlowRow {
   readonly purpose: FlowPurpose;
   /** The user a link is for; `null` for a sign-in. */
   readonly userId: string | null;
+  /** The session that started a link: it must still be live at the callback; `null` for a sign-in. */
+  readonly sessionId: string | null;
+  /** The user's token version when a link started: a password, e-mail or role change since ends it. */
+  readonly tokenVersion: number | null;
   /** Where the browser goes after a sign-in: a path of this origin. */
   readonly next: string | null;
   readonly createdAt: number;
@@ -33,7 +37,18 @@ export interface FlowRow {
 }
 
 const IDENTITY_COLUMNS = ["id", "userId", "provider", "subject", "email", "createdAt"] as const;
-const FLOW_COLUMNS = ["stateHash", "bindingHash", "provider", "purpose", "userId", "next", "createdAt", "expiresAt"] as const;
+const FLOW_COLUMNS = [
+  "stateHash",
+  "bindingHash",
+  "provider",
+  "purpose",
+  "userId",
+  "sessionId",
+  "tokenVersion",
+  "next",
+  "createdAt",
+  "expiresAt",
+] as const;
 const { identities, oauthFlows } = PROVIDER_TABLES;
 
 function toIdentity(row: Record<string, unknown>): IdentityRow {
@@ -54,6 +69,8 @@ function toFlow(row: Record<string, unknown>): FlowRow {
     provider: String(row.provider),
     purpose: row.purpose === "link" ? "link" : "sign-in",
     userId: row.userId === null || row.userId === undefined ? null : String(row.userId),
+    sessionId: row.sessionId === null || row.sessionId === undefined ? null : String(row.sessionId),
+    tokenVersion: row.tokenVersion === null || row.tokenVersion === undefined ? null : Number(row.tokenVersion),
     next: row.next === null || row.next === undefined ? null : String(row.next),
     createdAt: Number(row.createdAt),
     expiresAt: Number(row.expiresAt),

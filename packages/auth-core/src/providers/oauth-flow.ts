@@ -32,8 +32,10 @@ function checksOf(binding: string, state: string): FlowChecks {
 /** Who starts a flow, and what for. */
 export interface FlowStart {
   readonly purpose: FlowPurpose;
-  /** The user a link is for. */
+  /** The user a link is for, and the session that asks for it. */
   readonly userId?: string;
+  readonly sessionId?: string;
+  readonly tokenVersion?: number;
   /** Where a sign-in returns to: a path of this origin. */
   readonly next?: string;
   readonly redirectUri: string;
@@ -54,6 +56,8 @@ export async function startFlow(store: IdentityStore, client: ProviderClient, st
     provider: client.provider.id,
     purpose: start.purpose,
     userId: start.userId ?? null,
+    sessionId: start.sessionId ?? null,
+    tokenVersion: start.tokenVersion ?? null,
     next: start.next ?? null,
     createdAt: start.now,
     expiresAt: start.now + FLOW_TTL_SECONDS * 1000,

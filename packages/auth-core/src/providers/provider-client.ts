@@ -90,7 +90,8 @@ export class ProviderClient {
       const issuer = provider.issuer ?? "";
       return openid.discovery(new URL(issuer), credentials.clientId, metadata, clientAuth, {
         timeout: PROVIDER_TIMEOUT_SECONDS,
-        execute: isPlainHttp(issuer) ? [openid.allowInsecureRequests] : [],
+        // The ID token's signature is checked against the issuer's keys even though it came straight from the token endpoint.
+        execute: [...(isPlainHttp(issuer) ? [openid.allowInsecureRequests] : []), openid.enableNonRepudiationChecks],
       });
     }
     const web = provider.url ?? GITHUB_URL;

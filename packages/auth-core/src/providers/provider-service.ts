@@ -3,6 +3,7 @@ import type { AuthModel } from "../config/index.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { relyingPartyOf } from "../mfa/relying-party.js";
 import type { AnyDB, Database } from "../store/database.js";
+import { PROVIDER_TABLES } from "../store/provider-tables.js";
 import type { SignedInUser } from "../store/rows.js";
 import { SECOND_FACTOR_TABLES } from "../store/second-factor-tables.js";
 import { writeTransaction } from "../store/transaction.js";
@@ -55,34 +56,46 @@ export class ProviderService {
   }
 
   /**
+   * The ways a user can still sign in, read in `trx` with the user's row locked first (PostgreSQL;
+   * SQLite writes one at a time): whatever removes a way in takes this lock before it deletes, so
+   * two removals at once cannot both see another way left and leave none.
+   */
+  async waysIn(trx: Kysely<AnyDB>, userId: string): Promise<{ password: boolean; passkeys: number; identities: number } | undefined> {
+    let query = trx.selectFrom(this.auth.entity.table).select(["id", "passwordHash"]).where("id", "=", userId);
+    if (this.database.dialect === "postgres") query = query.forNoKeyUpdate();
+    const row = await query.executeTakeFirst();
+    if (!row) return undefined;
+    const count = async (table: string) =>
+      Number(
+        (
+          await trx
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll().as("count"))
+            .where("userId", "=", userId)
+            .executeTakeFirst()
+        )?.count ?? 0,
+      );
+    const password = typeof row.passwordHash === "string" && row.passwordHash !== "";
+    return { password, passkeys: await count(SECOND_FACTOR_TABLES.passkeys), identities: await count(PROVIDER_TABLES.identities) };
+  }
+
+  /**
    * Unlinks one of a user's identities, with `within` (its event) in the same transaction, unless it
-   * is their last way in: no usable password, no passkey, no other identity. The user's row is
-   * locked first (PostgreSQL; SQLite writes one at a time), so two disconnections at once cannot
-   * both pass the count and leave the account with none.
+   * is their last way in: no usable password, no passkey, no other identity ({@link waysIn}).
    */
   unlink(
     user: SignedInUser,
     identityId: string,
     within: (trx: Kysely<AnyDB>, removed: IdentityRow) => Promise<void>,
   ): Promise<"unlinked" | "not-found" | "last"> {
-    const entity = this.auth.entity;
     return writeTransaction(this.database, async (trx) => {
-      let query = trx.selectFrom(entity.table).select(["id", "passwordHash"]).where("id", "=", user.id);
-      if (this.database.dialect === "postgres") query = query.forNoKeyUpdate();
-      const row = await query.executeTakeFirst();
-      const held = await this.identities.listOf(user.id, trx);
-      const target = held.find((identity) => identity.id === identityId);
-      if (!row || !target) return "not-found";
-      const hasPassword = typeof row.passwordHash === "string" && row.passwordHash !== "";
-      if (!hasPassword && held.length === 1 && !(await this.hasPasskey(trx, user.id))) return "last";
+      const ways = await this.waysIn(trx, user.id);
+      const target = (await this.identities.listOf(user.id, trx)).find((identity) => identity.id === identityId);
+      if (!ways || !target) return "not-found";
+      if (!ways.password && ways.passkeys === 0 && ways.identities === 1) return "last";
       await this.identities.remove(trx, user.id, identityId);
       await within(trx, target);
       return "unlinked";
     });
-  }
-
-  private async hasPasskey(trx: Kysely<AnyDB>, userId: string): Promise<boolean> {
-    const row = await trx.selectFrom(SECOND_FACTOR_TABLES.passkeys).select("id").where("userId", "=", userId).limit(1).executeTakeFirst();
-    return row !== undefined;
   }
 }

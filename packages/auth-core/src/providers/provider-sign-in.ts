@@ -2,8 +2,9 @@ import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import { createUser } from "../accounts/create-user.js";
 import { aboutUser, byUser, type RequestEvents } from "../accounts/security-events.js";
+import type { EntityModel } from "../config/index.js";
 import type { AuthServices, RouteContext } from "../context.js";
-import { normalizeEmail } from "../records/email.js";
+import { emailProblem, normalizeEmail } from "../records/email.js";
 import type { AnyDB } from "../store/database.js";
 import type { StoredUser } from "../store/rows.js";
 import { writeTransaction } from "../store/transaction.js";
@@ -31,6 +32,33 @@ export interface CallbackScope {
 
 const refused = (code: ProviderRefusal): CallbackOutcome => ({ kind: "refused", code });
 
+/** A provider's e-mail as the store writes it, and whether the provider vouches for exactly that address. */
+interface VouchedEmail {
+  readonly address: string;
+  readonly vouched: boolean;
+}
+
+/**
+ * The provider's e-mail, normalized as the store keeps addresses. It is vouched for only when the
+ * provider vouches for it, it is a well-formed address, and normalizing changed nothing but ASCII
+ * case and spaces: `ａｄｍｉｎ@…` (full-width), a ligature or the Kelvin sign reaches another mailbox's
+ * account once normalized, and the provider proved control of a different one.
+ */
+function vouchedEmail(profile: ProviderProfile, given: string): VouchedEmail {
+  const address = normalizeEmail(given);
+  // Case folded for ASCII letters only: Unicode's folding maps the Kelvin sign to `k` as NFKC does.
+  const exact = address === given.trim().replace(/[A-Z]/g, (letter) => letter.toLowerCase());
+  return { address, vouched: profile.emailVerified && exact && emailProblem(address) === undefined };
+}
+
+/** The provider's name for the auth entity's `name` field, where it has one: cut to its `maxLength`. */
+function nameFor(entity: EntityModel, name: string | null): string | null {
+  const field = entity.fields.find((candidate) => candidate.name === "name" && (candidate.type === "string" || candidate.type === "text"));
+  const clean = name?.replace(/\p{Cc}/gu, "").trim();
+  if (!field || !clean) return null;
+  return field.maxLength === undefined ? clean : [...clean].slice(0, field.maxLength).join("");
+}
+
 /** Links an identity to a user in `trx`, with its `identity.linked` event. */
 async function link(
   scope: CallbackScope,
@@ -54,8 +82,12 @@ async function link(
 async function linkToCaller(scope: CallbackScope, flow: FlowRow, profile: ProviderProfile): Promise<CallbackOutcome> {
   const { context, services, identities } = scope;
   const user = flow.userId ? await context.store.findUser(services.auth.entity, flow.userId) : undefined;
-  if (!user) return refused("OAUTH_STATE");
+  // A password, e-mail or role change since the link started ends it, as it ends the tokens of then.
+  if (!user || user.tokenVersion !== flow.tokenVersion) return refused("OAUTH_STATE");
   return writeTransaction(context.database, async (trx) => {
+    // The session that asked must still be live (held until this commits): a link a stolen session
+    // started dies with it when the owner signs it out.
+    if (!flow.sessionId || !(await services.sessions.store.holdLive(trx, flow.sessionId, scope.now))) return refused("OAUTH_STATE");
     const held = await identities.findBySubject(trx, flow.provider, profile.subject);
     if (held) return held.userId === user.id ? { kind: "linked", userId: user.id } : refused("IDENTITY_TAKEN");
     await link(scope, trx, user, flow.provider, profile);
@@ -68,13 +100,13 @@ async function linkToCaller(scope: CallbackScope, flow: FlowRow, profile: Provid
  * and setup is complete, only with an e-mail the provider vouches for: marked verified, with the
  * default role (never the setup role), no usable password, and the identity linked.
  */
-async function signUp(scope: CallbackScope, provider: string, profile: ProviderProfile, email: string): Promise<CallbackOutcome> {
+async function signUp(scope: CallbackScope, provider: string, profile: ProviderProfile, email: VouchedEmail): Promise<CallbackOutcome> {
   const { context, services, events } = scope;
   const { auth } = services;
   if (!services.endpoints.register || !(await context.store.isSetupComplete())) return refused("REGISTRATION_CLOSED");
-  if (!profile.emailVerified) return refused("EMAIL_NOT_VERIFIED");
-  const hasName = auth.entity.fields.some((field) => field.name === "name" && (field.type === "string" || field.type === "text"));
-  const values = { email, ...(hasName && profile.name ? { name: profile.name } : {}) };
+  if (!email.vouched) return refused("EMAIL_NOT_VERIFIED");
+  const name = nameFor(auth.entity, profile.name);
+  const values = { email: email.address, ...(name ? { name } : {}) };
   const user = await createUser(context, services, values, {
     role: auth.defaultRole,
     setup: "mark-complete",
@@ -103,11 +135,11 @@ export async function decideCallback(scope: CallbackScope, flow: FlowRow, profil
     return user ? { kind: "sign-in", user } : refused("OAUTH_FAILED");
   }
   if (profile.email === null) return refused("EMAIL_NOT_VERIFIED");
-  const email = normalizeEmail(profile.email);
-  const existing = await context.store.findByEmail(entity, email);
+  const email = vouchedEmail(profile, profile.email);
+  const existing = await context.store.findByEmail(entity, email.address);
   if (!existing) return signUp(scope, flow.provider, profile, email);
   // A password set by someone who registered the address first must never reach its real owner's account.
-  if (!profile.emailVerified || !existing.emailVerified) {
+  if (!email.vouched || !existing.emailVerified) {
     scope.events.later({
       type: "login.failed",
       ...aboutUser(existing),

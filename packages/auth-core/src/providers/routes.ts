@@ -135,13 +135,18 @@ export const listIdentities = defineOperation("listIdentities", async ({ service
  * provider (a recent sign-in first): `{ url }` to navigate to, with the flow cookie. It never
  * signs anyone in; the callback returns to `/profile`.
  */
-export const linkIdentity = defineOperation("linkIdentity", async ({ services, request, caller, path }) => {
+export const linkIdentity = defineOperation("linkIdentity", async ({ context, services, request, caller, path }) => {
   const client = clientOf(services, path.id);
+  // Each start stores a flow: one address cannot fill the table (as a sign-in's start).
+  const wait = await services.providerThrottles.start.admit(context.clientAddress(request));
+  if (wait !== null) throw new ApiError("TOO_MANY_ATTEMPTS", { headers: { "retry-after": String(wait) } });
   const redirectUri = services.providers.redirectUri(request, client.provider.id);
   if (!redirectUri) throw new ApiError("BAD_REQUEST", { message: "Connecting an account needs the site's address: set APP_URL" });
   const { url, binding } = await startFlow(services.providers.identities, client, {
     purpose: "link",
     userId: caller.user.id,
+    sessionId: caller.session.id,
+    tokenVersion: caller.user.tokenVersion,
     redirectUri,
     now: services.sessions.now(),
   });

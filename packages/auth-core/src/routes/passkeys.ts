@@ -61,7 +61,12 @@ export const removePasskey = defineOperation(
       await services.sessions.store.revokeAllOf(user.id, services.sessions.now(), { trx, except: session.id });
       await writePasskeyRemoved(events, trx, { user, sessionId: session.id, passkeyId: id });
     };
-    if (!(await services.passkeys.remove(user.id, id, removed))) throw new ApiError("NOT_FOUND");
+    // Never the last way in: a user without a password or a connected account keeps one passkey (docs/providers.md).
+    const keepsAWayIn = async (trx: Kysely<AnyDB>) => {
+      const ways = await services.providers.waysIn(trx, user.id);
+      if (ways && !ways.password && ways.identities === 0 && ways.passkeys === 1) throw new ApiError("LAST_SIGN_IN_METHOD");
+    };
+    if (!(await services.passkeys.remove(user.id, id, removed, keepsAWayIn))) throw new ApiError("NOT_FOUND");
     return noContent();
   },
 );

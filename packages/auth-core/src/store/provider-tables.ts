@@ -12,8 +12,8 @@ export const PROVIDER_TABLES = {
 
 /**
  * The identities (`subject` as the provider gives it; `email` as it gave it then, for the list) and
- * the flows (`purpose` `sign-in` or `link`, `userId` the user a link is for, `next` where to go after;
- * each spent once, by `usedAt`).
+ * the flows (`purpose` `sign-in` or `link`, `userId`, `sessionId` and `tokenVersion` the user a link is
+ * for, the session that started it and the user's token version then, `next` where to go after; each spent once, by `usedAt`).
  */
 export function providerSteps(dialect: Database["dialect"]): Step[] {
   const time = timeColumn(dialect);
@@ -40,6 +40,8 @@ export function providerSteps(dialect: Database["dialect"]): Step[] {
         .addColumn("provider", "text", (column) => column.notNull())
         .addColumn("purpose", "text", (column) => column.notNull())
         .addColumn("userId", "text")
+        .addColumn("sessionId", "text")
+        .addColumn("tokenVersion", "integer")
         .addColumn("next", "text")
         .addColumn("createdAt", time, (column) => column.notNull())
         .addColumn("expiresAt", time, (column) => column.notNull())
