@@ -4,7 +4,8 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type RunningApp, startApp } from "@domain-auth/test-support/app-server";
+import { freePort, type RunningApp, startApp } from "@domain-auth/test-support/app-server";
+import { startGitHub } from "@domain-auth/test-support/github-server";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { copyOfNextProject } from "../apps/wizard/test/create-next-app.js";
@@ -271,9 +272,13 @@ function expectLintClean(project: string): void {
  * profile in Chromium, then login → me over the API; the auth pages carry their nonce policy, nothing
  * is loaded from another origin and no script fails.
  */
-async function expectBuildAndFirstRun(project: string, screenshot: string): Promise<RunningApp> {
+async function expectBuildAndFirstRun(
+  project: string,
+  screenshot: string,
+  env: Readonly<Record<string, string>> = {},
+): Promise<RunningApp> {
   run(project, "npm", ["run", "build"], 600_000);
-  const app = await startApp({ app: project, domain: await readFile(join(project, "domain.yaml"), "utf8") });
+  const app = await startApp({ app: project, domain: await readFile(join(project, "domain.yaml"), "utf8"), env });
   running.push(app);
   // The core's optional dependency came with it, and its prebuilt binary loads: no compiler was needed.
   expect(app.output()).toContain("domain-auth: passwords are hashed with the native bcrypt\n");
@@ -413,17 +418,72 @@ describe("npx create-domain-auth in the same project with cacheComponents off", 
   });
 });
 
-describe("npx create-domain-auth in a create-next-app --src-dir project", () => {
-  it("scaffolds under src/, passes ESLint, builds, and npm start serves the first run", { timeout: 900_000 }, async () => {
+describe("npx create-domain-auth in a create-next-app --src-dir project, with GitHub sign-in", () => {
+  it("scaffolds under src/, passes ESLint, builds, npm start serves the first run, and a person signs in with GitHub", {
+    timeout: 900_000,
+  }, async () => {
     const { project, mine } = await userProject("src");
-    wizard(project, "--yes", "--no-install");
+    const output = wizard(project, "--yes", "--no-install", "--providers", "github");
+    expect(output).toContain("http://localhost:3000/api/user/oauth/github/callback");
     await expectUnchanged(project, mine);
     expect(await readFile(join(project, "src/app/(domain-auth)/layout.tsx"), "utf8")).toContain("instant = false");
+    expect(await readFile(join(project, "domain.yaml"), "utf8")).toMatch(/providers:[\s\S]*github: \{ type: github \}/);
+    expect(await readFile(join(project, ".env.local"), "utf8")).toMatch(/^AUTH_PROVIDER_GITHUB_CLIENT_SECRET=$/m);
     await install(project);
     expectLintClean(project);
-    await expectBuildAndFirstRun(project, "scaffold-src-dir-profile");
+    // With a provider, production needs APP_URL (the callback URL) and the client's variables: the first run gets placeholders.
+    const port = await freePort();
+    await expectBuildAndFirstRun(project, "scaffold-src-dir-profile", {
+      PORT: String(port),
+      APP_URL: `http://127.0.0.1:${port}`,
+      AUTH_PROVIDER_GITHUB_CLIENT_ID: "placeholder",
+      AUTH_PROVIDER_GITHUB_CLIENT_SECRET: "placeholder",
+    });
+    await expectGitHubSignIn(project);
   });
 });
+
+/**
+ * The project's build, served with GitHub at a local server that answers as GitHub does (its `url:`),
+ * the client id and secret filled in: "Continue with GitHub" on /login signs a new person up.
+ */
+async function expectGitHubSignIn(project: string): Promise<void> {
+  const github = await startGitHub();
+  try {
+    const port = await freePort();
+    const domain = (await readFile(join(project, "domain.yaml"), "utf8")).replace(
+      "github: { type: github }",
+      `github: { type: github, url: "${github.url}" }`,
+    );
+    const app = await startApp({
+      app: project,
+      domain,
+      env: {
+        PORT: String(port),
+        APP_URL: `http://127.0.0.1:${port}`,
+        AUTH_PROVIDER_GITHUB_CLIENT_ID: github.clientId,
+        AUTH_PROVIDER_GITHUB_CLIENT_SECRET: github.clientSecret,
+      },
+    });
+    running.push(app);
+    await api(app.url, "/user/setup", { method: "POST", body: { email: ADMIN.email, password: ADMIN.password } });
+    github.nextUser = {
+      id: 9001,
+      login: "mona",
+      name: "Mona Lisa",
+      emails: [{ email: "mona@example.com", primary: true, verified: true }],
+    };
+    const page = await openTab(browser, app.url);
+    await page.goto("/login");
+    await page.getByRole("link", { name: "Continue with GitHub" }).click();
+    await page.waitForURL(`${app.url}/profile`);
+    expect(await profileValue(page, "mona@example.com", "Email")).toBe("mona@example.com");
+    await saveScreenshot(page, "scaffold-github-sign-in");
+    await page.context().close();
+  } finally {
+    await github.close();
+  }
+}
 
 describe("npx create-domain-auth in a JavaScript project create-next-app made (--js)", () => {
   it("adds TypeScript: the project's ESLint passes, it builds and npm start serves the pages and the API", {

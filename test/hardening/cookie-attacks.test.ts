@@ -1,15 +1,15 @@
-import { createServer, type Server } from "node:http";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { BLOG_YAML, domainOf, TEST_SECRET } from "@domain-auth/test-support/domains";
+import { TEST_PASSWORD } from "@domain-auth/test-support/accounts";
+import { BACKENDS, type TestDatabase } from "@domain-auth/test-support/databases";
+import { BLOG_YAML } from "@domain-auth/test-support/domains";
 import { parseSetCookie, type SetCookie } from "cookie";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CreateAuthOptions, createAuth, createNodeListener } from "../../packages/auth-core/src/index.js";
+import type { CreateAuthOptions } from "../../packages/auth-core/src/index.js";
 import { afterSignIn, DEFAULT_AFTER_SIGN_IN, signInPath } from "../../packages/auth-core/src/policy/next-path.js";
-import { TEST_PASSWORD } from "../support/accounts.js";
-import { BACKENDS, type TestDatabase } from "../support/databases.js";
 import { printFigures } from "./support/figures.js";
 import { type RawAnswer, rawRequest, safetyProblems } from "./support/http.js";
+import { type Served, serve as serveInstance } from "./support/served.js";
 
 /**
  * Attacks on cookie sessions (docs/api.md#cookie-sessions with §4, §5, §9, §10, §12) against real instances on SQLite
@@ -107,34 +107,13 @@ class Jar {
   }
 }
 
-/** An instance on node:http. */
-interface Served {
-  readonly port: number;
-  readonly auth: Awaited<ReturnType<typeof createAuth>>;
-  readonly server: Server;
-}
-
-async function serve(databaseUrl: string, options: Partial<CreateAuthOptions>, yaml = BLOG_YAML): Promise<Served> {
-  const auth = await createAuth({
-    domain: domainOf(yaml),
-    database: databaseUrl,
-    secret: TEST_SECRET,
-    bcryptCost: 4,
-    hashThreads: 1,
-    tokenTtlSeconds: TOKEN_TTL,
-    ...options,
-  });
-  const server = createServer(createNodeListener(auth));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
-  return { port, auth, server };
+/** Serves an instance of `yaml` whose access tokens live `TOKEN_TTL` seconds. */
+function serve(databaseUrl: string, options: Partial<CreateAuthOptions>, yaml = BLOG_YAML): Promise<Served> {
+  return serveInstance(databaseUrl, yaml, { tokenTtlSeconds: TOKEN_TTL, ...options });
 }
 
 async function unserve(served: Served | undefined): Promise<void> {
-  if (!served) return;
-  await new Promise((resolve) => served.server.close(resolve));
-  await served.auth.close();
+  await served?.close();
 }
 
 /** A cookie sign-in's body. */

@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ADMIN, setUpAdmin } from "@domain-auth/test-support/accounts";
+import { type RunningApp, startApp } from "@domain-auth/test-support/app-server";
+import { createPostgresDatabase } from "@domain-auth/test-support/databases";
+import { call } from "@domain-auth/test-support/http-client";
 import SQLite from "better-sqlite3";
 import pg from "pg";
 import { afterAll, describe, expect, test } from "vitest";
-import { ADMIN, setUpAdmin } from "../support/accounts.js";
-import { type RunningApp, startApp } from "../support/app-server.js";
-import { createPostgresDatabase } from "../support/databases.js";
-import { call } from "../support/http-client.js";
 import { printFigures } from "./support/figures.js";
 import { pool } from "./support/http.js";
 

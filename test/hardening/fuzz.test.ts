@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
+import { ADMIN, addUser, type SignedIn, setUpAdmin } from "@domain-auth/test-support/accounts";
+import { type RunningApp, startApp } from "@domain-auth/test-support/app-server";
+import { BACKENDS, type TestDatabase } from "@domain-auth/test-support/databases";
+import { call } from "@domain-auth/test-support/http-client";
+import { findLeaks } from "@domain-auth/test-support/leaks";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { ADMIN, addUser, type SignedIn, setUpAdmin } from "../support/accounts.js";
-import { type RunningApp, startApp } from "../support/app-server.js";
-import { BACKENDS, type TestDatabase } from "../support/databases.js";
-import { call } from "../support/http-client.js";
-import { findLeaks } from "../support/leaks.js";
 import { printFigures } from "./support/figures.js";
 import { pool, portOf, rawRequest, rssKiB, safetyProblems } from "./support/http.js";
 

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
+import { ADMIN, type SignedIn, signIn, userOf } from "@domain-auth/test-support/accounts";
+import { type RunningApp, startApp } from "@domain-auth/test-support/app-server";
+import { createPostgresDatabase } from "@domain-auth/test-support/databases";
+import { call } from "@domain-auth/test-support/http-client";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { ADMIN, type SignedIn, signIn, userOf } from "../support/accounts.js";
-import { type RunningApp, startApp } from "../support/app-server.js";
-import { createPostgresDatabase } from "../support/databases.js";
-import { call } from "../support/http-client.js";
 import { printFigures } from "./support/figures.js";
 import { pool } from "./support/http.js";
 import { losingCodes, race, tally } from "./support/races.js";

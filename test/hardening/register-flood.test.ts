@@ -1,9 +1,9 @@
 import { availableParallelism } from "node:os";
+import { type Account, signIn as logIn, setUpAdmin as setUp } from "@domain-auth/test-support/accounts";
+import { type RunningApp, startApp } from "@domain-auth/test-support/app-server";
+import { createPostgresDatabase } from "@domain-auth/test-support/databases";
+import { type Answer, call } from "@domain-auth/test-support/http-client";
 import { afterAll, describe, expect, test } from "vitest";
-import { type Account, signIn as logIn, setUpAdmin as setUp } from "../support/accounts.js";
-import { type RunningApp, startApp } from "../support/app-server.js";
-import { createPostgresDatabase } from "../support/databases.js";
-import { type Answer, call } from "../support/http-client.js";
 import { printFigures } from "./support/figures.js";
 import { tally } from "./support/races.js";
 

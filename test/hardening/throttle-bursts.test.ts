@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
+import { addUser, type SignedIn, setUpAdmin } from "@domain-auth/test-support/accounts";
+import { type RunningApp, startApp } from "@domain-auth/test-support/app-server";
+import { BACKENDS, type TestDatabase } from "@domain-auth/test-support/databases";
+import { type Answer, call } from "@domain-auth/test-support/http-client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { addUser, type SignedIn, setUpAdmin } from "../support/accounts.js";
-import { type RunningApp, startApp } from "../support/app-server.js";
-import { BACKENDS, type TestDatabase } from "../support/databases.js";
-import { type Answer, call } from "../support/http-client.js";
 import { printFigures } from "./support/figures.js";
 import { tally } from "./support/races.js";
 

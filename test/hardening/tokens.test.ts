@@ -1,10 +1,10 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
+import { addUser, type SignedIn, setUpAdmin } from "@domain-auth/test-support/accounts";
+import { type RunningApp, startApp } from "@domain-auth/test-support/app-server";
+import { type Answer, call } from "@domain-auth/test-support/http-client";
 import { base64url, decodeJwt, exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { addUser, type SignedIn, setUpAdmin } from "../support/accounts.js";
-import { type RunningApp, startApp } from "../support/app-server.js";
-import { type Answer, call } from "../support/http-client.js";
 import { printFigures } from "./support/figures.js";
 import { safetyProblems } from "./support/http.js";
 

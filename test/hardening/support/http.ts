@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import net from "node:net";
-import { parseJson } from "../../support/http-client.js";
-import { findLeaks } from "../../support/leaks.js";
+import { parseJson } from "@domain-auth/test-support/http-client";
+import { findLeaks } from "@domain-auth/test-support/leaks";
 
 /** One answer read off a raw socket. */
 export interface RawAnswer {

@@ -4,7 +4,8 @@ import type { AddressInfo } from "node:net";
 import { BLOG_YAML, domainOf, TEST_SECRET } from "@domain-auth/test-support/domains";
 import { type Answer, call } from "@domain-auth/test-support/http-client";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
-import { type Auth, type CreateAuthOptions, createAuth, createNodeListener } from "../../../packages/auth-core/src/index.js";
+import type { Auth, CreateAuthOptions } from "../../../packages/auth-core/src/index.js";
+import { type Served, serve as serveInstance } from "./served.js";
 
 /**
  * What the attacks on sign-in with providers (docs/providers.md) run against: an instance served on
@@ -41,38 +42,11 @@ export const pathOf = (url: URL | string): string => {
 // A served instance
 // ---------------------------------------------------------------------------------------------
 
-/** An instance on node:http at `base`. */
-export interface Served {
-  readonly auth: Auth;
-  readonly base: string;
-  readonly port: number;
-  close(): Promise<void>;
-}
+export type { Served } from "./served.js";
 
-/** Serves an instance of `yaml` on 127.0.0.1 (fast test settings; one proxy hop trusted, so each browser has its own address). */
-export async function serve(databaseUrl: string, yaml: string, options: Partial<CreateAuthOptions>): Promise<Served> {
-  const auth = await createAuth({
-    domain: domainOf(yaml),
-    database: databaseUrl,
-    secret: TEST_SECRET,
-    bcryptCost: 4,
-    hashThreads: 1,
-    trustProxy: 1,
-    ...options,
-  });
-  const server: Server = createServer(createNodeListener(auth));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    auth,
-    base: `http://127.0.0.1:${port}`,
-    port,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      await auth.close();
-    },
-  };
+/** Serves an instance of `yaml` on 127.0.0.1 with one proxy hop trusted, so each browser has its own address. */
+export function serve(databaseUrl: string, yaml: string, options: Partial<CreateAuthOptions>): Promise<Served> {
+  return serveInstance(databaseUrl, yaml, { trustProxy: 1, ...options });
 }
 
 /** The blog with these providers (`id: { … }` lines, YAML flow maps) and any `auth` lines more. */

@@ -1,5 +1,5 @@
-import type { RunningApp } from "../../support/app-server.js";
-import { type Answer, call } from "../../support/http-client.js";
+import type { RunningApp } from "@domain-auth/test-support/app-server";
+import { type Answer, call } from "@domain-auth/test-support/http-client";
 import { safetyProblems } from "./http.js";
 
 /** How many answers of each status, such as `{ 201: 1, 409: 19 }`. */
