@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { setUpAdmin, signUp } from "@domain-auth/test-support/accounts";
 import { freePort, type RunningApp, startApp } from "@domain-auth/test-support/app-server";
 import { startOpenIdProvider, type TestOpenIdProvider } from "@domain-auth/test-support/openid-provider";
+import { Secret, TOTP } from "otpauth";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
@@ -112,6 +113,63 @@ describe("sign-in with a provider in the browser", () => {
       "Your Acme account was disconnected.",
     );
     await accounts.getByRole("button", { name: "Connect Acme" }).waitFor();
+    await page.context().close();
+  });
+});
+
+describe("a role that must use a second factor, signing in with a provider in the browser", () => {
+  let provider: TestOpenIdProvider;
+  let app: RunningApp;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    const appUrl = `http://127.0.0.1:${port}`;
+    provider = await startOpenIdProvider({
+      redirectUris: [`${appUrl}/api/user/oauth/acme/callback`],
+      accounts: { gus: { email: "gus@example.com", email_verified: true, name: "Gus" } },
+    });
+    const domain = BLOG.replace(
+      /\nauth:\n {2}type: jwt\n/,
+      `\nauth:\n  type: jwt\n  mfa: { required: [Reader] }\n  providers:\n    acme: { type: oidc, issuer: "${provider.issuer}", name: Acme }\n`,
+    );
+    [app, browser] = await Promise.all([
+      startApp({
+        domain,
+        env: {
+          PORT: String(port),
+          APP_URL: appUrl,
+          AUTH_PROVIDER_ACME_CLIENT_ID: provider.clientId,
+          AUTH_PROVIDER_ACME_CLIENT_SECRET: provider.clientSecret,
+        },
+      }),
+      launchBrowser(),
+    ]);
+    await setUpAdmin(app.url);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    await provider?.close();
+  });
+
+  test("sets up the authenticator on /login (its token in a cookie, never the page), then is signed in", async () => {
+    const page = await openTab(browser, app.url);
+    await page.goto("/login");
+    await page.getByRole("link", { name: "Continue with Acme" }).click();
+    await signInAtProvider(page, provider, "gus");
+    await page.waitForURL(`${app.url}/login?step=enrolment**`);
+    expect(page.url()).not.toContain("mfa_");
+    const main = page.getByRole("main");
+    await main.getByRole("heading", { name: "Set up two-step verification" }).waitFor();
+    const secret = (await main.locator('dt:text-is("Setup key") + dd').textContent())?.replace(/\s/g, "") ?? "";
+    const code = TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30 });
+    await main.getByLabel("Authentication code").fill(code);
+    await main.getByRole("button", { name: "Turn on" }).click();
+    await main.getByRole("heading", { name: "Two-step verification is on" }).waitFor();
+    await main.getByRole("button", { name: "Continue" }).click();
+    await page.waitForURL(`${app.url}/profile`);
+    await expect(profileValue(page, "gus@example.com", "Role")).resolves.toBe("Reader");
     await page.context().close();
   });
 });

@@ -137,7 +137,7 @@ describe("a required enrolment", () => {
     expect(tab.client.snapshot()).toBeNull();
     const options = { enrolmentToken: step.mfaToken };
 
-    const elsewhere = await tab.client.request(apiPaths(tab.core.view).me, { bearer: step.mfaToken });
+    const elsewhere = await tab.client.request(apiPaths(tab.core.view).me, { bearer: step.mfaToken ?? "" });
     expect(elsewhere.ok ? null : elsewhere.status).toBe(401);
     const started = await startTotp(tab.client, tab.core.view, options);
     if (!started.ok) throw new Error(JSON.stringify(started.error));

@@ -15,7 +15,7 @@ import { TextField } from "./text-field";
 export interface AddPasskeyFormProps {
   readonly auth: SecondFactorAuth;
   /** The `mfaToken` of a required enrolment: the passkey it adds also signs in. @default the session's own */
-  readonly enrolmentToken?: string;
+  readonly enrolmentToken?: string | null;
   readonly onAdded: (passkey: Passkey) => void;
   /** The enrolment token died (only with `enrolmentToken`). */
   readonly onRefused?: () => void;

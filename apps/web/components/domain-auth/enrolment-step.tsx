@@ -15,7 +15,7 @@ export interface EnrolmentStepProps {
   /** Its `endpoints` say which factors can be set up: the authenticator app (`totp`), a passkey (`passkeys`), or either. */
   readonly auth: Pick<AuthView, "segment" | "endpoints">;
   /** The `mfaToken` of `mfaEnrollmentRequired`: it opens only the enrolment endpoints, for five minutes. */
-  readonly enrolmentToken: string;
+  readonly enrolmentToken: string | null;
   /** The codes were shown and the user goes on, signed in. */
   readonly onDone: () => void;
   /** The enrolment token died: its message is {@link ENROLMENT_EXPIRED}. */

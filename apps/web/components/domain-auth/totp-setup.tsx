@@ -48,7 +48,7 @@ function usePendingSecret({ auth, enrolmentToken, onRefused }: TotpSetupProps): 
 } {
   const segment = auth.segment;
   const [attempt, setAttempt] = useState(0);
-  const key = JSON.stringify([segment, enrolmentToken ?? null, attempt]);
+  const key = JSON.stringify([segment, enrolmentToken === undefined ? "session" : enrolmentToken, attempt]);
   const [accepted, setAccepted] = useState<{ key: string; secret: TotpSecret } | null>(null);
   const started = useLoaded(
     key,

@@ -11,7 +11,7 @@ import {
 } from "@simplewebauthn/browser";
 import type { ApiFailure, ApiResult } from "./api-request";
 import type { EnrolmentOptions, SecondFactorAuth, SecondFactorClient } from "./second-factor";
-import { verifySecondFactor } from "./second-factor";
+import { bearerOf, verifySecondFactor } from "./second-factor";
 import type { SignedInAnswer } from "./session-client";
 
 /** A passkey of the signed-in user, as `GET passkeys` lists it: never its key. */
@@ -65,7 +65,7 @@ export async function addPasskey(
   const send = <T>(path: string, body?: unknown) =>
     bearer === undefined
       ? client.call<T>(path, { method: "POST", ...(body ? { body } : {}) })
-      : client.request<T>(path, { method: "POST", bearer, ...(body ? { body } : {}) });
+      : client.request<T>(path, { method: "POST", ...bearerOf(bearer), ...(body ? { body } : {}) });
   const proof = options.currentPassword === undefined ? undefined : { currentPassword: options.currentPassword };
   const creation = await send<PublicKeyCredentialCreationOptionsJSON>(paths.passkeyOptions, proof);
   if (!creation.ok) return creation;

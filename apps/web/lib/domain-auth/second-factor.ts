@@ -28,7 +28,10 @@ export type SecondStep =
         /** `null` after a provider's sign-in: the token is then in an HttpOnly cookie, which the server reads. */
         readonly mfaToken: string | null;
       })
-  | ({ readonly kind: "enrolment" } & Readonly<Pick<MfaEnrollment, "mfaToken">>);
+  | ({ readonly kind: "enrolment" } & {
+      /** `null` after a provider's sign-in: the token is then in an HttpOnly cookie, which the server reads. */
+      readonly mfaToken: MfaEnrollment["mfaToken"] | null;
+    });
 
 /** Where a sign-in stands once the password was accepted: signed in, or a second step to take. */
 export type SignInStep = { readonly kind: "signed-in" } | SecondStep;
@@ -51,8 +54,11 @@ export interface TwoStepStatus {
 
 /** Who sets up TOTP: the signed-in user (the session cookie), or the holder of a required enrolment's `mfaToken`. */
 export interface EnrolmentOptions {
-  /** The `mfaToken` of `mfaEnrollmentRequired`, sent as the bearer token. @default none: the session's own */
-  readonly enrolmentToken?: string | undefined;
+  /**
+   * The `mfaToken` of `mfaEnrollmentRequired`, sent as the bearer token; `null` after a provider's
+   * sign-in, when it is in the second step's cookie. @default none: the session's own
+   */
+  readonly enrolmentToken?: string | null | undefined;
 }
 
 /** An answer as it came: any of its keys may be missing or of another type, so each is checked. */
@@ -60,11 +66,17 @@ type SecondStepAnswer = { readonly [Key in keyof (MfaChallenge & MfaEnrollment)]
 
 const KNOWN_METHODS: readonly unknown[] = SECOND_FACTOR_METHODS;
 
+/** The bearer of an enrolment token; none for one in the second step's cookie (`null`). */
+export function bearerOf(enrolmentToken: string | null): { bearer?: string } {
+  return enrolmentToken === null ? {} : { bearer: enrolmentToken };
+}
+
 /**
- * The second step a provider's sign-in left the browser at (`/login?step=second-factor&methods=…`),
- * its token in an HttpOnly cookie (docs/providers.md); `null` for any other page address.
+ * The second step a provider's sign-in left the browser at (`/login?step=second-factor&methods=…`, or
+ * `step=enrolment`), its token in an HttpOnly cookie (docs/providers.md); `null` for any other page address.
  */
 export function providerSecondStep(step: string | undefined, methods: string | undefined): SecondStep | null {
+  if (step === "enrolment") return { kind: "enrolment", mfaToken: null };
   if (step !== "second-factor") return null;
   const listed = (methods ?? "").split(",").filter((method): method is SecondFactorMethod => KNOWN_METHODS.includes(method));
   return { kind: "second-factor", mfaToken: null, methods: listed.length > 0 ? listed : ["totp"], expiresIn: MFA_TOKEN_TTL_SECONDS };
@@ -126,7 +138,7 @@ export function startTotp(
   const body = options.currentPassword === undefined ? {} : { body: { currentPassword: options.currentPassword } };
   if (options.enrolmentToken === undefined) return client.call<TotpSecret>(path, { method: "POST", ...body });
   // An enrolment token is no session: a 401 means it died, with nothing to refresh.
-  return client.request<TotpSecret>(path, { method: "POST", bearer: options.enrolmentToken });
+  return client.request<TotpSecret>(path, { method: "POST", ...bearerOf(options.enrolmentToken) });
 }
 
 /**
@@ -145,7 +157,7 @@ export async function confirmTotp(
   const result = await client.request<RecoveryCodesAnswer & SignedInAnswer>(path, {
     method: "POST",
     body: { code, transport: "cookie" },
-    bearer: options.enrolmentToken,
+    ...bearerOf(options.enrolmentToken),
   });
   if (!result.ok) return result;
   const { recoveryCodes, ...answer } = result.data;

@@ -239,3 +239,27 @@ describe("provider sign-ins from one client address", () => {
     expect(other.headers.get("location")).not.toContain("/login");
   });
 });
+
+describe.each(BACKENDS)("a role that must use a second factor, signing in through a provider, on $name", (backend) => {
+  const test = useProviderTest(backend.create, {
+    accounts: { gus: { email: "gus@example.com", email_verified: true } },
+    yaml: (yaml) => yaml.replace("auth:\n  type: jwt\n", "auth:\n  type: jwt\n  mfa: { required: [Reader] }\n"),
+  });
+
+  it("sets the factor up first, the enrolment token in the cookie for the app's own pages, and signs in only then", async () => {
+    await setUpAdmin(test.instance.api);
+    const browser = test.browser();
+    const answer = await test.signIn(browser, "gus", "/dashboard");
+    expect(answer.headers.get("location")).toBe("/login?step=enrolment&next=%2Fdashboard");
+    expect(browser.signedIn).toBe(false);
+    expect((await browser.call("POST", "/api/user/mfa/totp", undefined, { headers: { origin: "https://evil.example" } })).status).toBe(403);
+    const started = await browser.call("POST", "/api/user/mfa/totp", undefined, { headers: ORIGIN });
+    expect(started.status, started.text).toBe(200);
+    const code = currentCode(test.instance.auth, started.body.secret);
+    const confirmed = await browser.call("POST", "/api/user/mfa/totp/confirm", { code, transport: "cookie" }, { headers: ORIGIN });
+    expect(confirmed.status, confirmed.text).toBe(200);
+    expect(confirmed.body.recoveryCodes).toHaveLength(10);
+    expect(browser.signedIn).toBe(true);
+    expect((await browser.get("/api/user/me")).body.user.email).toBe("gus@example.com");
+  });
+});
