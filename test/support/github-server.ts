@@ -89,10 +89,10 @@ export async function startGitHub(): Promise<TestGitHub> {
 
   function api(request: IncomingMessage, path: string, response: ServerResponse): void {
     const user = tokens.get((request.headers.authorization ?? "").replace(/^Bearer /i, ""));
-    if (!user) return send(response, 401, { message: "Bad credentials" });
-    if (path === "/api/v3/user") return send(response, 200, { id: user.id, login: user.login, name: user.name ?? null });
-    if (path === "/api/v3/user/emails") return send(response, 200, user.emails);
-    send(response, 404, { message: "Not Found" });
+    if (!user) send(response, 401, { message: "Bad credentials" });
+    else if (path === "/api/v3/user") send(response, 200, { id: user.id, login: user.login, name: user.name ?? null });
+    else if (path === "/api/v3/user/emails") send(response, 200, user.emails);
+    else send(response, 404, { message: "Not Found" });
   }
 
   const server: Server = createServer((request, response) => {

@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { BLOG_YAML, domainOf, TEST_SECRET } from "@domain-auth/test-support/domains";
+import { BLOG_YAML } from "@domain-auth/test-support/domains";
 import { type Answer, call } from "@domain-auth/test-support/http-client";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
-import type { Auth, CreateAuthOptions } from "../../../packages/auth-core/src/index.js";
+import type { CreateAuthOptions } from "../../../packages/auth-core/src/index.js";
 import { type Served, serve as serveInstance } from "./served.js";
 
 /**
