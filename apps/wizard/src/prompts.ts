@@ -17,6 +17,7 @@ import {
   MFA_OFF,
   mfaRequiring,
   registerRoleToOffer,
+  unattendedChoices,
 } from "./auth-choices.js";
 import { type DomainState, missingCredentials, registerRoleCandidates, setupRoleOf } from "./domain-state.js";
 import { managedPreset, neededKey, PRESET_PROVIDERS } from "./providers.js";
@@ -246,21 +247,8 @@ export async function askAuthChoices(
   io: PromptStreams,
 ): Promise<AuthChoices> {
   const type = await askType(state, flags, io);
-  if (type === "none") {
-    const entity = initialEntity(state, flags);
-    const roles = flags.roles ?? state.roles;
-    return {
-      type,
-      entity,
-      addFields: [],
-      roles,
-      defaultRole: initialDefaultRole(state, flags, { entity, roles, isNewFile: options.isNewFile }),
-      endpoints: initialEndpoints(state, flags),
-      verifyEmail: initialVerifyEmail(state, flags),
-      mfa: initialMfa(state, flags),
-      providers: initialProviders(state, flags),
-    };
-  }
+  // Nothing else is asked under `none`: the file's values, as an unattended run keeps them, no field added.
+  if (type === "none") return { ...unattendedChoices(state, flags, options), type, addFields: [] };
   const { entity, addFields } = await askEntity(state, flags, io);
   const roles = await askRoles(state, flags, io);
   const defaultRole = await askDefaultRole(state, flags, { entity, roles, isNewFile: options.isNewFile }, io);
