@@ -2,8 +2,9 @@ import { type SignedIn, setUpAdmin, signIn, signUp, TEST_PASSWORD } from "@domai
 import { BACKENDS } from "@domain-auth/test-support/databases";
 import { BLOG_YAML, TEST_SECRET } from "@domain-auth/test-support/domains";
 import { tokenOf } from "@domain-auth/test-support/mail-server";
+import { startOpenIdProvider } from "@domain-auth/test-support/openid-provider";
 import { decodeJwt } from "jose";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writePasskeyAdded, writePasskeyRemoved } from "../../src/accounts/passkey-events.js";
 import type { RequestEvents } from "../../src/accounts/security-events.js";
 import { SECURITY_EVENT_TYPES, type SecurityEvent } from "../../src/browser.js";
@@ -11,6 +12,7 @@ import { writeTransaction } from "../../src/store/transaction.js";
 import { ADDRESS_HEADER, clientAddressFromHeader } from "../support/client-address.js";
 import { eventOf, eventually, readAllEvents, settled } from "../support/events.js";
 import { useMailInstance } from "../support/mail.js";
+import { Browser, blogWithProvider, pathOf } from "../support/provider-flow.js";
 import { currentCode, enrolTotp, passwordStep, wrongCode } from "../support/second-factors.js";
 
 /**
@@ -20,6 +22,18 @@ import { currentCode, enrolTotp, passwordStep, wrongCode } from "../support/seco
  */
 
 const CLIENT = { "user-agent": "EventsTest/1.0", [ADDRESS_HEADER]: "203.0.113.7" };
+
+/** The app's host as the provider's flows see it: their callback URL is built from it (no APP_URL here). */
+const APP_HOST = { host: "localhost:3000" };
+/** A real OpenID Provider for the flows that link accounts. */
+const provider = await startOpenIdProvider({
+  redirectUris: ["http://localhost:3000/api/user/oauth/acme/callback"],
+  accounts: {
+    gina: { email: "gina@example.com", email_verified: true, name: "Gina" },
+    "frank-at-acme": { email: "frank.acme@example.com", email_verified: true },
+  },
+});
+afterAll(() => provider.close());
 const NEW_PASSWORD = "a brand new passphrase";
 const RESET_PASSWORD = "the password of a reset link";
 const sidOf = (token: string) => String(decodeJwt(token).sid);
@@ -27,7 +41,8 @@ const sidOf = (token: string) => String(decodeJwt(token).sid);
 describe.each(BACKENDS)("security events on $name", (backend) => {
   const heard: SecurityEvent[] = [];
   const secrets = new Set<string>([TEST_SECRET, TEST_PASSWORD, NEW_PASSWORD, RESET_PASSWORD]);
-  const test = useMailInstance(backend.create, BLOG_YAML, {
+  const test = useMailInstance(backend.create, blogWithProvider(provider.issuer), {
+    providers: { acme: { clientId: provider.clientId, clientSecret: provider.clientSecret } },
     clientAddress: clientAddressFromHeader,
     onEvent: (event) => {
       heard.push(event);
@@ -176,6 +191,29 @@ describe.each(BACKENDS)("security events on $name", (backend) => {
     expect((await api().delete(`/api/user/api-keys/${created.body.id}`, { token: people.admin.token })).status).toBe(204);
   }
 
+  /** Goes through a provider's flow from `browser` (the flow cookie it holds), keeping what no event may hold. */
+  async function throughProvider(browser: Browser, start: string, account: string) {
+    keep(...browser.cookies.values());
+    const callback = await provider.signIn(start, account);
+    keep(callback.searchParams.get("code"), callback.searchParams.get("state"));
+    const back = await browser.get(pathOf(callback), { headers: APP_HOST });
+    keep(...browser.cookies.values());
+    return back;
+  }
+
+  /** Gina signs up through the provider; Frank connects his account there, then disconnects it. */
+  async function providerFlows(): Promise<void> {
+    const gina = new Browser(api());
+    const started = await gina.get("/api/user/oauth/acme", { headers: APP_HOST });
+    expect((await throughProvider(gina, started.headers.get("location") ?? "", "gina")).headers.get("location")).toBe("/profile");
+    const frank = new Browser(api());
+    const link = await frank.call("POST", "/api/user/identities/acme", undefined, { token: people.frank.token, headers: APP_HOST });
+    expect(link.status, link.text).toBe(200);
+    expect((await throughProvider(frank, link.body.url, "frank-at-acme")).headers.get("location")).toBe("/profile?connected=acme");
+    const [identity] = (await api().get("/api/user/identities", { token: people.frank.token })).body.items;
+    expect((await api().delete(`/api/user/identities/${identity.id}`, { token: people.frank.token })).status).toBe(204);
+  }
+
   /** Every hash and sealed secret the database holds: no event may carry one. */
   async function storedSecrets(): Promise<void> {
     const db = test.database.db;
@@ -206,6 +244,7 @@ describe.each(BACKENDS)("security events on $name", (backend) => {
       lockFlow,
       passkeyFlow,
       apiKeyFlow,
+      providerFlows,
     ]) {
       await flow();
     }

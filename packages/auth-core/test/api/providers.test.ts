@@ -12,7 +12,11 @@ const PROVIDERS = `    github: { type: github }
 `;
 
 describe.each(BACKENDS)("GET providers on $name", (backend) => {
-  const instance = useInstance(backend.create, withProviders(PROVIDERS));
+  const instance = useInstance(backend.create, withProviders(PROVIDERS), {
+    providers: Object.fromEntries(
+      ["github", "acme", "google"].map((id) => [id, { clientId: `${id}-client`, clientSecret: `${id}-secret` }]),
+    ),
+  });
 
   it("lists the declared providers in their order, each with its button's name", async () => {
     const answer = await instance.api.get("/api/user/providers");
