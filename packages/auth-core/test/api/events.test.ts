@@ -1,6 +1,6 @@
 import { type SignedIn, setUpAdmin, signIn, signUp, TEST_PASSWORD } from "@domain-auth/test-support/accounts";
 import { BACKENDS } from "@domain-auth/test-support/databases";
-import { BLOG_YAML, TEST_SECRET } from "@domain-auth/test-support/domains";
+import { TEST_SECRET } from "@domain-auth/test-support/domains";
 import { tokenOf } from "@domain-auth/test-support/mail-server";
 import { startOpenIdProvider } from "@domain-auth/test-support/openid-provider";
 import { decodeJwt } from "jose";
