@@ -19,10 +19,7 @@ export function afterSignIn(next: string | null | undefined): string {
     const url = new URL(next, "http://origin.invalid");
     // Resolved, `/..//evil.example` (or `/%2e%2e//…`) is the path `//evil.example`: whoever later
     // takes the path of the resolved URL, or a server that collapses the dots, has `//evil.example`.
-    // Its own encoded form (`/日本` → `/%E6%97%A5%E6%9C%AC`): a `Location` header takes nothing else.
-    return url.origin === "http://origin.invalid" && !url.pathname.startsWith("//")
-      ? `${url.pathname}${url.search}${url.hash}`
-      : DEFAULT_AFTER_SIGN_IN;
+    return url.origin === "http://origin.invalid" && !url.pathname.startsWith("//") ? next : DEFAULT_AFTER_SIGN_IN;
   } catch {
     return DEFAULT_AFTER_SIGN_IN;
   }

@@ -28,6 +28,12 @@ function clientOf(services: AuthServices, id: string): ProviderClient {
   return client;
 }
 
+/** A path of this origin as a `Location` header takes it: its encoded form (`/日本` → `/%E6%97%A5%E6%9C%AC`). */
+function locationOf(path: string): string {
+  const url = new URL(path, "http://origin.invalid");
+  return `${url.pathname}${url.search}${url.hash}`;
+}
+
 /** Where a refused callback sends the browser: the sign-in page (the profile, for a link), saying why in a sentence there. */
 function refusedTo(code: ProviderError, cookies: readonly string[], page = "/login"): Reply {
   return redirect(`${page}?error=${code}`, cookies);
@@ -79,7 +85,7 @@ async function signIn(
   }
   const issued = await startSession(context, services, user, request, { method: "provider", provider: flow.provider });
   const tokens = await sessionTokens(services, user, issued);
-  return redirect(afterSignIn(flow.next), [...cleared, ...sessionCookiesOf(services, tokens)]);
+  return redirect(locationOf(afterSignIn(flow.next)), [...cleared, ...sessionCookiesOf(services, tokens)]);
 }
 
 /**
