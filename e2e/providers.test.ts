@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { setUpAdmin, signUp } from "@domain-auth/test-support/accounts";
 import { freePort, type RunningApp, startApp } from "@domain-auth/test-support/app-server";
-import { startOpenIdProvider, type TestOpenIdProvider } from "@domain-auth/test-support/openid-provider";
+import { type ProviderAccount, startOpenIdProvider, type TestOpenIdProvider } from "@domain-auth/test-support/openid-provider";
 import { Secret, TOTP } from "otpauth";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -26,56 +26,61 @@ async function signInAtProvider(page: Page, provider: TestOpenIdProvider, accoun
   await page.locator('button[type="submit"]').first().click();
 }
 
-describe("sign-in with a provider in the browser", () => {
-  let provider: TestOpenIdProvider;
-  let app: RunningApp;
-  let browser: Browser;
+/** The sample app with `acme` at a real OpenID Provider, Chromium beside it, and setup done: read inside tests. */
+interface ProviderApp {
+  provider: TestOpenIdProvider;
+  app: RunningApp;
+  browser: Browser;
+}
 
+/**
+ * Starts the OpenID Provider with `accounts`, then the app (its `auth` block given `extraAuth` lines
+ * and `acme`) and Chromium, before the suite; stops them after. The callback URL is APP_URL's: the
+ * port is chosen first, so the provider can register it.
+ */
+function useProviderApp(accounts: Record<string, ProviderAccount>, extraAuth = ""): ProviderApp {
+  const served = {} as ProviderApp;
   beforeAll(async () => {
-    // The callback URL is APP_URL's: the port is chosen first, so the provider can register it.
     const port = await freePort();
     const appUrl = `http://127.0.0.1:${port}`;
-    provider = await startOpenIdProvider({
-      redirectUris: [`${appUrl}/api/user/oauth/acme/callback`],
-      accounts: {
-        alice: { email: "alice@example.com", email_verified: true, name: "Alice Liddell" },
-        bob: { email: "bob.elsewhere@example.com", email_verified: true, name: "Bob" },
-      },
-    });
+    served.provider = await startOpenIdProvider({ redirectUris: [`${appUrl}/api/user/oauth/acme/callback`], accounts });
     const domain = BLOG.replace(
       /\nauth:\n {2}type: jwt\n/,
-      `\nauth:\n  type: jwt\n  providers:\n    acme: { type: oidc, issuer: "${provider.issuer}", name: Acme }\n`,
+      `\nauth:\n  type: jwt\n${extraAuth}  providers:\n    acme: { type: oidc, issuer: "${served.provider.issuer}", name: Acme }\n`,
     );
     if (domain === BLOG) throw new Error("the sample domain.yaml has no auth block to add a provider to");
-    [app, browser] = await Promise.all([
-      startApp({
-        domain,
-        env: {
-          PORT: String(port),
-          APP_URL: appUrl,
-          AUTH_PROVIDER_ACME_CLIENT_ID: provider.clientId,
-          AUTH_PROVIDER_ACME_CLIENT_SECRET: provider.clientSecret,
-        },
-      }),
-      launchBrowser(),
-    ]);
-    await setUpAdmin(app.url);
+    const env = {
+      PORT: String(port),
+      APP_URL: appUrl,
+      AUTH_PROVIDER_ACME_CLIENT_ID: served.provider.clientId,
+      AUTH_PROVIDER_ACME_CLIENT_SECRET: served.provider.clientSecret,
+    };
+    [served.app, served.browser] = await Promise.all([startApp({ domain, env }), launchBrowser()]);
+    await setUpAdmin(served.app.url);
   });
   afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-    await provider?.close();
+    await served.browser?.close();
+    await served.app?.stop();
+    await served.provider?.close();
+  });
+  return served;
+}
+
+describe("sign-in with a provider in the browser", () => {
+  const served = useProviderApp({
+    alice: { email: "alice@example.com", email_verified: true, name: "Alice Liddell" },
+    bob: { email: "bob.elsewhere@example.com", email_verified: true, name: "Bob" },
   });
 
   test("a new person continues with Acme on /login, goes through its pages, and lands signed in on next", async () => {
-    const page = await openTab(browser, app.url);
+    const page = await openTab(served.browser, served.app.url);
     await page.goto("/login?next=%2Fprofile");
     const button = page.getByRole("link", { name: "Continue with Acme" });
     await expect(button.getAttribute("href")).resolves.toBe("/api/user/oauth/acme?next=%2Fprofile");
     await saveScreenshot(page, "login-with-provider");
     await button.click();
-    await signInAtProvider(page, provider, "alice");
-    await page.waitForURL(`${app.url}/profile`);
+    await signInAtProvider(page, served.provider, "alice");
+    await page.waitForURL(`${served.app.url}/profile`);
     await expect(profileValue(page, "alice@example.com", "Name")).resolves.toBe("Alice Liddell");
     const accounts = page.getByRole("region", { name: "Connected accounts" });
     await accounts.getByText("alice@example.com · since").waitFor();
@@ -84,28 +89,28 @@ describe("sign-in with a provider in the browser", () => {
   });
 
   test("a refusal is a sentence on /login, and no session", async () => {
-    const page = await openTab(browser, app.url);
+    const page = await openTab(served.browser, served.app.url);
     await page.goto("/login");
     await page.getByRole("link", { name: "Continue with Acme" }).click();
-    await page.waitForURL(`${provider.issuer}/interaction/**`);
+    await page.waitForURL(`${served.provider.issuer}/interaction/**`);
     // Cancelled at the provider: back on /login, told so.
     await page.goto(`${new URL(page.url()).href.replace(/\/$/, "")}/abort`);
-    await page.waitForURL(`${app.url}/login?error=OAUTH_DENIED`);
+    await page.waitForURL(`${served.app.url}/login?error=OAUTH_DENIED`);
     await expect(page.getByText("The sign-in was cancelled at the provider.").count()).resolves.toBe(1);
-    const cookies = await page.context().cookies(app.url);
+    const cookies = await page.context().cookies(served.app.url);
     expect(cookies.map((cookie) => cookie.name)).not.toContain("domain-auth.token");
     await page.context().close();
   });
 
   test("a password user connects Acme from /profile and disconnects it", async () => {
     const account = { email: "bob@example.com", password: "bob's long password" };
-    await signUp(app.url, account);
-    const page = await openTab(browser, app.url);
+    await signUp(served.app.url, account);
+    const page = await openTab(served.browser, served.app.url);
     await signIn(page, account);
     const accounts = page.getByRole("region", { name: "Connected accounts" });
     await accounts.getByRole("button", { name: "Connect Acme" }).click();
-    await signInAtProvider(page, provider, "bob");
-    await page.waitForURL(`${app.url}/profile?connected=acme`);
+    await signInAtProvider(page, served.provider, "bob");
+    await page.waitForURL(`${served.app.url}/profile?connected=acme`);
     await expect(accounts.getByRole("status").textContent()).resolves.toBe("Your Acme account is connected: you can sign in with it.");
     await accounts.getByText("bob.elsewhere@example.com · since").waitFor();
     await accounts.getByRole("button", { name: "Disconnect Acme" }).click();
@@ -118,47 +123,17 @@ describe("sign-in with a provider in the browser", () => {
 });
 
 describe("a role that must use a second factor, signing in with a provider in the browser", () => {
-  let provider: TestOpenIdProvider;
-  let app: RunningApp;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    const port = await freePort();
-    const appUrl = `http://127.0.0.1:${port}`;
-    provider = await startOpenIdProvider({
-      redirectUris: [`${appUrl}/api/user/oauth/acme/callback`],
-      accounts: { gus: { email: "gus@example.com", email_verified: true, name: "Gus" } },
-    });
-    const domain = BLOG.replace(
-      /\nauth:\n {2}type: jwt\n/,
-      `\nauth:\n  type: jwt\n  mfa: { required: [Reader] }\n  providers:\n    acme: { type: oidc, issuer: "${provider.issuer}", name: Acme }\n`,
-    );
-    [app, browser] = await Promise.all([
-      startApp({
-        domain,
-        env: {
-          PORT: String(port),
-          APP_URL: appUrl,
-          AUTH_PROVIDER_ACME_CLIENT_ID: provider.clientId,
-          AUTH_PROVIDER_ACME_CLIENT_SECRET: provider.clientSecret,
-        },
-      }),
-      launchBrowser(),
-    ]);
-    await setUpAdmin(app.url);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-    await provider?.close();
-  });
+  const served = useProviderApp(
+    { gus: { email: "gus@example.com", email_verified: true, name: "Gus" } },
+    "  mfa: { required: [Reader] }\n",
+  );
 
   test("sets up the authenticator on /login (its token in a cookie, never the page), then is signed in", async () => {
-    const page = await openTab(browser, app.url);
+    const page = await openTab(served.browser, served.app.url);
     await page.goto("/login");
     await page.getByRole("link", { name: "Continue with Acme" }).click();
-    await signInAtProvider(page, provider, "gus");
-    await page.waitForURL(`${app.url}/login?step=enrolment**`);
+    await signInAtProvider(page, served.provider, "gus");
+    await page.waitForURL(`${served.app.url}/login?step=enrolment**`);
     expect(page.url()).not.toContain("mfa_");
     const main = page.getByRole("main");
     await main.getByRole("heading", { name: "Set up two-step verification" }).waitFor();
@@ -168,7 +143,7 @@ describe("a role that must use a second factor, signing in with a provider in th
     await main.getByRole("button", { name: "Turn on" }).click();
     await main.getByRole("heading", { name: "Two-step verification is on" }).waitFor();
     await main.getByRole("button", { name: "Continue" }).click();
-    await page.waitForURL(`${app.url}/profile`);
+    await page.waitForURL(`${served.app.url}/profile`);
     await expect(profileValue(page, "gus@example.com", "Role")).resolves.toBe("Reader");
     await page.context().close();
   });
