@@ -8,6 +8,7 @@ import type { AccountTokenStore } from "./mail/account-tokens.js";
 import type { MailService } from "./mail/mail-service.js";
 import type { Passkeys } from "./mfa/passkeys.js";
 import type { SecondFactors } from "./mfa/second-factors.js";
+import type { Organizations } from "./organizations/organizations.js";
 import type { PasswordHasher } from "./password/hasher.js";
 import type { ProviderService } from "./providers/provider-service.js";
 import type { SessionService } from "./sessions/sessions.js";
@@ -54,6 +55,8 @@ export interface AuthServices {
   readonly apiKeys: ApiKeys;
   /** Sign-in with providers: their clients, identities and flows (docs/providers.md). */
   readonly providers: ProviderService;
+  /** Organizations (docs/organizations.md): `null` without `auth.organizations`. */
+  readonly organizations: Organizations | null;
   /** Count provider sign-ins' starts and callbacks by client address (30 a minute each). */
   readonly providerThrottles: { readonly start: AddressThrottle; readonly callback: AddressThrottle };
 }

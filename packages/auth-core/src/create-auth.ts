@@ -26,7 +26,7 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
   await migrate(database, model);
   const services =
     model.auth &&
-    createServices(model.auth, database, { ...resolved, issuer: model.name, ...(options.mail ? { mail: options.mail } : {}) });
+    createServices(model.auth, database, { ...resolved, issuer: model.name, model, ...(options.mail ? { mail: options.mail } : {}) });
   const store = new RecordStore(database);
   const context: RouteContext = { model, database, store, services, clientAddress: resolved.clientAddress };
   const { answer, handle } = createPipeline(context, resolved);

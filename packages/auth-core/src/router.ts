@@ -1,4 +1,5 @@
 import type { EntityModel } from "./config/index.js";
+import { ORGANIZATIONS_SEGMENT } from "./config/vocabulary.js";
 import type { AuthServices, RouteContext } from "./context.js";
 import {
   AUTH_ENDPOINTS,
@@ -76,27 +77,43 @@ function bindHandlers(context: RouteContext, services: AuthServices, entry: Endp
   return () => fixed;
 }
 
-/** Every auth endpoint of the catalog; those whose flag is off (or every one, under `auth.type: none`) have no handlers. */
-function authRoutesOf(context: RouteContext): AuthPathRoute[] {
+/**
+ * The auth endpoints of the catalog under one base (`/api/<auth>/`, or `/api/orgs/`); those whose
+ * flag is off (or every one, under `auth.type: none`) have no handlers.
+ */
+function authRoutesOf(context: RouteContext, base: EndpointEntry["base"]): AuthPathRoute[] {
   const services = context.services;
-  return (Object.values(AUTH_ENDPOINTS) as EndpointEntry[]).map((entry) => ({
-    pattern: entry.path.split("/"),
-    handlers: services && isServed(entry, services.endpoints) ? bindHandlers(context, services, entry) : null,
-  }));
+  return (Object.values(AUTH_ENDPOINTS) as EndpointEntry[])
+    .filter((entry) => entry.base === base)
+    .map((entry) => ({
+      pattern: entry.path === "" ? [] : entry.path.split("/"),
+      handlers: services && isServed(entry, services.endpoints) ? bindHandlers(context, services, entry) : null,
+    }));
 }
 
-function entityHandlers(context: RouteContext, entity: EntityModel, id: string | undefined): PathHandlers {
+/** The handlers of an entity's collection (`id` absent) or of one record; a tenant entity's within the path's organization. */
+function entityHandlers(context: RouteContext, entity: EntityModel, id: string | undefined, organizationId?: string): PathHandlers {
+  const within = organizationId === undefined ? {} : { organizationId };
   if (id === undefined) {
     return {
-      GET: (request) => listRecords(context, request, entity),
-      POST: (request) => createRecord(context, request, entity),
+      GET: (request) => listRecords(context, request, entity, within),
+      POST: (request) => createRecord(context, request, entity, within),
     };
   }
   return {
-    GET: (request) => readRecord(context, request, entity, id),
-    PATCH: (request) => updateRecord(context, request, entity, id),
-    DELETE: (request) => deleteRecord(context, request, entity, id),
+    GET: (request) => readRecord(context, request, entity, id, within),
+    PATCH: (request) => updateRecord(context, request, entity, id, within),
+    DELETE: (request) => deleteRecord(context, request, entity, id, within),
   };
+}
+
+/** The first of `routes` whose pattern fits `segments`: its handlers (`null` while switched off), or `undefined` when none fits. */
+function firstFit(routes: readonly AuthPathRoute[], segments: readonly string[]): PathHandlers | null | undefined {
+  for (const route of routes) {
+    const parameters = fit(route.pattern, segments);
+    if (parameters) return route.handlers?.(parameters) ?? null;
+  }
+  return undefined;
 }
 
 /**
@@ -105,9 +122,16 @@ function entityHandlers(context: RouteContext, entity: EntityModel, id: string |
  * and disabled endpoints have no handlers. `extra` paths (`/api/openapi.json`) come first.
  */
 export function createRouteMatcher(context: RouteContext, extra: Readonly<Record<string, PathHandlers>> = {}): RouteMatcher {
-  const entities = new Map<string, EntityModel>(context.model.entities.map((entity) => [entity.segment, entity]));
+  // A tenant entity lives only under its organization: /api/<segment> is 404 for it.
+  const entities = new Map<string, EntityModel>(
+    context.model.entities.filter((entity) => !entity.tenant).map((entity) => [entity.segment, entity]),
+  );
+  const tenants = new Map<string, EntityModel>(
+    context.model.entities.filter((entity) => entity.tenant).map((entity) => [entity.segment, entity]),
+  );
   const authSegment = context.services?.auth.entity.segment;
-  const authRoutes = authRoutesOf(context);
+  const authRoutes = authRoutesOf(context, undefined);
+  const organizations = context.services?.endpoints.organizations ? authRoutesOf(context, ORGANIZATIONS_SEGMENT) : null;
 
   return (path) => {
     if (Object.hasOwn(extra, path)) return extra[path] ?? null;
@@ -117,15 +141,29 @@ export function createRouteMatcher(context: RouteContext, extra: Readonly<Record
     // Under auth.type none no auth endpoint exists, behind any entity: 404 for every method, not a
     // 405 from the item route (no record can have these ids; ours are UUIDs).
     if (authSegment === undefined || segment === authSegment) {
-      for (const route of authRoutes) {
-        const parameters = fit(route.pattern, rest);
-        if (parameters) return route.handlers?.(parameters) ?? null;
-      }
+      const found = firstFit(authRoutes, rest);
+      if (found !== undefined) return found;
     }
+    if (organizations && segment === ORGANIZATIONS_SEGMENT) return organizationHandlers(context, organizations, tenants, rest);
     const entity = entities.get(segment);
     if (!entity || rest.length > 1) return null;
     return entityHandlers(context, entity, rest[0]);
   };
+}
+
+/** Under `/api/orgs/`: the organization endpoints, then a tenant entity's collection and items in the path's organization. */
+function organizationHandlers(
+  context: RouteContext,
+  routes: readonly AuthPathRoute[],
+  tenants: ReadonlyMap<string, EntityModel>,
+  rest: readonly string[],
+): PathHandlers | null {
+  const found = firstFit(routes, rest);
+  if (found !== undefined) return found;
+  const [organizationId, segment = "", id, ...more] = rest;
+  const entity = tenants.get(segment);
+  if (organizationId === undefined || !entity || more.length > 0) return null;
+  return entityHandlers(context, entity, id, organizationId);
 }
 
 /**

@@ -2,6 +2,7 @@ import { type AuthEntitySearch, checkCredentialTypes, findAuthEntity } from "./a
 import { checkEntityName, checkFields, checkOwner } from "./entity-rules.js";
 import { asRecord, isRecord, type Loose, stringsOf } from "./loose-data.js";
 import { checkMfa } from "./mfa-rules.js";
+import { checkOrganizations, checkTenant, checkTenantRefs } from "./organization-rules.js";
 import { checkPermissions } from "./permission-rules.js";
 import { checkProviders } from "./provider-rules.js";
 import { checkRoleField, checkRoleList } from "./role-rules.js";
@@ -17,6 +18,8 @@ function checkEntity(domain: DomainScope, scope: EntityScope, segments: Map<stri
     ...(scope.isAuthEntity ? [...checkCredentialTypes(scope), ...checkRoleField(domain, scope)] : []),
     ...checkOwner(domain, scope),
     ...checkPermissions(domain, scope),
+    ...checkTenant(domain, scope),
+    ...checkTenantRefs(domain, scope),
   ];
 }
 
@@ -39,9 +42,17 @@ export function checkDomainRules(data: Loose): Finding[] {
     roles,
     setupRole: setupRoleOf(roles),
     authEntity: authEntity.name,
+    organizationRoles: asRecord(auth.organizations) ? stringsOf(asRecord(auth.organizations)?.roles) : undefined,
+    tenants: new Set(Object.entries(entities).flatMap(([name, entity]) => (asRecord(entity)?.tenant === true ? [name] : []))),
   };
 
-  const findings = [...checkRoleList(roles), ...authEntity.findings, ...checkMfa(domain, auth), ...checkProviders(domain, auth, entities)];
+  const findings = [
+    ...checkRoleList(roles),
+    ...authEntity.findings,
+    ...checkMfa(domain, auth),
+    ...checkProviders(domain, auth, entities),
+    ...checkOrganizations(domain, auth),
+  ];
   const segments = new Map<string, string>();
   for (const [name, entity] of Object.entries(entities)) {
     if (isRecord(entity)) findings.push(...checkEntity(domain, entityScopeOf(domain, name, entity), segments));

@@ -9,6 +9,15 @@ export {
   selectTemplates,
   validateManifestText,
 } from "./manifest.js";
-export type { AuthModel, DomainModel, EntityModel, FieldModel, MfaModel, PermissionMap, ProviderModel } from "./model.js";
+export type {
+  AuthModel,
+  DomainModel,
+  EntityModel,
+  FieldModel,
+  MfaModel,
+  OrganizationsModel,
+  PermissionMap,
+  ProviderModel,
+} from "./model.js";
 export { type DomainDeclaration, domainFileSchema } from "./schema.js";
 export { type DomainValidation, loadDomain, validateDomainText } from "./validate.js";

@@ -12,6 +12,7 @@ function knownKeysAt(path: readonly PathSegment[]): { keys: readonly string[]; n
   if (first === "auth" && path.length === 1) return { keys: KNOWN_KEYS.auth, noun: "key" };
   if (first === "auth" && path[1] === "mfa") return { keys: KNOWN_KEYS.mfa, noun: "key" };
   if (first === "auth" && path[1] === "providers") return { keys: KNOWN_KEYS.provider, noun: "key" };
+  if (first === "auth" && path[1] === "organizations") return { keys: KNOWN_KEYS.organizations, noun: "key" };
   if (first === "auth") return { keys: KNOWN_KEYS.endpoints, noun: "endpoint" };
   if (first === "entities" && path.length === 2) return { keys: KNOWN_KEYS.entity, noun: "key" };
   if (first === "entities" && third === "permissions") return { keys: KNOWN_KEYS.permissions, noun: "operation" };

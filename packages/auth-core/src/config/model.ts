@@ -40,6 +40,11 @@ export interface EntityModel {
   /** Effective permissions (the auth entity's guarded defaults applied). */
   readonly permissions: PermissionMap;
   readonly isAuthEntity: boolean;
+  /**
+   * `tenant: true`: each record belongs to one organization (docs/organizations.md), kept in the
+   * server-owned `organizationId` column, and is served only under `/api/orgs/<orgId>/<segment>`.
+   */
+  readonly tenant: boolean;
 }
 
 /** The resolved `auth.mfa` block: which second factors exist, and who must use one (docs/mfa.md). */
@@ -70,6 +75,16 @@ export interface ProviderModel {
   readonly vouchesForEmail: boolean;
 }
 
+/** The resolved `auth.organizations` block (docs/organizations.md). */
+export interface OrganizationsModel {
+  /** The roles inside an organization, highest first: the first is its creator's (the "first role"). */
+  readonly roles: readonly string[];
+  /** The organization roles that invite, change roles and remove members. @default [the first role] */
+  readonly manage: readonly string[];
+  /** Who may create an organization: global roles, or `@Authenticated`. @default ["@Authenticated"] */
+  readonly create: readonly string[];
+}
+
 /** The resolved `auth` block when `auth.type` is `jwt`. */
 export interface AuthModel {
   readonly type: "jwt";
@@ -86,6 +101,8 @@ export interface AuthModel {
   readonly mfa: MfaModel;
   /** `auth.providers`, in the declared order (the order of the buttons). @default [] */
   readonly providers: readonly ProviderModel[];
+  /** `auth.organizations`; `null` when the domain has no organizations. */
+  readonly organizations: OrganizationsModel | null;
 }
 
 /** A validated, resolved and frozen `domain.yaml`. */

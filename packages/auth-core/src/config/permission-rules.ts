@@ -3,7 +3,7 @@ import { asRecord, type Loose, stringsOf } from "./loose-data.js";
 import { checkDeclaredRole } from "./role-rules.js";
 import type { DomainScope, EntityScope } from "./rule-context.js";
 import type { Finding } from "./source.js";
-import { OPERATIONS, type Operation } from "./vocabulary.js";
+import { OPERATIONS, type Operation, parseMemberToken } from "./vocabulary.js";
 
 const KNOWN_TOKENS = new Set(["*", "@Owner", "@Authenticated"]);
 
@@ -12,11 +12,36 @@ export function grantsOwner(permissions: Loose | undefined): boolean {
   return OPERATIONS.some((operation) => stringsOf(permissions?.[operation]).includes("@Owner"));
 }
 
+/** `@Member` and `@Member(R, …)`: on a tenant entity only, naming organization roles. */
+function checkMemberToken(domain: DomainScope, scope: EntityScope, path: PathSegment[], roles: readonly string[] | null): Finding[] {
+  if (!scope.isTenant) {
+    return [{ severity: "error", path, message: "@Member applies to tenant entities only (tenant: true)" }];
+  }
+  if (roles === null) return [];
+  const known = domain.organizationRoles ?? [];
+  if (roles.length === 0 || roles.some((role) => role === "")) {
+    return [{ severity: "error", path, message: "@Member(…) names organization roles, separated by commas" }];
+  }
+  return roles
+    .filter((role) => !known.includes(role))
+    .map((role) => ({
+      severity: "error" as const,
+      path,
+      message: `'${role}' is not an organization role (declared: ${known.join(", ") || "none"})`,
+    }));
+}
+
 /** A token (`@…`) must be known (a warning otherwise), and `@Owner` cannot grant create on the auth entity. */
-function checkToken(token: string, where: { operation: Operation; path: PathSegment[]; scope: EntityScope }): Finding[] {
+function checkToken(
+  domain: DomainScope,
+  token: string,
+  where: { operation: Operation; path: PathSegment[]; scope: EntityScope },
+): Finding[] {
   const { operation, path, scope } = where;
+  const member = parseMemberToken(token);
+  if (member) return checkMemberToken(domain, scope, path, member.roles);
   if (!KNOWN_TOKENS.has(token)) {
-    return [{ severity: "warning", path, message: `unknown token '${token}' grants nothing (known: @Owner, @Authenticated)` }];
+    return [{ severity: "warning", path, message: `unknown token '${token}' grants nothing (known: @Owner, @Authenticated, @Member)` }];
   }
   if (token === "@Owner" && operation === "create" && scope.isAuthEntity) {
     return [{ severity: "error", path, message: "@Owner cannot grant create on the auth entity: the record does not exist yet" }];
@@ -28,7 +53,7 @@ function checkPermissionList(domain: DomainScope, scope: EntityScope, operation:
   return list.flatMap((item, index) => {
     if (typeof item !== "string" || item === "*") return [];
     const path = [...scope.path, "permissions", operation, index];
-    return item.startsWith("@") ? checkToken(item, { operation, path, scope }) : checkDeclaredRole(item, domain.roles, path);
+    return item.startsWith("@") ? checkToken(domain, item, { operation, path, scope }) : checkDeclaredRole(item, domain.roles, path);
   });
 }
 

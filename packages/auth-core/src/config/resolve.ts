@@ -1,5 +1,5 @@
 import { findAuthEntity } from "./auth-entity-rules.js";
-import type { AuthModel, DomainModel, EntityModel, FieldModel, PermissionMap, ProviderModel } from "./model.js";
+import type { AuthModel, DomainModel, EntityModel, FieldModel, OrganizationsModel, PermissionMap, ProviderModel } from "./model.js";
 import { toSegment, toTableName } from "./naming.js";
 import { GITHUB_URL, PROVIDER_PRESETS } from "./providers.js";
 import type { DomainDeclaration, EntityDeclaration, FieldDeclaration, ProviderDeclaration } from "./schema.js";
@@ -25,6 +25,11 @@ function guardedPermissions(declared: PermissionMap, setupRole: string): Permiss
     update: declared.update ?? [setupRole, "@Owner"],
     delete: declared.delete ?? [setupRole],
   };
+}
+
+/** A tenant entity's operations without an entry are its members' (docs/organizations.md#permissions), never every signed-in user's. */
+function memberPermissions(declared: PermissionMap): PermissionMap {
+  return Object.fromEntries(OPERATIONS.map((operation) => [operation, declared[operation] ?? ["@Member"]]));
 }
 
 function entityModel(
@@ -54,8 +59,13 @@ function entityModel(
     fields,
     ownerField: options.isAuthEntity ? null : (declaration.owner ?? (hiddenOwner ? "ownerId" : null)),
     hiddenOwner,
-    permissions: options.isAuthEntity ? guardedPermissions(declared, options.setupRole) : declared,
+    permissions: options.isAuthEntity
+      ? guardedPermissions(declared, options.setupRole)
+      : declaration.tenant === true
+        ? memberPermissions(declared)
+        : declared,
     isAuthEntity: options.isAuthEntity,
+    tenant: declaration.tenant === true,
   };
 }
 
@@ -95,6 +105,7 @@ export function resolveDomain(declaration: DomainDeclaration): DomainModel {
         required: declaration.auth.mfa?.required ?? [],
       },
       providers: Object.entries(declaration.auth.providers ?? {}).map(([id, provider]) => resolveProvider(id, provider)),
+      organizations: resolveOrganizations(declaration.auth.organizations),
     };
   }
   return deepFreeze({ name: declaration.name, entities, auth, hasAuth: auth !== null });
@@ -115,4 +126,11 @@ function resolveProvider(id: string, provider: ProviderDeclaration): ProviderMod
     scopes: provider.scopes ?? preset.scopes,
     vouchesForEmail: preset.vouchesForEmail,
   };
+}
+
+/** `auth.organizations` with its defaults: `manage` the first role, `create` any signed-in user. */
+function resolveOrganizations(declared: DomainDeclaration["auth"]["organizations"]): OrganizationsModel | null {
+  if (!declared) return null;
+  const first = declared.roles[0] as string;
+  return { roles: declared.roles, manage: declared.manage ?? [first], create: declared.create ?? ["@Authenticated"] };
 }

@@ -11,6 +11,10 @@ export interface DomainScope {
   readonly setupRole: string;
   /** The auth entity's name, when `auth.type` is `jwt` and it was found. */
   readonly authEntity: string | undefined;
+  /** The strings of `auth.organizations.roles`; `undefined` without an `auth.organizations` block. */
+  readonly organizationRoles: readonly string[] | undefined;
+  /** The entities declared `tenant: true`. */
+  readonly tenants: ReadonlySet<string>;
 }
 
 /** One entity under check. */
@@ -22,6 +26,8 @@ export interface EntityScope {
   /** `["entities", name]`. */
   readonly path: readonly PathSegment[];
   readonly isAuthEntity: boolean;
+  /** `tenant: true`. */
+  readonly isTenant: boolean;
 }
 
 /** The scope of an entity whose declaration is a map. */
@@ -32,5 +38,6 @@ export function entityScopeOf(domain: DomainScope, name: string, entity: Loose):
     fields: asRecord(entity.fields) ?? {},
     path: ["entities", name],
     isAuthEntity: domain.authEntity === name,
+    isTenant: entity.tenant === true,
   };
 }

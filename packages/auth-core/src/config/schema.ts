@@ -24,7 +24,7 @@ const roleListOf = (operation: string) =>
   roleListSchema
     .optional()
     .describe(
-      `Who may ${operation}: role names, or "*" (anyone), "@Authenticated" (any signed-in user) and "@Owner" (the record's owner).`,
+      `Who may ${operation}: role names, or "*" (anyone), "@Authenticated" (any signed-in user), "@Owner" (the record's owner) and, on a tenant entity, "@Member" or "@Member(Role, …)" (a member of the record's organization, holding one of those roles).`,
     );
 
 const permissionsSchema = z
@@ -44,6 +44,10 @@ function entitySchemaOf<F extends z.ZodType>(field: F) {
         .record(z.string().regex(IDENTIFIER), field)
         .describe("The entity's fields by name; id, createdAt and updatedAt are added by the service."),
       permissions: permissionsSchema.optional(),
+      tenant: z.boolean().optional().meta({
+        description: "Each record belongs to one organization and is served under /api/orgs/<orgId>/<segment> (needs auth.organizations).",
+        default: false,
+      }),
     })
     .describe("An entity: a table and a collection at /api/<segment>.");
 }
@@ -113,6 +117,23 @@ const providerSchema = z
   })
   .describe("A provider people may sign in with; its client id and secret come from AUTH_PROVIDER_<ID>_CLIENT_ID and _CLIENT_SECRET.");
 
+const organizationsSchema = z
+  .strictObject({
+    roles: z
+      .array(z.string().regex(IDENTIFIER))
+      .min(1)
+      .describe("The roles inside an organization, highest first; the first is its creator's."),
+    manage: z
+      .array(z.string())
+      .optional()
+      .describe("The organization roles that invite, change roles and remove members; default: the first role."),
+    create: z
+      .array(z.string())
+      .optional()
+      .meta({ description: "Who may create an organization: global roles, or @Authenticated.", default: ["@Authenticated"] }),
+  })
+  .describe("Organizations: records of tenant entities belong to one, and members hold a role in it (docs/organizations.md).");
+
 const authSchema = z
   .strictObject({
     type: z.enum(AUTH_TYPES).describe("jwt: bearer tokens; none: no authentication, every operation open."),
@@ -131,6 +152,7 @@ const authSchema = z
       .record(z.string().regex(PROVIDER_ID), providerSchema)
       .optional()
       .describe("Sign-in with other providers (docs/providers.md), by id (^[a-z][a-z0-9-]{0,30}$); the order of the buttons."),
+    organizations: organizationsSchema.optional(),
   })
   .describe("How callers authenticate.");
 
@@ -162,11 +184,12 @@ export type ProviderDeclaration = NonNullable<DomainDeclaration["auth"]["provide
 /** Keys each kind of map may hold, for "did you mean" hints. */
 export const KNOWN_KEYS = {
   root: Object.keys(normalizedDomainSchema.shape),
-  entity: ["owner", "fields", "permissions"],
+  entity: ["owner", "fields", "permissions", "tenant"],
   field: Object.keys(fieldOptionsSchema.shape),
   permissions: [...OPERATIONS],
   auth: Object.keys(authSchema.shape),
   endpoints: [...ENDPOINTS],
   mfa: Object.keys(mfaSchema.shape),
   provider: Object.keys(providerSchema.shape),
+  organizations: Object.keys(organizationsSchema.shape),
 } as const;

@@ -18,7 +18,7 @@ export const MFA_METHODS = ["totp", "passkeys"] as const;
  * What switches an auth endpoint on: an `auth.endpoints` flag; `totp` or `passkeys` (`auth.mfa`)
  * for the endpoints of each second factor; `mfa` for those of any (the second step of a sign-in).
  */
-export const ENDPOINT_FLAGS = [...ENDPOINTS, "totp", "passkeys", "mfa", "providers"] as const;
+export const ENDPOINT_FLAGS = [...ENDPOINTS, "totp", "passkeys", "mfa", "providers", "organizations"] as const;
 /** Auth types that are announced but not implemented. */
 export const PLANNED_AUTH_TYPES = ["cookie", "oauth2"] as const;
 
@@ -117,4 +117,27 @@ export function undeclaredRoleMessage(role: string, roles: readonly string[]): s
 /** The setup role for a list of declared roles: `Admin` when listed (or no roles are), else the first. */
 export function setupRoleOf(roles: readonly string[]): string {
   return roles.length === 0 || roles.includes("Admin") ? "Admin" : (roles[0] as string);
+}
+
+/** The URL segment of organizations (docs/organizations.md): `/api/orgs`, and a tenant entity's `/api/orgs/<orgId>/<segment>`. */
+export const ORGANIZATIONS_SEGMENT = "orgs";
+
+/** Segments under `/api/orgs/<orgId>/` the organization endpoints use: no tenant entity may take them. */
+export const ORGANIZATION_SUBPATHS = ["members", "invitations"] as const;
+
+/** The server-owned column of a tenant record: the organization it belongs to. */
+export const ORGANIZATION_ID_FIELD = "organizationId";
+
+const MEMBER_TOKEN = /^@Member(?:\(([^()]*)\))?$/;
+
+/**
+ * A permission list's `@Member` token: `{ roles: null }` for `@Member` (any member), the roles of
+ * `@Member(Owner, Manager)`, or `null` for anything else.
+ * @example parseMemberToken("@Member(Owner, Manager)") // { roles: ["Owner", "Manager"] }
+ */
+export function parseMemberToken(token: string): { readonly roles: readonly string[] | null } | null {
+  const match = MEMBER_TOKEN.exec(token);
+  if (!match) return null;
+  if (match[1] === undefined) return { roles: null };
+  return { roles: match[1].split(",").map((role) => role.trim()) };
 }

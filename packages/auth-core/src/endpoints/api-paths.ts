@@ -1,4 +1,4 @@
-import type { EndpointFlag } from "../config/vocabulary.js";
+import { type EndpointFlag, ORGANIZATIONS_SEGMENT } from "../config/vocabulary.js";
 import { AUTH_ENDPOINTS, type EndpointEntry, type FixedAuthRoute } from "./catalog.js";
 
 /** Where the API lives: every path of it starts here. */
@@ -28,22 +28,29 @@ export interface ListQuery {
  * The path of an entity's collection: `GET` lists it, `POST` creates in it.
  * @example collectionPath(post, { limit: 20, offset: 40 }) // "/api/post?limit=20&offset=40"
  */
-export function collectionPath(entity: Segmented, query: ListQuery = {}): string {
+export function collectionPath(entity: Segmented & { readonly tenant?: boolean }, query: ListQuery = {}, organizationId?: string): string {
   const params = new URLSearchParams();
   if (query.limit !== undefined) params.set("limit", String(query.limit));
   if (query.offset !== undefined) params.set("offset", String(query.offset));
   if (query.after !== undefined) params.set("after", query.after);
   if (query.total !== undefined) params.set("total", query.total);
   const search = params.toString();
-  return `${API_PREFIX}/${entity.segment}${search ? `?${search}` : ""}`;
+  return `${collectionBase(entity, organizationId)}${search ? `?${search}` : ""}`;
+}
+
+/** Where an entity's records live: `/api/<segment>`, or a tenant entity's `/api/orgs/<orgId>/<segment>`. */
+function collectionBase(entity: Segmented & { readonly tenant?: boolean }, organizationId: string | undefined): string {
+  if (!entity.tenant) return `${API_PREFIX}/${entity.segment}`;
+  if (organizationId === undefined) throw new TypeError(`${entity.segment} is a tenant entity: its records live under an organization`);
+  return organizationPath(organizationId, entity.segment);
 }
 
 /**
  * The path of one record: `GET` reads it, `PATCH` updates it, `DELETE` deletes it.
  * @example itemPath(post, "p1") // "/api/post/p1"
  */
-export function itemPath(entity: Segmented, id: string): string {
-  return `${API_PREFIX}/${entity.segment}/${encodeURIComponent(id)}`;
+export function itemPath(entity: Segmented & { readonly tenant?: boolean }, id: string, organizationId?: string): string {
+  return `${collectionBase(entity, organizationId)}/${encodeURIComponent(id)}`;
 }
 
 /** The paths of a domain's API: its auth endpoints (those without a path parameter), and any entity's collection and items. */
@@ -57,12 +64,36 @@ function authPath(authEntity: Segmented, path: string): string {
 }
 
 /**
+ * The path of an endpoint of the catalog as a document writes it (`{id}` for a parameter): under
+ * the auth entity's segment, or under `/api/orgs` for the organization endpoints.
+ * @example entryPath(model.auth.entity, AUTH_ENDPOINTS.members) // "/api/orgs/{orgId}/members"
+ */
+export function entryPath(authEntity: Segmented, entry: EndpointEntry): string {
+  if (entry.base === ORGANIZATIONS_SEGMENT) return entry.path === "" ? ORGANIZATIONS_PATH : `${ORGANIZATIONS_PATH}/${entry.path}`;
+  return authPath(authEntity, entry.path);
+}
+
+/** Where organizations live (docs/organizations.md): `GET` lists the caller's, `POST` creates one. */
+export const ORGANIZATIONS_PATH = `${API_PREFIX}/${ORGANIZATIONS_SEGMENT}`;
+
+/**
+ * The path of an organization, or of something under it: its members, invitations, a tenant entity's collection.
+ * @example organizationPath("o1", "members", "u1") // "/api/orgs/o1/members/u1"
+ */
+export function organizationPath(organizationId: string, ...rest: readonly string[]): string {
+  return [ORGANIZATIONS_PATH, organizationId, ...rest].map((part, index) => (index === 0 ? part : encodeURIComponent(part))).join("/");
+}
+
+/** The path of `POST orgs/invitations/accept`. */
+export const ACCEPT_INVITATION_PATH = `${ORGANIZATIONS_PATH}/${AUTH_ENDPOINTS.acceptInvitation.path}`;
+
+/**
  * The API paths of a domain whose auth entity is `authEntity` (its `EntityModel`, or a view with its segment).
  * @example apiPaths(model.auth.entity).login // "/api/user/login"
  */
 export function apiPaths(authEntity: Segmented): ApiPaths {
   const entries = Object.entries(AUTH_ENDPOINTS) as [string, EndpointEntry][];
-  const fixed = entries.filter(([, entry]) => !entry.path.includes("{")).map(([name, entry]) => [name, authPath(authEntity, entry.path)]);
+  const fixed = entries.filter(([, entry]) => !entry.path.includes("{")).map(([name, entry]) => [name, entryPath(authEntity, entry)]);
   return { ...(Object.fromEntries(fixed) as Record<FixedAuthRoute, string>), collection: collectionPath, item: itemPath };
 }
 

@@ -14,7 +14,7 @@ import { REUSE_GRACE_MS } from "../sessions/lifetimes.js";
  */
 
 /** A method an auth endpoint answers (HEAD is answered wherever GET is). */
-export type EndpointMethod = "GET" | "POST" | "DELETE";
+export type EndpointMethod = "GET" | "POST" | "PATCH" | "DELETE";
 
 /**
  * Who may call an operation: `none`, anyone (a token, when sent, must still be valid); `bearer`,
@@ -76,10 +76,12 @@ export interface EndpointOperation {
   readonly errors: readonly ErrorCode[];
 }
 
-/** One auth endpoint: a path under `/api/<auth>/`, the flag that switches it, its methods. */
+/** One auth endpoint: a path under `/api/<auth>/` (or `/api/orgs/`), the flag that switches it, its methods. */
 export interface EndpointEntry {
-  /** Under `/api/<auth>/`; `{name}` stands for a path parameter. */
+  /** Under `/api/<auth>/`, or `/api/orgs/` with `base: "orgs"`; `{name}` stands for a path parameter. */
   readonly path: string;
+  /** `orgs`: the path is under `/api/orgs/` (docs/organizations.md), not the auth entity's. */
+  readonly base?: "orgs";
   /**
    * `auth.endpoints.<flag>` (docs/domain-yaml.md#auth), or `totp`, `passkeys`, `mfa` of `auth.mfa`; one flag
    * may switch several endpoints. None: the endpoint exists wherever `auth.type` is `jwt`.
@@ -93,6 +95,195 @@ const SIGNED_IN = "Signed in";
 /** What a right password answers where second factors exist (docs/mfa.md). */
 const PASSWORD_SIGNED_IN =
   "Signed in; or no session yet: `mfaRequired` with the `mfaToken` for `login/mfa`, or `mfaEnrollmentRequired` when the role must set up a second factor first";
+
+const ORGANIZATION_ID = { name: "orgId", in: "path", description: "An organization's id." } as const;
+const MEMBERS_ONLY =
+  "Members only, and the setup role (support); 404 for anyone else, whether or not the organization exists (docs/organizations.md#who-may-do-what).";
+const MANAGERS_ONLY = "Organization roles of `auth.organizations.manage`, and the setup role; another member gets 403, anyone else 404.";
+
+/** The organization endpoints (docs/organizations.md), under `/api/orgs/`. */
+const ORGANIZATION_ENDPOINTS = {
+  organizations: {
+    path: "",
+    base: "orgs",
+    flag: "organizations",
+    operations: {
+      GET: {
+        operationId: "listOrganizations",
+        summary: "Your organizations",
+        description: "The organizations the caller is a member of, with their role in each, oldest membership first. Also with an API key.",
+        caller: "bearer",
+        apiKey: true,
+        success: { status: 200, description: "The caller's organizations" },
+        errors: [],
+      },
+      POST: {
+        operationId: "createOrganization",
+        summary: "Create an organization",
+        description:
+          "Who may: `auth.organizations.create` (global roles or `@Authenticated`). The caller becomes its first member, with the first organization role. `slug` is derived from `name` when absent; a `slug` given and taken is 409 `CONFLICT`.",
+        caller: "bearer",
+        success: { status: 201, description: "The organization, and the caller's role in it" },
+        errors: ["FORBIDDEN", "CONFLICT"],
+      },
+    },
+  },
+  acceptInvitation: {
+    path: "invitations/accept",
+    base: "orgs",
+    flag: "organizations",
+    operations: {
+      POST: {
+        operationId: "acceptInvitation",
+        summary: "Accept an invitation",
+        description:
+          "The token of an invitation's link, by the user it was sent to: the caller's e-mail must be the invitation's (403 otherwise). Single use, 7 days; an unknown, expired, used or replaced one is 400 `INVALID_INVITATION`.",
+        caller: "bearer",
+        success: { status: 200, description: "The organization joined, and the caller's role in it" },
+        errors: ["FORBIDDEN", "INVALID_INVITATION"],
+      },
+    },
+  },
+  organization: {
+    path: "{orgId}",
+    base: "orgs",
+    flag: "organizations",
+    operations: {
+      GET: {
+        operationId: "getOrganization",
+        summary: "An organization",
+        description: `${MEMBERS_ONLY} Also with an API key.`,
+        caller: "bearer",
+        apiKey: true,
+        parameters: [ORGANIZATION_ID],
+        success: { status: 200, description: "The organization, and the caller's role in it (`null` for the setup role's support access)" },
+        errors: [],
+      },
+      PATCH: {
+        operationId: "updateOrganization",
+        summary: "Rename an organization",
+        description: "The first organization role (and the setup role). A `slug` taken is 409 `CONFLICT`.",
+        caller: "bearer",
+        parameters: [ORGANIZATION_ID],
+        success: { status: 200, description: "The organization" },
+        errors: ["FORBIDDEN", "CONFLICT"],
+      },
+      DELETE: {
+        operationId: "deleteOrganization",
+        summary: "Delete an organization",
+        description:
+          "The first organization role (and the setup role), once it holds no records of a tenant entity (409 `ORGANIZATION_NOT_EMPTY` otherwise). Its memberships and invitations go with it.",
+        caller: "bearer",
+        parameters: [ORGANIZATION_ID],
+        success: { status: 204, description: "Deleted" },
+        errors: ["FORBIDDEN", "ORGANIZATION_NOT_EMPTY"],
+      },
+    },
+  },
+  members: {
+    path: "{orgId}/members",
+    base: "orgs",
+    flag: "organizations",
+    operations: {
+      GET: {
+        operationId: "listMembers",
+        summary: "An organization's members",
+        description: `${MEMBERS_ONLY} Oldest member first, paged by \`after\` a page's \`nextCursor\`.`,
+        caller: "bearer",
+        parameters: [
+          ORGANIZATION_ID,
+          {
+            name: "limit",
+            in: "query",
+            type: "integer",
+            minimum: 1,
+            maximum: 100,
+            default: 20,
+            description: "How many members a page holds.",
+          },
+          {
+            name: "after",
+            in: "query",
+            maxLength: 200,
+            pattern: "^[A-Za-z0-9_-]+$",
+            description: "A page's `nextCursor`: the page after it.",
+          },
+        ],
+        success: { status: 200, description: "A page of members" },
+        errors: [],
+      },
+    },
+  },
+  member: {
+    path: "{orgId}/members/{userId}",
+    base: "orgs",
+    flag: "organizations",
+    operations: {
+      PATCH: {
+        operationId: "changeMemberRole",
+        summary: "Change a member's role",
+        description:
+          "Managers: never to a role above their own, nor for a member above them; only the first role grants the first role. 409 `LAST_OWNER` when no member would keep the first role.",
+        caller: "bearer",
+        parameters: [ORGANIZATION_ID, { name: "userId", in: "path", description: "The member's user id." }],
+        success: { status: 200, description: "The member" },
+        errors: ["FORBIDDEN", "LAST_OWNER"],
+      },
+      DELETE: {
+        operationId: "removeMember",
+        summary: "Remove a member, or leave",
+        description:
+          "Managers remove members not above them; any member removes themself (leaving). 409 `LAST_OWNER` when no member would keep the first role.",
+        caller: "bearer",
+        parameters: [ORGANIZATION_ID, { name: "userId", in: "path", description: "The member's user id." }],
+        success: { status: 204, description: "Removed" },
+        errors: ["FORBIDDEN", "LAST_OWNER"],
+      },
+    },
+  },
+  invitations: {
+    path: "{orgId}/invitations",
+    base: "orgs",
+    flag: "organizations",
+    operations: {
+      GET: {
+        operationId: "listInvitations",
+        summary: "Pending invitations",
+        description: `${MANAGERS_ONLY} Newest first; expired ones are not listed.`,
+        caller: "bearer",
+        parameters: [ORGANIZATION_ID],
+        success: { status: 200, description: "The pending invitations" },
+        errors: ["FORBIDDEN"],
+      },
+      POST: {
+        operationId: "inviteMember",
+        summary: "Invite someone by e-mail",
+        description: `${MANAGERS_ONLY} A recent sign-in (a new person's way into the organization's records). Sends \`<APP_URL>/invitations?token=…\`; a pending invitation for the same e-mail is replaced. No role above the manager's own; only the first role invites to the first role. 409 \`MAIL_NOT_CONFIGURED\` where the server sends no e-mail.`,
+        caller: "bearer",
+        recentSignIn: true,
+        parameters: [ORGANIZATION_ID],
+        success: { status: 201, description: "The invitation (never its token)" },
+        errors: ["FORBIDDEN", "REAUTHENTICATION_REQUIRED", "MAIL_NOT_CONFIGURED", "TOO_MANY_ATTEMPTS"],
+      },
+    },
+  },
+  invitation: {
+    path: "{orgId}/invitations/{id}",
+    base: "orgs",
+    flag: "organizations",
+    operations: {
+      DELETE: {
+        operationId: "revokeInvitation",
+        summary: "Revoke an invitation",
+        description: `${MANAGERS_ONLY} Its link stops working.`,
+        caller: "bearer",
+        parameters: [ORGANIZATION_ID, { name: "id", in: "path", description: "An invitation's id." }],
+        success: { status: 204, description: "Revoked" },
+        errors: ["FORBIDDEN"],
+      },
+    },
+  },
+} as const satisfies Record<string, EndpointEntry>;
 
 /** Every auth and session endpoint (docs/api.md#login, docs/api.md#sessions, docs/mail.md, docs/mfa.md), in the order the document lists them. */
 export const AUTH_ENDPOINTS = {
@@ -604,6 +795,7 @@ export const AUTH_ENDPOINTS = {
       },
     },
   },
+  ...ORGANIZATION_ENDPOINTS,
 } as const satisfies Record<string, EndpointEntry>;
 
 /** Whether an endpoint exists with these flags on: its flag is, or it has none (it exists wherever auth does). */
@@ -613,16 +805,25 @@ export function isServed(entry: EndpointEntry, flags: Readonly<Record<EndpointFl
 
 /**
  * Whether each flag is on for a domain: its `auth.endpoints`, `totp`, `passkeys` and `mfa`
- * (either of them) from `auth.mfa`, and `providers` while `auth.providers` declares any.
+ * (either of them) from `auth.mfa`, `providers` while `auth.providers` declares any, and
+ * `organizations` with `auth.organizations`.
  * @example endpointFlagsOf(model.auth).totp // true unless auth.mfa.totp is false
  */
 export function endpointFlagsOf(auth: {
   readonly endpoints: Readonly<Record<Endpoint, boolean>>;
   readonly mfa: { readonly totp: boolean; readonly passkeys: boolean };
   readonly providers: readonly unknown[];
+  readonly organizations: unknown;
 }): Record<EndpointFlag, boolean> {
   const { totp, passkeys } = auth.mfa;
-  return { ...auth.endpoints, totp, passkeys, mfa: totp || passkeys, providers: auth.providers.length > 0 };
+  return {
+    ...auth.endpoints,
+    totp,
+    passkeys,
+    mfa: totp || passkeys,
+    providers: auth.providers.length > 0,
+    organizations: auth.organizations !== null && auth.organizations !== undefined,
+  };
 }
 
 /** An auth endpoint by its name in {@link AUTH_ENDPOINTS}. */

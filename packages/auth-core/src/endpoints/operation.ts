@@ -62,7 +62,7 @@ export interface OperationCall<Id extends AuthOperationId> {
 
 /** What runs before the query and the body are read, once the caller is known: a permission, a full queue (503), a state (409). */
 export type Admission<Id extends AuthOperationId> = (
-  call: Pick<OperationCall<Id>, "context" | "services" | "request" | "caller">,
+  call: Pick<OperationCall<Id>, "context" | "services" | "request" | "caller" | "path">,
 ) => void | Promise<void>;
 
 /** How an operation runs besides its catalog entry. */
@@ -193,7 +193,7 @@ export function bindOperation(
   }
   return async (request, path) => {
     const caller = await identify(request);
-    const early = { context, services, request, caller: caller as never };
+    const early = { context, services, request, caller: caller as never, path: path as never };
     for (const admit of admissions) await admit(early);
     const query = inQuery.length === 0 ? NO_QUERY : parseQuery(new URL(request.url).searchParams, inQuery);
     const parsed = readsBody ? await bodyOf(early, operation, schema, parse) : undefined;

@@ -10,13 +10,14 @@ import type { AuthServices, RouteContext } from "../context.js";
 import { openApiDocument } from "../openapi/document.js";
 import { allowedMethods, createRouteMatcher } from "../router.js";
 import { AUTH_OPERATIONS } from "../routes/index.js";
+import { entryPath } from "./api-paths.js";
 import { AUTH_ENDPOINTS, type CatalogOperation, catalogOperations, type EndpointEntry, endpointFlagsOf } from "./catalog.js";
 import { OPERATION_SCHEMAS, type OperationSchemas } from "./schemas.js";
 
-/** The blog with a provider declared: every operation of the catalog is served (its secrets given below; it is never reached). */
+/** The blog with a provider and organizations declared: every operation of the catalog is served (the provider's secrets given below; it is never reached). */
 const BLOG_WITH_PROVIDER = BLOG_YAML.replace(
   "auth:\n  type: jwt\n",
-  'auth:\n  type: jwt\n  providers:\n    acme: { type: oidc, issuer: "https://id.acme.example" }\n',
+  'auth:\n  type: jwt\n  providers:\n    acme: { type: oidc, issuer: "https://id.acme.example" }\n  organizations:\n    roles: [Owner, Member]\n',
 );
 const PROVIDER_SECRETS = { acme: { clientId: "registry-test", clientSecret: "registry-test-secret" } };
 
@@ -27,8 +28,9 @@ const SET_FLAGS = [...ENDPOINTS, "totp", "passkeys"] as const;
 
 /**
  * Every combination of the flags a domain can have (`auth.endpoints`, `totp`, `passkeys`): 2¹¹ of
- * them; `providers` is on in half of them, by the parity of the others, so it meets every other flag
- * on and off (the provider endpoints depend on that flag alone).
+ * them; `providers` is on in half of them, by the parity of the others, and `organizations` in half by
+ * the parity of all but the first, so each meets every other flag on and off (their endpoints depend on
+ * that flag alone).
  */
 function flagCombinations(): Record<EndpointFlag, boolean>[] {
   const parity = (bits: number): boolean => bits.toString(2).split("1").length % 2 === 0;
@@ -41,6 +43,7 @@ function flagCombinations(): Record<EndpointFlag, boolean>[] {
       endpoints: set,
       mfa: { totp: set.totp, passkeys: set.passkeys },
       providers: parity(bits) ? ["acme"] : [],
+      organizations: parity(bits >> 1) ? { roles: ["Owner"] } : null,
     });
   });
 }
@@ -53,7 +56,8 @@ function matcherOf(model: DomainModel, endpoints: Record<EndpointFlag, boolean> 
 
 /** Every path the router could answer for this model, as a document writes it (`{id}` for a parameter). */
 function candidatePaths(model: DomainModel): string[] {
-  const auth = model.auth ? Object.values(AUTH_ENDPOINTS).map((entry) => `/api/${model.auth?.entity.segment}/${entry.path}`) : [];
+  const authEntity = model.auth?.entity;
+  const auth = authEntity ? (Object.values(AUTH_ENDPOINTS) as EndpointEntry[]).map((entry) => entryPath(authEntity, entry)) : [];
   const entities = model.entities.flatMap((entity) => [`/api/${entity.segment}`, `/api/${entity.segment}/{id}`]);
   return [...auth, ...entities];
 }
@@ -113,9 +117,12 @@ describe("who may call each auth operation, as the registry says", () => {
   });
 
   it.each(
-    catalogOperations().map(({ entry, method, operation }) => [operation.operationId, method, entry.path, operation.caller] as const),
-  )("%s (%s %s): caller %s", async (_id, method, path, caller) => {
-    const url = `/api/user/${path.replace(/\{[^}]+\}/g, "a-session-id")}`;
+    catalogOperations().map(
+      ({ entry, method, operation }) => [operation.operationId, method, entry.path, operation.caller, entry.base] as const,
+    ),
+  )("%s (%s %s): caller %s", async (_id, method, path, caller, baseName) => {
+    const base = baseName ? { base: baseName } : {};
+    const url = entryPath({ segment: "user" }, { path: path.replace(/\{[^}]+\}/g, "a-session-id"), ...base, operations: {} });
     const body = method === "POST" ? {} : undefined;
     const anonymous = await instance.api.call(method, url, body);
     if (caller === "bearer") expect(anonymous).toMatchObject({ status: 401, body: { code: "UNAUTHENTICATED" } });
@@ -126,9 +133,13 @@ describe("who may call each auth operation, as the registry says", () => {
   });
 });
 
-/** An operation's URL on the test domain, its path parameters filled with an id no record has. */
+/** The organization the admin of the second suite created: `{orgId}` names it, so the organization endpoints reach their own checks. */
+let organizationId = "no-organization-yet";
+
+/** An operation's URL on the test domain, its path parameters filled with an id no record has (`{orgId}` with the admin's organization). */
 function urlOf({ entry }: CatalogOperation, query = ""): string {
-  return `/api/user/${entry.path.replace(/\{[^}]+\}/g, "a-record-id")}${query}`;
+  const path = entryPath({ segment: "user" }, entry).replace("{orgId}", organizationId);
+  return `${path.replace(/\{[^}]+\}/g, "a-record-id")}${query}`;
 }
 
 /** `id (METHOD path)`: a test's name for an operation. */
@@ -153,6 +164,9 @@ describe("every rule an operation's entry declares is enforced before its handle
     );
     expect(created.status, created.text).toBe(201);
     key = created.body.key;
+    const organization = await instance.api.post("/api/orgs", { name: "Registry" }, { token: admin.token });
+    expect(organization.status, organization.text).toBe(201);
+    organizationId = organization.body.organization.id;
   });
 
   it.each(named(catalogOperations()))("%s: an API key only where the entry says apiKey, 403 elsewhere", async (_name, each) => {

@@ -5,6 +5,15 @@ import type { AuthModel, DomainModel } from "../config/index.js";
 import type { AuthServices } from "../context.js";
 import { eventPageSchema } from "../events/event-view.js";
 import { recoveryCodesSchema, totpEnrolmentSchema } from "../mfa/totp-view.js";
+import {
+  invitationListSchema,
+  invitationSchema,
+  memberAnswerSchema,
+  memberPageSchema,
+  membershipAnswerSchema,
+  organizationAnswerSchema,
+  organizationListSchema,
+} from "../organizations/organization-view.js";
 import { apiKeyScopes } from "../policy/api-keys.js";
 import { mustEnrolSecondFactor } from "../policy/second-factor.js";
 import { identityListSchema, linkStartedSchema, providerListSchema } from "../providers/provider-view.js";
@@ -12,6 +21,13 @@ import { IGNORED_KEYS } from "../records/body-schema.js";
 import { createApiKeyBodySchema } from "./bodies/api-key-bodies.js";
 import { emailRequestBodySchema, resetPasswordBodySchema, verifyEmailBodySchema } from "./bodies/mail-bodies.js";
 import { confirmTotpBodySchema, disableTotpBodySchema, loginMfaBodySchema, recoveryCodesBodySchema } from "./bodies/mfa-bodies.js";
+import {
+  acceptInvitationBodySchema,
+  createOrganizationBodySchema,
+  invitationBodySchema,
+  memberRoleBodySchema,
+  updateOrganizationBodySchema,
+} from "./bodies/organization-bodies.js";
 import { addPasskeyBodySchema, loginPasskeyBodySchema, passkeySignInOptionsBodySchema } from "./bodies/passkey-bodies.js";
 import { readSetupBody, readSignUpBody } from "./bodies/sign-up-bodies.js";
 import type { AuthOperationId } from "./catalog.js";
@@ -164,6 +180,24 @@ export const OPERATION_SCHEMAS = {
     answer: () => ref(API_KEY_CREATED_SCHEMA),
   },
   revokeApiKey: {},
+  listOrganizations: { answer: () => outputSchemaOf(organizationListSchema) },
+  createOrganization: { body: { schema: () => createOrganizationBodySchema }, answer: () => outputSchemaOf(membershipAnswerSchema) },
+  getOrganization: { answer: () => outputSchemaOf(membershipAnswerSchema) },
+  updateOrganization: { body: { schema: () => updateOrganizationBodySchema }, answer: () => outputSchemaOf(organizationAnswerSchema) },
+  deleteOrganization: {},
+  listMembers: { answer: () => outputSchemaOf(memberPageSchema) },
+  changeMemberRole: {
+    body: { schema: (auth: AuthModel) => memberRoleBodySchema(auth.organizations) },
+    answer: () => outputSchemaOf(memberAnswerSchema),
+  },
+  removeMember: {},
+  listInvitations: { answer: () => outputSchemaOf(invitationListSchema) },
+  inviteMember: {
+    body: { schema: (auth: AuthModel) => invitationBodySchema(auth.organizations) },
+    answer: () => outputSchemaOf(invitationSchema),
+  },
+  revokeInvitation: {},
+  acceptInvitation: { body: { schema: () => acceptInvitationBodySchema }, answer: () => outputSchemaOf(membershipAnswerSchema) },
 } as const satisfies Readonly<Record<AuthOperationId, OperationSchemas>>;
 
 type BodyDefinitionOf<Id extends AuthOperationId> = (typeof OPERATION_SCHEMAS)[Id] extends { readonly body: infer Body } ? Body : never;

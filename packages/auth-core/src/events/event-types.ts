@@ -29,6 +29,12 @@ export const SECURITY_EVENT_TYPES = [
   "api_key.revoked",
   "identity.linked",
   "identity.unlinked",
+  "organization.created",
+  "organization.deleted",
+  "member.added",
+  "member.role_changed",
+  "member.removed",
+  "invitation.accepted",
 ] as const;
 
 /** One kind of security event: `login.succeeded`, `role.changed`… */

@@ -1,6 +1,6 @@
 import { ApiKeyStore } from "../api-keys/api-key-store.js";
 import { ApiKeys } from "../api-keys/api-keys.js";
-import type { AuthModel } from "../config/index.js";
+import type { AuthModel, DomainModel } from "../config/index.js";
 import { ENDPOINTS, type Endpoint, type EndpointFlag, MAIL_ENDPOINTS } from "../config/vocabulary.js";
 import type { AuthServices } from "../context.js";
 import { CookieTransport } from "../cookies/cookie-transport.js";
@@ -14,6 +14,7 @@ import { Passkeys } from "../mfa/passkeys.js";
 import { SecondFactorStore } from "../mfa/second-factor-store.js";
 import { SecondFactors } from "../mfa/second-factors.js";
 import { createSecretBox } from "../mfa/secret-box.js";
+import { createOrganizations } from "../organizations/organizations.js";
 import { createPasswordHasher } from "../password/hasher.js";
 import { ProviderService } from "../providers/provider-service.js";
 import { SessionStore } from "../sessions/session-store.js";
@@ -36,14 +37,14 @@ export function servedEndpoints(auth: AuthModel, mail: MailOptions | undefined):
   const flags = Object.fromEntries(
     ENDPOINTS.map((endpoint) => [endpoint, auth.endpoints[endpoint] && (mail !== undefined || !needsMail(endpoint))]),
   ) as Record<Endpoint, boolean>;
-  return endpointFlagsOf({ endpoints: flags, mfa: auth.mfa, providers: auth.providers });
+  return endpointFlagsOf({ endpoints: flags, mfa: auth.mfa, providers: auth.providers, organizations: auth.organizations });
 }
 
 /** What the auth routes work with, wired over one database (`auth.type: jwt` only). */
 export function createServices(
   auth: AuthModel,
   database: Database,
-  options: InstanceOptions & { readonly issuer: string; readonly mail?: MailOptions },
+  options: InstanceOptions & { readonly issuer: string; readonly model: DomainModel; readonly mail?: MailOptions },
 ): AuthServices {
   const { now, mail } = options;
   const accountTokens = new AccountTokenStore(database);
@@ -85,6 +86,7 @@ export function createServices(
     }),
     apiKeys: new ApiKeys(new ApiKeyStore(database), now, options.onError),
     providers: new ProviderService(auth, database, options.providers, options.appUrl, options.onError),
+    organizations: createOrganizations(options.model, auth, database),
     providerThrottles: { start: createProviderFlowThrottle(database, "start"), callback: createProviderFlowThrottle(database, "callback") },
   };
 }

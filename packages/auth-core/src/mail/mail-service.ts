@@ -2,7 +2,14 @@ import type { StoredUser } from "../store/rows.js";
 import type { AccountTokenKind, AccountTokenStore, TokenWithin } from "./account-tokens.js";
 import type { Mailer } from "./mailer.js";
 import { MailOutbox } from "./outbox.js";
-import { type Addressee, invitationMessage, type MessageContent, resetMessage, verificationMessage } from "./templates.js";
+import {
+  type Addressee,
+  invitationMessage,
+  type MessageContent,
+  organizationInvitationMessage,
+  resetMessage,
+  verificationMessage,
+} from "./templates.js";
 
 /** E-mail settings of an instance (docs/mail.md). */
 export interface MailOptions {
@@ -79,6 +86,19 @@ export class MailService {
     }
     const token = await this.tokens.issue(user.id, kind, user.email, this.now(), options.within);
     this.outbox.dispatch(WHAT[kind], () => this.deliver(kind, user, token));
+  }
+
+  /**
+   * Sends an organization invitation's link, `<APP_URL>/invitations?token=…`, after the answer
+   * (docs/organizations.md#invitations).
+   */
+  sendOrganizationInvitation(email: string, token: string, details: { readonly role: string; readonly lifetimeSeconds: number }): void {
+    this.outbox.dispatch("organization invitation", async () => {
+      const url = new URL(`${this.appUrl}/invitations`);
+      url.searchParams.set("token", token);
+      const content = organizationInvitationMessage({ service: this.service, email }, url.href, details);
+      await this.options.mailer.send({ to: email, ...content, link: url.href });
+    });
   }
 
   private async deliver(kind: AccountTokenKind, user: StoredUser, token: string): Promise<void> {

@@ -92,3 +92,24 @@ export function verificationMessage(to: Addressee, link: string): MessageContent
     link,
   );
 }
+
+/**
+ * An invitation into an organization (docs/organizations.md#invitations): the role, a word of
+ * `domain.yaml`, and never the organization's name, which its members typed.
+ */
+export function organizationInvitationMessage(
+  to: Addressee,
+  link: string,
+  details: { role: string; lifetimeSeconds: number },
+): MessageContent {
+  return compose(
+    to,
+    `You are invited to join a team on ${to.service}`,
+    {
+      intro: `A member of an organization on ${to.service} invited ${to.email} to join it as ${details.role}. Sign in or create your account with this address, then accept; the link works once, for ${describeLifetime(details.lifetimeSeconds)}.`,
+      action: "See the invitation",
+      outro: "If you did not expect this, ignore this message: nothing happens unless you accept.",
+    },
+    link,
+  );
+}

@@ -3,7 +3,8 @@ import { sessionTokensSchema, signedInSchema } from "../accounts/signed-in-view.
 import { apiKeyViewSchema, createdApiKeySchema } from "../api-keys/api-key-view.js";
 import type { AuthModel } from "../config/index.js";
 import type { EndpointFlag } from "../config/vocabulary.js";
-import { API_PREFIX } from "../endpoints/api-paths.js";
+import { ORGANIZATIONS_SEGMENT } from "../config/vocabulary.js";
+import { entryPath } from "../endpoints/api-paths.js";
 import { type CatalogOperation, catalogOperations, type EndpointOperation, isServed } from "../endpoints/catalog.js";
 import { inputSchemaOf, type JsonSchema, objectOf, outputSchemaOf, recordSchemaNames, ref } from "../endpoints/json-schema.js";
 import { parameterObject } from "../endpoints/query.js";
@@ -87,9 +88,9 @@ function specOf({ entry, method, operation }: CatalogOperation, auth: AuthModel)
   const parameters = parametersOf(operation);
   return {
     method: method.toLowerCase() as OperationSpec["method"],
-    path: `${API_PREFIX}/${auth.entity.segment}/${entry.path}`,
+    path: entryPath(auth.entity, entry),
     operationId: operation.operationId,
-    tag: "Authentication",
+    tag: entry.base === ORGANIZATIONS_SEGMENT ? "Organizations" : "Authentication",
     summary: operation.summary,
     ...(operation.description ? { description: operation.description } : {}),
     access: operation.recentSignIn ? recentlySignedIn(accessOf(operation, auth)) : accessOf(operation, auth),

@@ -92,7 +92,15 @@ export function openApiDocument(
     servers: [{ url: "/", description: "The server that serves this document" }],
     tags: [
       ...(auth ? [{ name: "Authentication", description: "Sign-in, accounts and sessions." }] : []),
-      ...model.entities.map((entity) => ({ name: entity.name, description: `\`/api/${entity.segment}\`` })),
+      ...(auth?.organizations
+        ? [{ name: "Organizations", description: "Organizations, their members and invitations (`/api/orgs`)." }]
+        : []),
+      ...model.entities.map((entity) => ({
+        name: entity.name,
+        description: entity.tenant
+          ? `\`/api/orgs/{orgId}/${entity.segment}\`: each record belongs to an organization`
+          : `\`/api/${entity.segment}\``,
+      })),
     ],
     paths,
     components: {

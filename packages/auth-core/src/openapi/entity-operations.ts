@@ -1,5 +1,6 @@
 import type { DomainModel, EntityModel } from "../config/index.js";
 import type { Operation } from "../config/vocabulary.js";
+import { ORGANIZATIONS_PATH } from "../endpoints/api-paths.js";
 import { type JsonSchema, objectOf, recordSchemaNames, ref } from "../endpoints/json-schema.js";
 import { LIST_PARAMETERS } from "../endpoints/list-parameters.js";
 import { parameterObject } from "../endpoints/query.js";
@@ -133,6 +134,15 @@ function bodyOf(row: EntityOperation, entity: EntityModel, invitations: boolean)
   };
 }
 
+/** A tenant entity's operations are under their organization (docs/organizations.md). */
+const ORGANIZATION_ID_PARAMETER: JsonSchema = {
+  name: "orgId",
+  in: "path",
+  required: true,
+  schema: { type: "string" },
+  description: "The organization's id: its records only; 404 where the caller is not a member (or not otherwise allowed).",
+};
+
 export function entityOperationSpecs(model: DomainModel, options: { readonly invitations?: boolean } = {}): OperationSpec[] {
   const open = !model.hasAuth;
   return model.entities.flatMap((entity) =>
@@ -140,7 +150,11 @@ export function entityOperationSpecs(model: DomainModel, options: { readonly inv
       const errors = row.errors(entity).filter((code) => !(open && code === "FORBIDDEN"));
       return {
         method: row.method,
-        path: row.item ? `/api/${entity.segment}/{id}` : `/api/${entity.segment}`,
+        path: entity.tenant
+          ? `${ORGANIZATIONS_PATH}/{orgId}/${entity.segment}${row.item ? "/{id}" : ""}`
+          : row.item
+            ? `/api/${entity.segment}/{id}`
+            : `/api/${entity.segment}`,
         operationId: row.operationId(entity),
         tag: entity.name,
         summary: row.summary(entity),
@@ -148,6 +162,7 @@ export function entityOperationSpecs(model: DomainModel, options: { readonly inv
         access: summarizePermission(entity, row.operation, { open }),
         apiKey: !open,
         parameters: [
+          ...(entity.tenant ? [ORGANIZATION_ID_PARAMETER] : []),
           ...(row.item
             ? [{ name: "id", in: "path", required: true, schema: { type: "string" }, description: `The ${entity.name}'s id.` }]
             : []),

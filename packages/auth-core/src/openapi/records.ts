@@ -1,6 +1,7 @@
 import type { EntityModel } from "../config/index.js";
+import { ORGANIZATION_ID_FIELD } from "../config/vocabulary.js";
 import { inputSchemaOf, type JsonSchema, objectOf, recordSchemaNames, ref } from "../endpoints/json-schema.js";
-import { bodySchema, IGNORED_KEYS } from "../records/body-schema.js";
+import { bodySchema, ignoredKeysOf } from "../records/body-schema.js";
 import { dataFields } from "../store/columns.js";
 import { EXACT_TOTAL_LIMIT } from "../store/record-lists.js";
 
@@ -15,7 +16,7 @@ const CURRENT_PASSWORD_USES = {
 /** The create or update body of an entity: the very zod schema that validates it (`bodySchema`). */
 export function recordBodySchema(entity: EntityModel, mode: "create" | "update"): JsonSchema {
   const extraKeys = entity.isAuthEntity ? ["currentPassword"] : [];
-  const json = inputSchemaOf(bodySchema(entity, mode, { extraKeys }), { ignored: IGNORED_KEYS });
+  const json = inputSchemaOf(bodySchema(entity, mode, { extraKeys }), { ignored: ignoredKeysOf(entity) });
   const properties = json.properties as Record<string, JsonSchema>;
   if (properties.currentPassword) properties.currentPassword.description = CURRENT_PASSWORD_USES[mode];
   return json;
@@ -23,7 +24,7 @@ export function recordBodySchema(entity: EntityModel, mode: "create" | "update")
 
 /**
  * A record as the serializer returns it (`serializeRecord`): `id`, every data field (`null` when
- * unset) but a password, `createdAt` and `updatedAt`, and for the auth entity `emailVerified`. Each
+ * unset) but a password, `createdAt` and `updatedAt`, for the auth entity `emailVerified`, for a tenant entity `organizationId`. Each
  * field's schema is its create body's.
  */
 export function recordSchema(entity: EntityModel): JsonSchema {
@@ -36,6 +37,13 @@ export function recordSchema(entity: EntityModel): JsonSchema {
   }
   properties.createdAt = { type: "string", format: "date-time" };
   properties.updatedAt = { type: "string", format: "date-time" };
+  if (entity.tenant) {
+    properties[ORGANIZATION_ID_FIELD] = {
+      type: "string",
+      readOnly: true,
+      description: "The organization it belongs to: set from the path, never moves.",
+    };
+  }
   if (entity.isAuthEntity) properties.emailVerified = { type: "boolean", description: "Whether the user confirmed their email address." };
   return objectOf(properties);
 }

@@ -12,6 +12,8 @@ export interface PolicyEntity {
   /** The field holding the owning user's id, or `null`. */
   readonly ownerField: string | null;
   readonly permissions: PermissionMap;
+  /** `tenant: true`: records belong to an organization and `@Member` applies (docs/organizations.md). @default false */
+  readonly tenant?: boolean;
 }
 
 /** What the rules read of the `auth` block: the core's `AuthModel` fits, and so does a view of it. */

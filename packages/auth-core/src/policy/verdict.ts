@@ -1,7 +1,7 @@
 import type { Operation } from "../config/vocabulary.js";
 
 /** The codes a refusal answers with: each is one of the API's error codes. */
-export type RefusalCode = "FORBIDDEN" | "LAST_ADMIN" | "EMAIL_NOT_VERIFIED";
+export type RefusalCode = "FORBIDDEN" | "LAST_ADMIN" | "EMAIL_NOT_VERIFIED" | "LAST_OWNER";
 
 /** A rule says no: the status and code to answer with, and the sentence that says why. */
 export interface Refusal {

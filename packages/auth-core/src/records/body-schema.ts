@@ -1,10 +1,17 @@
 import { z } from "zod";
 import type { EntityModel, FieldModel } from "../config/index.js";
+import { ORGANIZATION_ID_FIELD } from "../config/vocabulary.js";
 import { MAX_PASSWORD_BYTES, MIN_PASSWORD_CHARACTERS, passwordProblem } from "../password/rules.js";
 import { emailProblem, MAX_EMAIL_LENGTH, normalizeEmail } from "./email.js";
 
 /** Keys clients may send but that are never written. */
 export const IGNORED_KEYS = new Set(["id", "createdAt", "updatedAt"]);
+const TENANT_IGNORED_KEYS = new Set([...IGNORED_KEYS, ORGANIZATION_ID_FIELD]);
+
+/** The keys an entity's bodies may send and that are never written: a tenant record's `organizationId` comes from the path. */
+export function ignoredKeysOf(entity: Pick<EntityModel, "tenant">): ReadonlySet<string> {
+  return entity.tenant ? TENANT_IGNORED_KEYS : IGNORED_KEYS;
+}
 
 export type BodyMode = "create" | "update";
 
@@ -166,6 +173,6 @@ export function bodySchema(entity: EntityModel, mode: BodyMode, options: BodySch
   }
   for (const key of options.extraKeys ?? []) shape[key] = z.string({ error: "must be a string" }).optional();
   if (options.unknownKeys === "strip") return z.object(shape);
-  for (const key of IGNORED_KEYS) shape[key] = z.unknown().optional();
+  for (const key of ignoredKeysOf(entity)) shape[key] = z.unknown().optional();
   return z.strictObject(shape);
 }

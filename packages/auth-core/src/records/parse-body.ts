@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { EntityModel } from "../config/index.js";
 import { parseBody } from "../http/parse.js";
-import { type BodyMode, type BodySchemaOptions, bodySchema, IGNORED_KEYS } from "./body-schema.js";
+import { type BodyMode, type BodySchemaOptions, bodySchema, ignoredKeysOf } from "./body-schema.js";
 
 const cache = new WeakMap<EntityModel, Map<string, z.ZodType<Record<string, unknown>>>>();
 
@@ -31,8 +31,9 @@ export function parseRecordBody(
   const input: Record<string, unknown> = Object.assign(Object.create(null), body);
   const data = parseBody(cachedSchema(entity, mode, options), input);
   const values: Record<string, unknown> = {};
+  const ignored = ignoredKeysOf(entity);
   for (const [key, value] of Object.entries(data)) {
-    if (!IGNORED_KEYS.has(key) && value !== undefined) values[key] = value;
+    if (!ignored.has(key) && value !== undefined) values[key] = value;
   }
   return values;
 }

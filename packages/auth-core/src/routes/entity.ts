@@ -3,6 +3,7 @@ import { createUser } from "../accounts/create-user.js";
 import { checkRecentSignIn } from "../accounts/recent-sign-in.js";
 import { aboutUser, requestEvents } from "../accounts/security-events.js";
 import type { EntityModel } from "../config/index.js";
+import { ORGANIZATION_ID_FIELD } from "../config/vocabulary.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import type { ListQuery } from "../endpoints/api-paths.js";
 import { LIST_PARAMETERS } from "../endpoints/list-parameters.js";
@@ -12,6 +13,7 @@ import { readJsonObject } from "../http/body.js";
 import { ApiError, enforce, type Issue } from "../http/errors.js";
 import { json, noContent, type Reply } from "../http/responses.js";
 import { referenceError, storeError } from "../http/store-errors.js";
+import { leaveAllOrganizations } from "../organizations/leave-all.js";
 import { checkKeyUserCreate } from "../policy/api-keys.js";
 import { grantsSignIn } from "../policy/credentials.js";
 import { isInvitation, vouchesForEmail } from "../policy/email-verification.js";
@@ -23,7 +25,9 @@ import { decodeListCursor, encodeListCursor } from "../records/list-cursor.js";
 import { LIST_PAGE_LIMITS } from "../records/list-page.js";
 import { parseRecordBody } from "../records/parse-body.js";
 import { serializeRecord } from "../records/serialize.js";
+import { isForeignKeyViolation } from "../store/errors.js";
 import type { ListOptions } from "../store/record-lists.js";
+import type { RecordScope } from "../store/record-store.js";
 import { MissingRefError, referrersOf, refTargetsOf } from "../store/references.js";
 import { type Permitted, permit } from "./access.js";
 import { checkRefs } from "./refs.js";
@@ -44,11 +48,16 @@ function listQuery(search: URLSearchParams): Pick<ListOptions, "limit" | "offset
  * `GET /api/<segment>`: a page of the records the caller may read (docs/api.md#lists), by `offset` or
  * `after` a page's `nextCursor`; `total` when at most 10,000 (or with `total=exact`).
  */
-export async function listRecords(context: RouteContext, request: ApiRequest, entity: EntityModel): Promise<Reply> {
-  const access = await permit(context, request, entity, "read");
+export async function listRecords(
+  context: RouteContext,
+  request: ApiRequest,
+  entity: EntityModel,
+  within: RecordScope = {},
+): Promise<Reply> {
+  const access = await permit(context, request, entity, "read", within);
   const query = listQuery(new URL(request.url).searchParams);
   const ownedBy = access.scope === "own" ? access.caller?.id : undefined;
-  const page = await context.store.list(entity, { ...query, ...(ownedBy ? { ownedBy } : {}) });
+  const page = await context.store.list(entity, { ...query, ...within, ...(ownedBy ? { ownedBy } : {}) });
   return json(200, {
     items: page.rows.map((row) => serializeRecord(entity, row)),
     ...(page.total === null ? {} : { total: page.total }),
@@ -57,17 +66,29 @@ export async function listRecords(context: RouteContext, request: ApiRequest, en
 }
 
 /** `GET /api/<segment>/<id>`. */
-export async function readRecord(context: RouteContext, request: ApiRequest, entity: EntityModel, id: string): Promise<Reply> {
-  const access = await permit(context, request, entity, "read");
-  const record = await context.store.find(entity, id);
+export async function readRecord(
+  context: RouteContext,
+  request: ApiRequest,
+  entity: EntityModel,
+  id: string,
+  within: RecordScope = {},
+): Promise<Reply> {
+  const access = await permit(context, request, entity, "read", within);
+  // Another organization's record is not found here, whatever its id: 404, never 403.
+  const record = await context.store.find(entity, id, within);
   if (!record) throw new ApiError("NOT_FOUND");
   enforce(checkOwnership(entity, access, record));
   return json(200, { item: serializeRecord(entity, record) });
 }
 
 /** `POST /api/<segment>`: creates a record owned by the caller. */
-export async function createRecord(context: RouteContext, request: ApiRequest, entity: EntityModel): Promise<Reply> {
-  const access = await permit(context, request, entity, "create");
+export async function createRecord(
+  context: RouteContext,
+  request: ApiRequest,
+  entity: EntityModel,
+  within: RecordScope = {},
+): Promise<Reply> {
+  const access = await permit(context, request, entity, "create", within);
   const { caller } = access;
   const body = await readJsonObject(request);
   const services = context.services;
@@ -81,7 +102,7 @@ export async function createRecord(context: RouteContext, request: ApiRequest, e
   });
   if (entity.isAuthEntity && access.credential === "api-key") enforce(checkKeyUserCreate(body));
   checkRoleValue(context, entity, values);
-  await checkRefs(context, entity, values);
+  await checkRefs(context, entity, values, within.organizationId);
   enforce(checkFieldGuards(services?.auth ?? null, entity, caller, values));
   // A user with a password or the setup role is a sign-in of its own: a stolen session must not make one.
   if (services && caller && access.session && entity.isAuthEntity && grantsSignIn(services.auth, caller, null, values)) {
@@ -93,15 +114,21 @@ export async function createRecord(context: RouteContext, request: ApiRequest, e
   // The owner is the caller, unless a caller allowed past the field guard (the setup role) names one.
   const ownerField = entity.ownerField;
   const owner = ownerField && !Object.hasOwn(values, ownerField) ? { [ownerField]: caller?.id ?? null } : {};
-  const record = { ...defaultsFor(entity, values), ...values, ...owner };
+  // A tenant record belongs to the organization of its path, whatever the body says (it never moves).
+  const organization: Record<string, unknown> = entity.tenant ? { [ORGANIZATION_ID_FIELD]: within.organizationId } : {};
+  const record: Record<string, unknown> = { ...defaultsFor(entity, values), ...values, ...owner, ...organization };
   // A required owner field an anonymous caller cannot fill in.
   if (ownerField && record[ownerField] === null && entity.fields.some((field) => field.name === ownerField && field.required)) {
     throw new ApiError("INVALID_BODY", { issues: [{ path: [ownerField], message: "is required: sign in, and it is you" }] });
   }
   try {
-    const inserted = await context.store.insert(entity, record, { refs: refTargetsOf(context.model, entity, record) });
+    const inserted = await context.store.insert(entity, record, {
+      refs: refTargetsOf(context.model, entity, record, within.organizationId),
+    });
     return json(201, { item: serializeRecord(entity, inserted) });
   } catch (error) {
+    // The organization was deleted meanwhile: its foreign key refused the record.
+    if (entity.tenant && isForeignKeyViolation(error)) throw new ApiError("NOT_FOUND", { cause: error });
     // The owner filled in is the caller: when that user is gone now, so is the token's standing.
     const callerGone = error instanceof MissingRefError && error.missing.some((ref) => Object.hasOwn(owner, ref.field));
     throw callerGone ? invalidTokenError() : storeError(error, { isAuthEntity: false });
@@ -141,12 +168,19 @@ async function createUserRecord(
  * `DELETE /api/<segment>/<id>`; deleting a user revokes their sessions and removes their second factors and API keys. Optional `ref`s (owner fields included) that point at the record
  * become `null` in the same transaction; a required one makes it 409 `CONFLICT`, changing nothing.
  */
-export async function deleteRecord(context: RouteContext, request: ApiRequest, entity: EntityModel, id: string): Promise<Reply> {
-  const access = await permit(context, request, entity, "delete");
+export async function deleteRecord(
+  context: RouteContext,
+  request: ApiRequest,
+  entity: EntityModel,
+  id: string,
+  within: RecordScope = {},
+): Promise<Reply> {
+  const access = await permit(context, request, entity, "delete", within);
   const auth = entity.isAuthEntity ? context.services?.auth : undefined;
   // One transaction: the record is read (and locked) once, and checked as it is when deleted.
   const removed = await context.store
     .remove(entity, id, {
+      ...within,
       referrers: referrersOf(context.model, entity),
       guard: async (trx, current) => {
         enforce(checkOwnership(entity, access, current));
@@ -162,7 +196,10 @@ export async function deleteRecord(context: RouteContext, request: ApiRequest, e
         await context.services?.providers.identities.removeAll(trx, id);
         if (context.services) {
           const by = { actorId: access.caller?.id ?? null, sessionId: access.session?.id ?? null };
-          await requestEvents(context, context.services, request).write(trx, {
+          const events = requestEvents(context, context.services, request);
+          const organizations = context.services.organizations;
+          if (organizations) await leaveAllOrganizations(trx, organizations, events, { user: { id, email: String(current.email) }, ...by });
+          await events.write(trx, {
             type: "user.deleted",
             userId: id,
             email: String(current.email),

@@ -1,5 +1,19 @@
 import type { AuthOperationId } from "../endpoints/catalog.js";
 import type { OperationDefinition } from "../endpoints/operation.js";
+import {
+  acceptInvitation,
+  changeMemberRole,
+  createOrganization,
+  deleteOrganization,
+  getOrganization,
+  inviteMember,
+  listInvitations,
+  listMembers,
+  listOrganizations,
+  removeMember,
+  revokeInvitation,
+  updateOrganization,
+} from "../organizations/routes.js";
 import { linkIdentity, listIdentities, listProviders, providerCallback, startProviderSignIn, unlinkIdentity } from "../providers/routes.js";
 import { createApiKey, listApiKeys, revokeApiKey } from "./api-keys.js";
 import { listEvents } from "./events.js";
@@ -24,6 +38,18 @@ import { resendVerification, verifyEmail } from "./verify-email.js";
  * reach the store). The compiler asks for each operation of the catalog, under its own id.
  */
 export const AUTH_OPERATIONS: { readonly [Id in AuthOperationId]: OperationDefinition<Id> } = {
+  listOrganizations,
+  createOrganization,
+  getOrganization,
+  updateOrganization,
+  deleteOrganization,
+  listMembers,
+  changeMemberRole,
+  removeMember,
+  listInvitations,
+  inviteMember,
+  revokeInvitation,
+  acceptInvitation,
   login,
   loginMfa,
   loginPasskeyOptions,

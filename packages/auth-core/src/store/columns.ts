@@ -1,4 +1,5 @@
 import type { EntityModel, FieldModel } from "../config/index.js";
+import { ORGANIZATION_ID_FIELD } from "../config/vocabulary.js";
 
 /** A whole number as wide as a time in milliseconds needs: 64 bits on PostgreSQL (SQLite's integers always are). */
 export function timeColumn(dialect: "sqlite" | "postgres"): "bigint" | "integer" {
@@ -36,6 +37,8 @@ export function entityColumns(entity: EntityModel, dialect: "sqlite" | "postgres
     if (entity.isAuthEntity && field.name === "password") continue;
     columns.push({ name: field.name, type: columnType(field, dialect), notNull: entity.isAuthEntity && field.name === "email" });
   }
+  // The organization a tenant record belongs to (docs/organizations.md): set from the path, never from a body.
+  if (entity.tenant) columns.push({ name: ORGANIZATION_ID_FIELD, type: "text", notNull: true });
   if (entity.isAuthEntity) {
     columns.push({ name: "passwordHash", type: "text", notNull: true });
     columns.push({ name: "tokenVersion", type: "integer", notNull: true });

@@ -31,3 +31,9 @@ export function isUnavailableError(error: unknown): boolean {
     message,
   );
 }
+
+/** `true` for a foreign-key violation: a tenant record written into an organization deleted meanwhile, or one deleted while it has records. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const { code } = (error ?? {}) as DriverError;
+  return code === "SQLITE_CONSTRAINT_FOREIGNKEY" || code === "23503";
+}

@@ -1,10 +1,12 @@
 import { type Kysely, sql } from "kysely";
 import type { DomainModel, EntityModel } from "../config/index.js";
+import { ORGANIZATION_ID_FIELD } from "../config/vocabulary.js";
 import { API_KEY_TABLES, apiKeySteps } from "./api-key-table.js";
 import { entityColumns, refIndexName, timeColumn, uniqueIndexName } from "./columns.js";
 import type { AnyDB, Database } from "./database.js";
 import { EVENT_TABLES, eventSteps } from "./event-table.js";
 import { createTableStep, type Step } from "./migration-step.js";
+import { ORGANIZATION_TABLES, organizationSteps } from "./organization-tables.js";
 import { providerSteps } from "./provider-tables.js";
 import { SECOND_FACTOR_TABLES, secondFactorSteps } from "./second-factor-tables.js";
 import { writeTransaction } from "./transaction.js";
@@ -20,6 +22,7 @@ export const TABLES = {
   ...SECOND_FACTOR_TABLES,
   ...EVENT_TABLES,
   ...API_KEY_TABLES,
+  ...ORGANIZATION_TABLES,
 } as const;
 
 /**
@@ -238,7 +241,11 @@ function tableSteps(entity: EntityModel, dialect: Database["dialect"], present: 
           .addColumn("createdAt", "text", (column) => column.notNull())
           .addColumn("updatedAt", "text", (column) => column.notNull());
         for (const column of columns) {
-          builder = builder.addColumn(column.name, column.type, (spec) => (column.notNull ? spec.notNull() : spec));
+          builder = builder.addColumn(column.name, column.type, (spec) => {
+            const required = column.notNull ? spec.notNull() : spec;
+            // A tenant record's organization exists while it does: an organization with records cannot be deleted.
+            return column.name === ORGANIZATION_ID_FIELD ? required.references(`${ORGANIZATION_TABLES.organizations}.id`) : required;
+          });
         }
         return builder.execute();
       },
@@ -248,6 +255,20 @@ function tableSteps(entity: EntityModel, dialect: Database["dialect"], present: 
       run: (trx) => trx.schema.createIndex(`${entity.table}__order`).ifNotExists().on(entity.table).columns(["createdAt", "id"]).execute(),
     },
   ];
+}
+
+/**
+ * A tenant entity's lists read one organization's records in order (and, for `@Owner`, one owner's
+ * among them): one range of an index each, however many organizations and records there are.
+ */
+function tenantIndexSteps(entity: EntityModel, owner: string | null): Step[] {
+  const index = (name: string, columns: string[]): Step => ({
+    name: `create index ${name}`,
+    run: (trx) => trx.schema.createIndex(name).ifNotExists().on(entity.table).columns(columns).execute(),
+  });
+  const steps = [index(`${entity.table}__org_order`, [ORGANIZATION_ID_FIELD, "createdAt", "id"])];
+  if (owner) steps.push(index(`${entity.table}__org_${owner}__owner_order`, [ORGANIZATION_ID_FIELD, owner, "createdAt", "id"]));
+  return steps;
 }
 
 /** The steps of an entity's indexes: its unique fields (the auth email among them), its owner and its refs. */
@@ -262,6 +283,7 @@ function indexSteps(entity: EntityModel): Step[] {
       };
     });
   const owner = entity.ownerField;
+  if (entity.tenant) steps.push(...tenantIndexSteps(entity, owner));
   if (owner) {
     const index = `${entity.table}__${owner}__owner`;
     steps.push({
@@ -291,6 +313,7 @@ async function plannedSteps(db: Kysely<AnyDB>, model: DomainModel, dialect: Data
         ...eventSteps(dialect),
         ...apiKeySteps(dialect),
         ...providerSteps(dialect),
+        ...(model.auth.organizations ? organizationSteps(dialect) : []),
         ...throttleSteps(),
       ]
     : [];

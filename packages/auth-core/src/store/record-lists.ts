@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { EntityModel } from "../config/index.js";
+import { ORGANIZATION_ID_FIELD } from "../config/vocabulary.js";
 import type { AnyDB, Database } from "./database.js";
 import { fromRow, type StoredRecord } from "./rows.js";
 import { selectRows } from "./select-rows.js";
@@ -26,6 +27,8 @@ export interface ListOptions {
   readonly after?: ListPosition;
   /** Only records whose owner field (or, on the auth entity, id) equals this. */
   readonly ownedBy?: string;
+  /** On a tenant entity, the organization whose records are listed (required there: no organization lists none). */
+  readonly organizationId?: string;
   /** `exact` counts every record; `capped` (the default) counts up to {@link EXACT_TOTAL_LIMIT}. */
   readonly total?: "exact" | "capped";
 }
@@ -70,7 +73,7 @@ export class RecordLists {
 
   /**
    * The SQL of a kind of page and of its counts (what tests read the plans of). The page's
-   * parameters, in order: the owner (when owned), the position (when after), the limit, the offset
+   * parameters, in order: the organization (on a tenant entity), the owner (when owned), the position (when after), the limit, the offset
    * (when not after).
    */
   sqlOf(entity: EntityModel, owned: boolean, after: boolean): ListSql {
@@ -79,6 +82,8 @@ export class RecordLists {
     if (cached) return cached;
     const db: Kysely<AnyDB> = this.database.db;
     let query = db.selectFrom(entity.table);
+    // A tenant entity's lists are one organization's: the first parameter, before the owner.
+    if (entity.tenant) query = query.where(ORGANIZATION_ID_FIELD, "=", "organization");
     if (owned) query = query.where(this.ownerColumn(entity), "=", "owner");
     const filtered = after ? query.where((eb) => eb(eb.refTuple("createdAt", "id"), ">", eb.tuple("at", "id"))) : query;
     const ordered = filtered.selectAll().orderBy("createdAt").orderBy("id").limit(2);
@@ -88,7 +93,7 @@ export class RecordLists {
       .selectFrom(query.select("id").limit(4).as("capped"))
       .select((eb) => eb.fn.countAll<number | string>().as("total"))
       .compile();
-    const owner = owned ? ["owner"] : [];
+    const owner = [...(entity.tenant ? ["organization"] : []), ...(owned ? ["owner"] : [])];
     const expected = [...owner, ...(after ? ["at", "id", 2] : [2, 3])];
     if (
       JSON.stringify(page.parameters) !== JSON.stringify(expected) ||
@@ -105,7 +110,7 @@ export class RecordLists {
     const owned = options.ownedBy !== undefined;
     const { after } = options;
     const text = this.sqlOf(entity, owned, after !== undefined);
-    const owner = owned ? [options.ownedBy] : [];
+    const owner = [...(entity.tenant ? [options.organizationId ?? ""] : []), ...(owned ? [options.ownedBy] : [])];
     // One more than asked for: whether a next page exists, without counting.
     const paging = after ? [after.createdAt, after.id, options.limit + 1] : [options.limit + 1, options.offset ?? 0];
     const found = await selectRows<Record<string, unknown>>(this.database, text.page, [...owner, ...paging]);
@@ -124,7 +129,7 @@ export class RecordLists {
 
   /** How many records a list holds: every one when `exact`, else up to {@link EXACT_TOTAL_LIMIT} (`null` above). */
   private async count(entity: EntityModel, text: ListSql, owner: readonly unknown[], exact: boolean): Promise<number | null> {
-    const key = `${entity.table}\u0000${String(owner[0] ?? "")}`;
+    const key = `${entity.table}\u0000${owner.map(String).join("\u0000")}`;
     const now = Date.now();
     if (!exact && (this.large.get(key) ?? 0) > now) return null;
     const parameters = exact ? owner : [...owner, EXACT_TOTAL_LIMIT + 1];

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type Kysely, sql } from "kysely";
 import type { EntityModel } from "../config/index.js";
+import { ORGANIZATION_ID_FIELD } from "../config/vocabulary.js";
 import type { AnyDB, Database } from "./database.js";
 import { uniqueViolationColumn } from "./errors.js";
 import { TABLES } from "./migrate.js";
@@ -54,9 +55,25 @@ function isPossibleId(id: string): boolean {
  * being deleted) inside its transaction; `guard` runs inside the transaction before the write, with
  * the record as it is now, and may throw to abort.
  */
-export interface WriteOptions {
+export interface WriteOptions extends RecordScope {
   readonly refs?: readonly RefTarget[];
   readonly guard?: (trx: Kysely<AnyDB>, current: StoredRecord) => Promise<void>;
+}
+
+/** Where a record is looked for: on a tenant entity, the organization of the request's path. */
+export interface RecordScope {
+  readonly organizationId?: string;
+}
+
+/** A query narrowed to `scope`'s organization on a tenant entity (a record of another is not there). */
+function withinScope<Q extends { where: (column: string, op: "=", value: string) => Q }>(
+  entity: EntityModel,
+  query: Q,
+  scope: RecordScope,
+): Q {
+  if (!entity.tenant) return query;
+  // A tenant record is reached only through its organization: no scope finds none.
+  return query.where(ORGANIZATION_ID_FIELD, "=", scope.organizationId ?? "");
 }
 
 /** How a transaction locks the record it writes (PostgreSQL): a delete also excludes new references to it. */
@@ -80,16 +97,17 @@ export class RecordStore {
     return this.lists.list(entity, options);
   }
 
-  async find(entity: EntityModel, id: string): Promise<StoredRecord | undefined> {
+  /** The record with this id; on a tenant entity, only within `scope.organizationId` (another organization's is not found). */
+  async find(entity: EntityModel, id: string, scope: RecordScope = {}): Promise<StoredRecord | undefined> {
     if (!isPossibleId(id)) return undefined;
-    const row = await this.db.selectFrom(entity.table).selectAll().where("id", "=", id).executeTakeFirst();
+    const row = await withinScope(entity, this.db.selectFrom(entity.table).selectAll().where("id", "=", id), scope).executeTakeFirst();
     return row ? fromRow(entity, row) : undefined;
   }
 
-  /** `true` when a record with this id exists (for `ref` checks). */
-  async exists(entity: EntityModel, id: string): Promise<boolean> {
+  /** `true` when a record with this id exists (for `ref` checks), within `scope` as {@link find}. */
+  async exists(entity: EntityModel, id: string, scope: RecordScope = {}): Promise<boolean> {
     if (!isPossibleId(id)) return false;
-    const row = await this.db.selectFrom(entity.table).select("id").where("id", "=", id).executeTakeFirst();
+    const row = await withinScope(entity, this.db.selectFrom(entity.table).select("id").where("id", "=", id), scope).executeTakeFirst();
     return row !== undefined;
   }
 
@@ -168,11 +186,11 @@ export class RecordStore {
       writeTransaction(this.database, async (trx) => {
         // Targets before the row: a delete locks its row, then the rows that refer to it.
         await holdRefTargets(trx, this.database.dialect, options.refs ?? []);
-        const current = await this.lockRow(trx, entity, id, "update");
+        const current = await this.lockRow(trx, entity, id, "update", options);
         if (!current) return undefined;
         await options.guard?.(trx, current);
         await trx.updateTable(entity.table).set(changes).where("id", "=", id).execute();
-        return this.lockRow(trx, entity, id, "update");
+        return this.lockRow(trx, entity, id, "update", options);
       }),
     );
   }
@@ -187,7 +205,7 @@ export class RecordStore {
    */
   async remove(entity: EntityModel, id: string, options: WriteOptions & { referrers?: readonly Referrer[] } = {}): Promise<boolean> {
     return writeTransaction(this.database, async (trx) => {
-      const current = await this.lockRow(trx, entity, id, "delete");
+      const current = await this.lockRow(trx, entity, id, "delete", options);
       if (!current) return false;
       await options.guard?.(trx, current);
       await releaseReferences(trx, options.referrers ?? [], id);
@@ -228,9 +246,15 @@ export class RecordStore {
    * proceed, so two records that come to refer to each other cannot deadlock; a delete takes
    * `for update`, which waits for them.
    */
-  private async lockRow(trx: Kysely<AnyDB>, entity: EntityModel, id: string, lock: RowLock): Promise<StoredRecord | undefined> {
+  private async lockRow(
+    trx: Kysely<AnyDB>,
+    entity: EntityModel,
+    id: string,
+    lock: RowLock,
+    scope: RecordScope = {},
+  ): Promise<StoredRecord | undefined> {
     if (!isPossibleId(id)) return undefined;
-    let query = trx.selectFrom(entity.table).selectAll().where("id", "=", id);
+    let query = withinScope(entity, trx.selectFrom(entity.table).selectAll().where("id", "=", id), scope);
     if (this.database.dialect === "postgres") query = lock === "delete" ? query.forUpdate() : query.forNoKeyUpdate();
     const row = await query.executeTakeFirst();
     return row ? fromRow(entity, row) : undefined;

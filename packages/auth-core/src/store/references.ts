@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { DomainModel, EntityModel, FieldModel } from "../config/index.js";
+import { ORGANIZATION_ID_FIELD } from "../config/vocabulary.js";
 import type { AnyDB, Database } from "./database.js";
 
 /** A `ref` value a write stores: the field, the entity it points into, and the id it names. */
@@ -7,6 +8,8 @@ export interface RefTarget {
   readonly field: string;
   readonly target: EntityModel;
   readonly id: string;
+  /** A tenant target's organization: the record must belong to it (a record never points into another organization). */
+  readonly organizationId?: string;
 }
 
 /** A `ref` field (owner fields included) whose values point at records of some entity. */
@@ -46,12 +49,18 @@ export function referrersOf(model: DomainModel, target: EntityModel): Referrer[]
 }
 
 /** The `ref` values among `values` that name a record, with the entity each points into. */
-export function refTargetsOf(model: DomainModel, entity: EntityModel, values: Record<string, unknown>): RefTarget[] {
+export function refTargetsOf(
+  model: DomainModel,
+  entity: EntityModel,
+  values: Record<string, unknown>,
+  organizationId?: string,
+): RefTarget[] {
   const targets: RefTarget[] = [];
   for (const field of entity.fields) {
     const id = values[field.name];
     const target = model.entities.find((candidate) => candidate.name === field.to);
-    if (field.type === "ref" && typeof id === "string" && target) targets.push({ field: field.name, target, id });
+    if (field.type !== "ref" || typeof id !== "string" || !target) continue;
+    targets.push({ field: field.name, target, id, ...(target.tenant && organizationId !== undefined ? { organizationId } : {}) });
   }
   return targets;
 }
@@ -68,6 +77,7 @@ export async function holdRefTargets(trx: Kysely<AnyDB>, dialect: Database["dial
   const missing: RefTarget[] = [];
   for (const ref of refs) {
     let query = trx.selectFrom(ref.target.table).select("id").where("id", "=", ref.id);
+    if (ref.target.tenant) query = query.where(ORGANIZATION_ID_FIELD, "=", ref.organizationId ?? null);
     if (dialect === "postgres") query = query.forKeyShare();
     if ((await query.executeTakeFirst()) === undefined) missing.push(ref);
   }

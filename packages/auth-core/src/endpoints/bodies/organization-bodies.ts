@@ -1,0 +1,61 @@
+import { z } from "zod";
+import type { OrganizationsModel } from "../../config/index.js";
+import { emailProblem, normalizeEmail } from "../../records/email.js";
+
+/** An organization's slug (docs/organizations.md): lower-case letters, digits and dashes, 2 to 39 of them. */
+export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{1,38}$/;
+/** The longest organization name. */
+export const MAX_ORGANIZATION_NAME_LENGTH = 100;
+
+const name = z
+  .string({ error: "must be a string" })
+  .trim()
+  .min(1, "is required")
+  .max(MAX_ORGANIZATION_NAME_LENGTH, `must be at most ${MAX_ORGANIZATION_NAME_LENGTH} characters`)
+  .refine((value) => !/[\p{Cc}\p{Cf}]/u.test(value), "must not hold control or invisible characters")
+  .describe("Its name, as pages show it.");
+const slug = z
+  .string({ error: "must be a string" })
+  .regex(SLUG_PATTERN, "must be 2 to 39 lower-case letters, digits or dashes, starting with a letter or digit")
+  .describe("Unique; derived from `name` when absent.");
+
+/** `POST orgs`: `{ name, slug? }`. */
+export const createOrganizationBodySchema = z.strictObject({ name, slug: slug.optional() });
+
+/** `PATCH orgs/<id>`: `{ name?, slug? }`, at least one. */
+export const updateOrganizationBodySchema = z
+  .strictObject({ name: name.optional(), slug: slug.optional() })
+  .refine((body) => body.name !== undefined || body.slug !== undefined, { message: "send name or slug", path: [] });
+
+/** An organization role of the domain's. */
+function roleOf(organizations: OrganizationsModel | null) {
+  const roles = organizations?.roles ?? [];
+  return roles.length > 0
+    ? z.enum(roles as [string, ...string[]], { error: `must be one of ${roles.join(", ")}` }).describe("An organization role.")
+    : z.string().describe("An organization role.");
+}
+
+/** `PATCH orgs/<id>/members/<userId>`: `{ role }`. */
+export function memberRoleBodySchema(organizations: OrganizationsModel | null) {
+  return z.strictObject({ role: roleOf(organizations) });
+}
+
+/** `POST orgs/<id>/invitations`: `{ email, role }`, the e-mail normalized as accounts are. */
+export function invitationBodySchema(organizations: OrganizationsModel | null) {
+  return z.strictObject({
+    email: z
+      .string({ error: "must be a string" })
+      .transform(normalizeEmail)
+      .superRefine((email, context) => {
+        const problem = emailProblem(email);
+        if (problem) context.addIssue({ code: "custom", message: problem });
+      })
+      .describe("Who is invited: the link only works for the account with this e-mail."),
+    role: roleOf(organizations),
+  });
+}
+
+/** `POST orgs/invitations/accept`: `{ token }` from the invitation's link. */
+export const acceptInvitationBodySchema = z.strictObject({
+  token: z.string({ error: "must be a string" }).min(1, "is required").max(200, "is not an invitation token"),
+});
