@@ -30,11 +30,12 @@ export async function createAuth(options: CreateAuthOptions): Promise<Auth> {
   const store = new RecordStore(database);
   const context: RouteContext = { model, database, store, services, clientAddress: resolved.clientAddress };
   const { answer, handle } = createPipeline(context, resolved);
-  const { currentUser, renewSession, can } = createPageSessions(context);
+  const { currentUser, renewSession, can, membership } = createPageSessions(context);
   return {
     currentUser,
     renewSession,
     can,
+    membership,
     model,
     tools: {
       store,

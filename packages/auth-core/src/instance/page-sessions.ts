@@ -5,6 +5,8 @@ import type { Operation } from "../config/vocabulary.js";
 import type { AuthServices, RouteContext } from "../context.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { ApiError } from "../http/errors.js";
+import type { Organization } from "../organizations/organization-view.js";
+import { organizationView } from "../organizations/organization-view.js";
 import { isApiKey } from "../policy/api-keys.js";
 import { mayPerform } from "../policy/authorize.js";
 import { serializeRecord } from "../records/serialize.js";
@@ -53,7 +55,27 @@ export interface PageSessions {
    * @throws {TypeError} for an entity name domain.yaml does not have.
    * @example auth.can(user, "update", "Post", post)
    */
-  can(user: Profile | null, operation: Operation, entity: string, record?: Readonly<Record<string, unknown>>): boolean;
+  can(
+    user: Profile | null,
+    operation: Operation,
+    entity: string,
+    record?: Readonly<Record<string, unknown>>,
+    options?: { readonly membership?: PageMembership | null },
+  ): boolean;
+  /**
+   * `user`'s membership of an organization (docs/organizations.md): the organization and their role in
+   * it, read from the database now; `null` when signed out, not a member, or the organization does
+   * not exist (or the domain has no organizations).
+   * @example const membership = await auth.membership(user, params.orgId);
+   */
+  membership(user: Profile | null, organizationId: string): Promise<PageMembership | null>;
+}
+
+/** A signed-in user's place in one organization, as pages read it. */
+export interface PageMembership {
+  readonly organization: Organization;
+  /** Their organization role. */
+  readonly role: string;
 }
 
 /** A GET of the request's headers: what {@link authenticate} reads. */
@@ -95,11 +117,20 @@ export function createPageSessions(context: RouteContext): PageSessions {
         events.write(trx, { type: "session.reuse_detected", userId: session.userId, sessionId: session.id });
       return renew(services, request, onReuse);
     },
-    can(user, operation, entityName, record) {
+    can(user, operation, entityName, record, options = {}) {
       const entity = context.model.entities.find((candidate) => candidate.name === entityName);
       if (!entity) throw new TypeError(`domain.yaml has no entity named '${entityName}'`);
       const caller = user && context.services ? { id: user.id, role: user.role } : null;
-      return mayPerform(entity, operation, caller, { open: context.services === null, ...(record ? { record } : {}) });
+      const membership = options.membership ? { role: options.membership.role } : null;
+      return mayPerform(entity, operation, caller, { open: context.services === null, membership, ...(record ? { record } : {}) });
+    },
+    async membership(user, organizationId) {
+      const organizations = services?.organizations;
+      if (!user || !organizations) return null;
+      const access = await organizations.store.access(organizationId, user.id);
+      if (!access?.role) return null;
+      const organization = await organizations.store.find(organizationId);
+      return organization ? { organization: organizationView(organization), role: access.role } : null;
     },
   };
 }

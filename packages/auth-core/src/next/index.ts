@@ -14,15 +14,15 @@
  * }
  */
 import { headers } from "next/headers.js";
-import { forbidden, redirect } from "next/navigation.js";
+import { forbidden, notFound, redirect } from "next/navigation.js";
 import { type NextRequest, NextResponse } from "next/server.js";
 import { cache } from "react";
 import type { Operation } from "../config/vocabulary.js";
 import { authFromEnv } from "../env.js";
-import type { Profile } from "../instance/page-sessions.js";
+import type { PageMembership, Profile } from "../instance/page-sessions.js";
 import { signInPath } from "../policy/next-path.js";
 
-export type { Profile } from "../instance/page-sessions.js";
+export type { PageMembership, Profile } from "../instance/page-sessions.js";
 
 /** The request header in which {@link withSession} tells server code the page's path and query. */
 export const PAGE_PATH_HEADER = "x-domain-auth-path";
@@ -88,9 +88,50 @@ export async function can(
   operation: Operation,
   entity: string,
   record?: Readonly<Record<string, unknown>>,
+  options?: { readonly membership?: PageMembership | null },
 ): Promise<boolean> {
   const auth = await authFromEnv();
-  return auth.can(user, operation, entity, record);
+  return auth.can(user, operation, entity, record, options);
+}
+
+/**
+ * The signed-in user's membership of organization `organizationId` (docs/organizations.md): the
+ * organization and their role in it, read from the database once per request and organization;
+ * `null` when signed out or not a member. Pass it to {@link can} for a tenant entity.
+ *
+ * @example
+ * const membership = await currentMembership(orgId);
+ * if (membership && (await can(user, "create", "Project", undefined, { membership }))) …
+ */
+export const currentMembership: (organizationId: string) => Promise<PageMembership | null> = cache(async (organizationId: string) => {
+  const auth = await authFromEnv();
+  return auth.membership(await currentUser(), organizationId);
+});
+
+/** Options of {@link requireMember}. */
+export interface RequireMemberOptions {
+  /** Organization roles that may see the page; a member with another is shown the 403 page. @default any member */
+  readonly roles?: readonly string[];
+}
+
+/**
+ * The signed-in user's membership of organization `organizationId`, or never returns: a signed-out
+ * visitor is redirected to `/login?next=<this page>`; someone who is not a member gets the 404 page
+ * (an organization's existence is not revealed); a member without one of `roles` the 403 page.
+ *
+ * @example
+ * // app/orgs/[orgId]/billing/page.tsx
+ * const { organization, role } = await requireMember(orgId, { roles: ["Owner"] });
+ */
+export async function requireMember(
+  organizationId: string,
+  options: RequireMemberOptions = {},
+): Promise<PageMembership & { readonly user: Profile }> {
+  const user = await requireUser();
+  const membership = await currentMembership(organizationId);
+  if (!membership) return notFound();
+  if (options.roles && !options.roles.includes(membership.role)) return forbiddenPage();
+  return { ...membership, user };
 }
 
 /** Builds a proxy's response from the request headers to pass on. */

@@ -11,6 +11,16 @@ export const organizationSchema = z.object({
 /** An organization. */
 export type Organization = z.output<typeof organizationSchema>;
 
+/** An organization's row as its members see it. */
+export function organizationView(row: {
+  readonly id: string;
+  readonly name: string;
+  readonly slug: string;
+  readonly createdAt: string;
+}): Organization {
+  return { id: row.id, name: row.name, slug: row.slug, createdAt: new Date(row.createdAt).toISOString() };
+}
+
 /** An organization role, or `null` for the setup role's support access to an organization it is not in. */
 const roleSchema = z.string().nullable().describe("The caller's organization role (`null`: the setup role, not a member).");
 

@@ -22,18 +22,14 @@ import {
 import { decodeListCursor, encodeListCursor } from "../records/list-cursor.js";
 import { uniqueViolationColumn } from "../store/errors.js";
 import { UniqueConflictError } from "../store/record-store.js";
-import { INVITATION_TTL_SECONDS, type InvitationRow, type MemberRow, type OrganizationRow } from "./organization-store.js";
-import type { Invitation, Member, Organization, OrganizationSummary } from "./organization-view.js";
+import { INVITATION_TTL_SECONDS, type InvitationRow, type MemberRow } from "./organization-store.js";
+import { type Invitation, type Member, type OrganizationSummary, organizationView } from "./organization-view.js";
 import type { Organizations } from "./organizations.js";
 
 /** The organizations of an instance; every organization endpoint is switched off without them. */
 function organizationsOf(services: AuthServices): Organizations {
   if (!services.organizations) throw new ApiError("NOT_FOUND");
   return services.organizations;
-}
-
-function organizationView(row: OrganizationRow): Organization {
-  return { id: row.id, name: row.name, slug: row.slug, createdAt: new Date(row.createdAt).toISOString() };
 }
 
 function memberView(row: MemberRow): Member {
