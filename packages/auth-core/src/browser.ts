@@ -18,6 +18,7 @@ export type { SetupStatus } from "./accounts/setup-view.js";
 export type { SessionTokens, SignedIn } from "./accounts/signed-in-view.js";
 export type { ApiKeyView, CreatedApiKey } from "./api-keys/api-key-view.js";
 export {
+  ACCEPT_INVITATION_PATH,
   type ApiPaths,
   apiKeyPath,
   apiPaths,
@@ -28,6 +29,8 @@ export {
   itemPath,
   type ListQuery,
   OPENAPI_PATH,
+  ORGANIZATIONS_PATH,
+  organizationPath,
   passkeyPath,
   providerSignInPath,
   sessionPath,
@@ -47,6 +50,13 @@ export { ACCOUNT_TOKEN_LIFETIMES, type AccountTokenKind } from "./mail/lifetimes
 export type { PasskeySummary } from "./mfa/passkey-view.js";
 export type { MfaChallenge, MfaEnrollment } from "./mfa/second-step-view.js";
 export type { RecoveryCodesAnswer, TotpEnrolment } from "./mfa/totp-view.js";
+export type {
+  Invitation,
+  Member,
+  MembershipAnswer,
+  Organization,
+  OrganizationSummary,
+} from "./organizations/organization-view.js";
 export {
   API_KEY_LIMITS,
   API_KEY_OPERATIONS,
@@ -67,6 +77,20 @@ export {
 export { checkEventReader, eventSubject } from "./policy/events.js";
 export { checkFieldGuards, guardedFields } from "./policy/field-guards.js";
 export { afterSignIn, DEFAULT_AFTER_SIGN_IN, signInPath } from "./policy/next-path.js";
+export {
+  actorOf,
+  checkActOnMember,
+  checkCreateOrganization,
+  checkFirstRole,
+  checkGrant,
+  checkManages,
+  firstRoleOf,
+  grantsMember,
+  MAX_ORGANIZATION_NAME_LENGTH,
+  type Membership,
+  type OrganizationRules,
+  SLUG_PATTERN,
+} from "./policy/organizations.js";
 export { type Access, checkOwnership, ownsRecord } from "./policy/ownership.js";
 export { type PermissionSummary, summarizePermission } from "./policy/permission-summary.js";
 export {

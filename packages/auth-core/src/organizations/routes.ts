@@ -2,7 +2,6 @@ import { randomBytes } from "node:crypto";
 import type { Authenticated, KeyAuthenticated } from "../accounts/authenticate.js";
 import { requestEvents } from "../accounts/security-events.js";
 import type { AuthServices } from "../context.js";
-import { SLUG_PATTERN } from "../endpoints/bodies/organization-bodies.js";
 import { defineOperation } from "../endpoints/operation.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { ApiError, enforce } from "../http/errors.js";
@@ -17,6 +16,7 @@ import {
   checkManages,
   firstRoleOf,
   type Membership,
+  SLUG_PATTERN,
   seesOrganization,
 } from "../policy/organizations.js";
 import { decodeListCursor, encodeListCursor } from "../records/list-cursor.js";

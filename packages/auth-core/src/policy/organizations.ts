@@ -3,6 +3,11 @@ import { parseMemberToken } from "../config/vocabulary.js";
 import type { Caller, PolicyAuth } from "./subjects.js";
 import { ALLOWED, forbidden, type Verdict } from "./verdict.js";
 
+/** An organization's slug (docs/organizations.md): lower-case letters, digits and dashes, 2 to 39 of them. */
+export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{1,38}$/;
+/** The longest organization name. */
+export const MAX_ORGANIZATION_NAME_LENGTH = 100;
+
 /** The caller's place in one organization: their organization role, or `null` when they are not a member. */
 export interface Membership {
   readonly role: string;

@@ -1,11 +1,7 @@
 import { z } from "zod";
 import type { OrganizationsModel } from "../../config/index.js";
+import { MAX_ORGANIZATION_NAME_LENGTH, SLUG_PATTERN } from "../../policy/organizations.js";
 import { emailProblem, normalizeEmail } from "../../records/email.js";
-
-/** An organization's slug (docs/organizations.md): lower-case letters, digits and dashes, 2 to 39 of them. */
-export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{1,38}$/;
-/** The longest organization name. */
-export const MAX_ORGANIZATION_NAME_LENGTH = 100;
 
 const name = z
   .string({ error: "must be a string" })
