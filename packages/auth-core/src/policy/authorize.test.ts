@@ -1,4 +1,4 @@
-import { BLOG_YAML, domainOf } from "@domain-auth/test-support/domains";
+import { BLOG_YAML, domainOf, TEAMS_YAML } from "@domain-auth/test-support/domains";
 import { describe, expect, it } from "vitest";
 import type { DomainModel, EntityModel } from "../config/index.js";
 import type { Operation } from "../config/vocabulary.js";
@@ -198,5 +198,35 @@ auth:
 
   it("is false for an entity without an owner field", () => {
     expect(ownsRecord(thing(null), { id: "t1" }, READER)).toBe(false);
+  });
+});
+
+describe("authorize on a tenant entity (docs/organizations.md#permissions)", () => {
+  const project = entityOf(domainOf(TEAMS_YAML), "Project");
+  const task = entityOf(domainOf(TEAMS_YAML), "Task");
+  const OWNER = { role: "Owner" };
+  const MANAGER = { role: "Manager" };
+  const MEMBER = { role: "Member" };
+  const DENY_404 = { allowed: false, status: 404 };
+
+  it.each<[string, Operation, Caller, { role: string } | null, object]>([
+    ["a Manager creates (@Member(Owner, Manager))", "create", READER, MANAGER, ALL],
+    ["a Member may not create: 403", "create", READER, MEMBER, DENY_403],
+    ["anyone not a member: 404, never 403", "create", READER, null, DENY_404],
+    ["an anonymous caller: 401, whatever the membership", "read", ANONYMOUS, null, DENY_401],
+    ["any member reads (@Member)", "read", READER, MEMBER, ALL],
+    ["a global role the list names grants in every organization", "read", ADMIN, null, ALL],
+    ["@Owner needs a member: a removed one owns nothing there", "update", READER, null, DENY_404],
+    ["@Owner within the organization", "update", READER, MEMBER, OWN],
+    ["only the Owner deletes", "delete", READER, MANAGER, DENY_403],
+    ["the Owner deletes", "delete", READER, OWNER, ALL],
+  ])("%s", (_case, operation, caller, membership, decision) => {
+    expect(authorize(project, operation, caller, { membership })).toEqual(decision);
+  });
+
+  it("reads an operation without an entry as members only, never every signed-in user", () => {
+    expect(task.permissions.read).toEqual(["@Member"]);
+    expect(authorize(task, "read", READER, { membership: null })).toEqual(DENY_404);
+    expect(authorize(task, "delete", READER, { membership: MEMBER })).toEqual(ALL);
   });
 });

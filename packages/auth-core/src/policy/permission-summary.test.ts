@@ -19,6 +19,17 @@ describe("summarizePermission", () => {
     expect(summarizePermission(post(permissions), operation)).toEqual({ permissions: list, sentence });
   });
 
+  it("names the members of the organization on a tenant entity", () => {
+    const project: PolicyEntity = { isAuthEntity: false, ownerField: "ownerId", tenant: true, permissions: {} };
+    const summary = (permissions: PolicyEntity["permissions"], operation: Operation) =>
+      summarizePermission({ ...project, permissions }, operation).sentence;
+    expect(summary({ create: ["@Member(Owner, Manager)"] }, "create")).toBe("members holding Owner, Manager");
+    expect(summary({ read: ["@Member", "Admin"] }, "read")).toBe("Admin; members of the organization");
+    expect(summary({ update: ["@Member(Owner)", "@Owner"] }, "update")).toBe("members holding Owner; the record's owner");
+    // Off a tenant entity the token grants nothing, and says nothing.
+    expect(summarizePermission(post({ read: ["@Member"] }), "read").sentence).toBe("nobody");
+  });
+
   it("says 'the user themself' on the auth entity, and 'anyone' for an open domain whatever the list", () => {
     const user: PolicyEntity = { isAuthEntity: true, ownerField: null, permissions: { read: ["Admin", "@Owner"] } };
     expect(summarizePermission(user, "read").sentence).toBe("Admin; the user themself");

@@ -1,4 +1,4 @@
-import type { Operation } from "../config/vocabulary.js";
+import { type Operation, parseMemberToken } from "../config/vocabulary.js";
 import type { AuthorizeOptions } from "./authorize.js";
 import type { PolicyEntity } from "./subjects.js";
 
@@ -29,6 +29,10 @@ export function summarizePermission(entity: PolicyEntity, operation: Operation, 
   if (permissions.includes("@Authenticated")) return { permissions, sentence: "any signed-in user" };
   const roles = permissions.filter((token) => !token.startsWith("@"));
   const parts = roles.length > 0 ? [roles.join(", ")] : [];
+  for (const token of permissions) {
+    const member = entity.tenant ? parseMemberToken(token) : null;
+    if (member) parts.push(member.roles ? `members holding ${member.roles.join(", ")}` : "members of the organization");
+  }
   if (permissions.includes("@Owner")) parts.push(ownerWords(entity, operation));
   return { permissions, sentence: parts.length > 0 ? parts.join("; ") : "nobody" };
 }
