@@ -37,11 +37,13 @@ afterAll(() => provider.close());
 const NEW_PASSWORD = "a brand new passphrase";
 const RESET_PASSWORD = "the password of a reset link";
 const sidOf = (token: string) => String(decodeJwt(token).sid);
+/** Organizations, so that their events are recorded too. */
+const ORGANIZATIONS = "  organizations: { roles: [Owner, Manager, Member], manage: [Owner, Manager] }\n";
 
 describe.each(BACKENDS)("security events on $name", (backend) => {
   const heard: SecurityEvent[] = [];
   const secrets = new Set<string>([TEST_SECRET, TEST_PASSWORD, NEW_PASSWORD, RESET_PASSWORD]);
-  const test = useMailInstance(backend.create, blogWithProvider(provider.issuer), {
+  const test = useMailInstance(backend.create, `${blogWithProvider(provider.issuer)}${ORGANIZATIONS}`, {
     providers: { acme: { clientId: provider.clientId, clientSecret: provider.clientSecret } },
     clientAddress: clientAddressFromHeader,
     onEvent: (event) => {
@@ -214,6 +216,23 @@ describe.each(BACKENDS)("security events on $name", (backend) => {
     expect((await api().delete(`/api/user/identities/${identity.id}`, { token: people.frank.token })).status).toBe(204);
   }
 
+  /** Frank creates an organization and invites Hana; she joins, is promoted, leaves; Frank deletes it. */
+  async function organizationFlows(): Promise<void> {
+    const { frank } = people;
+    const carol = await signUp(api(), { email: "hana@example.com" });
+    keep(carol.token, carol.refreshToken);
+    const created = await api().post("/api/orgs", { name: "Frankly" }, { token: frank.token, headers: CLIENT });
+    expect(created.status, created.text).toBe(201);
+    const organization = `/api/orgs/${created.body.organization.id}`;
+    const invited = await api().post(`${organization}/invitations`, { email: carol.email, role: "Member" }, { token: frank.token });
+    expect(invited.status, invited.text).toBe(201);
+    const token = await mailTokenFor(carol.email, test.mail.to(carol.email).length + 1);
+    expect((await api().post("/api/orgs/invitations/accept", { token }, { token: carol.token })).status).toBe(200);
+    expect((await api().patch(`${organization}/members/${carol.id}`, { role: "Manager" }, { token: frank.token })).status).toBe(200);
+    expect((await api().delete(`${organization}/members/${carol.id}`, { token: carol.token })).status).toBe(204);
+    expect((await api().delete(organization, { token: frank.token })).status).toBe(204);
+  }
+
   /** Every hash and sealed secret the database holds: no event may carry one. */
   async function storedSecrets(): Promise<void> {
     const db = test.database.db;
@@ -245,10 +264,11 @@ describe.each(BACKENDS)("security events on $name", (backend) => {
       passkeyFlow,
       apiKeyFlow,
       providerFlows,
+      organizationFlows,
     ]) {
       await flow();
     }
-    await eventually(async () => (await readAllEvents(api(), people.admin.token, { type: "invitation.sent" })).length === 1);
+    await eventually(async () => (await readAllEvents(api(), people.admin.token, { type: "invitation.sent" })).length === 2);
     await settled(test.auth);
     await storedSecrets();
     events = await readAllEvents(api(), people.admin.token);
@@ -348,7 +368,8 @@ describe.each(BACKENDS)("security events on $name", (backend) => {
     const { admin, carol, dave } = people;
     expect(eventOf(events, "user.created", { userId: carol.id })).toMatchObject({ actorId: admin.id, detail: { invitation: false } });
     expect(eventOf(events, "user.created", { userId: dave })).toMatchObject({ email: "dave@example.com", detail: { invitation: true } });
-    expect(eventOf(events, "invitation.sent")).toMatchObject({ userId: dave, actorId: admin.id });
+    expect(eventOf(events, "invitation.sent", { userId: dave })).toMatchObject({ actorId: admin.id });
+    expect(eventOf(events, "invitation.sent", { email: "hana@example.com" })).toMatchObject({ userId: null, detail: { role: "Member" } });
     expect(eventOf(events, "user.deleted")).toMatchObject({ userId: dave, actorId: admin.id, email: "dave@example.com" });
   });
 

@@ -4,6 +4,7 @@ import { BLOG_YAML } from "@domain-auth/test-support/domains";
 import { parseSetCookie } from "cookie";
 import { beforeAll, describe, expect, it } from "vitest";
 import { resetSecondFactors } from "../../src/admin.js";
+import { entryPath } from "../../src/endpoints/api-paths.js";
 import { catalogOperations } from "../../src/endpoints/catalog.js";
 import type { MailMessage } from "../../src/index.js";
 import { useClockedPair } from "../support/clocked.js";
@@ -16,8 +17,8 @@ import { currentCode, enrolTotp, passwordStep } from "../support/second-factors.
  * account changes (a password reset, deleting a user, the admin command's reset) do to factors.
  */
 
-// A provider is declared so that every endpoint of the catalog is served (it is never reached).
-const REQUIRED_YAML = `${BLOG_YAML}  mfa: { required: [Admin] }\n  providers: { acme: { type: oidc, issuer: "https://id.acme.example" } }\n`;
+// A provider and organizations are declared so that every endpoint of the catalog is served (the provider is never reached).
+const REQUIRED_YAML = `${BLOG_YAML}  mfa: { required: [Admin] }\n  providers: { acme: { type: oidc, issuer: "https://id.acme.example" } }\n  organizations: { roles: [Owner, Member] }\n`;
 const PROVIDERS = { acme: { clientId: "mfa-required-test", clientSecret: "mfa-required-test-secret" } };
 const SAME_SITE = { origin: "http://localhost", host: "localhost" };
 
@@ -59,7 +60,7 @@ describe.each(BACKENDS)("required second factors on $name", (backend) => {
   it("refuses the enrolment token on every other endpoint, 401 as an invalid token", async () => {
     const operations = catalogOperations().filter(({ operation }) => !operation.enrolment);
     const calls = [
-      ...operations.map(({ method, entry }) => [method, `/api/user/${entry.path.replace(/\{[^}]+\}/g, "x")}`] as const),
+      ...operations.map(({ method, entry }) => [method, entryPath({ segment: "user" }, entry).replace(/\{[^}]+\}/g, "x")] as const),
       ["GET", "/api/post"] as const,
       ["POST", "/api/post"] as const,
       ["GET", "/api/user/x"] as const,
