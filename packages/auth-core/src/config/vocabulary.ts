@@ -31,7 +31,8 @@ export type EndpointFlag = (typeof ENDPOINT_FLAGS)[number];
 
 /**
  * The web app's auth pages (its `app/(domain-auth)` route group) by name, each with what it needs
- * to exist: the endpoint flag its form calls, `jwt` for any `auth.type: jwt`, or `null` (always).
+ * to exist: the endpoint flag its form calls (`organizations` for the organization pages), `jwt`
+ * for any `auth.type: jwt`, or `null` (always).
  */
 export const AUTH_PAGE_NEEDS = {
   setup: "setup",
@@ -43,7 +44,9 @@ export const AUTH_PAGE_NEEDS = {
   "reset-password": "passwordReset",
   "verify-email": "verifyEmail",
   docs: null,
-} as const satisfies Record<string, Endpoint | "jwt" | null>;
+  orgs: "organizations",
+  invitations: "organizations",
+} as const satisfies Record<string, EndpointFlag | "jwt" | null>;
 
 /** An auth page by name: its path is `/<name>`. */
 export type AuthPage = keyof typeof AUTH_PAGE_NEEDS;
@@ -55,15 +58,25 @@ export type AuthPage = keyof typeof AUTH_PAGE_NEEDS;
 export const AUTH_PAGES: readonly string[] = Object.freeze(Object.keys(AUTH_PAGE_NEEDS).map((page) => `/${page}`));
 
 /**
+ * The auth pages with a page per item under them, `/<name>/<id>` (an organization's `/orgs/<id>`):
+ * those are auth pages too, with the same needs.
+ */
+export const AUTH_ITEM_PAGES: readonly AuthPage[] = Object.freeze(["orgs"] as const);
+
+/**
  * Whether an auth page exists for a domain whose endpoints are `endpoints` (`null` under
- * `auth.type: none`, where only the pages that need nothing exist).
+ * `auth.type: none`, where only the pages that need nothing exist). A flag that is not an
+ * `auth.endpoints` one (`organizations`) counts only where `endpoints` has it on.
  * @example authPageExists("forgot-password", auth.endpoints) // false without e-mail
  */
-export function authPageExists(page: AuthPage, endpoints: Readonly<Record<Endpoint, boolean>> | null): boolean {
-  const needs = AUTH_PAGE_NEEDS[page];
+export function authPageExists(
+  page: AuthPage,
+  endpoints: (Readonly<Record<Endpoint, boolean>> & Readonly<Partial<Record<EndpointFlag, boolean>>>) | null,
+): boolean {
+  const needs: EndpointFlag | "jwt" | null = AUTH_PAGE_NEEDS[page];
   if (needs === null) return true;
   if (endpoints === null) return false;
-  return needs === "jwt" || endpoints[needs];
+  return needs === "jwt" || endpoints[needs] === true;
 }
 
 /** The endpoint flags whose routes send e-mail: they exist only where e-mail can be sent (docs/mail.md). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AUTH_PAGES } from "../config/vocabulary.js";
+import { AUTH_ITEM_PAGES, AUTH_PAGES } from "../config/vocabulary.js";
 import { contentSecurityPolicy, createNonce, isAuthPage, securityHeaders } from "./security-headers.js";
 
 /** The policy as a map from directive to its sources. */
@@ -14,12 +14,21 @@ function directivesOf(policy: string): Map<string, string[]> {
 
 describe("isAuthPage", () => {
   it("is true for each auth page, with or without a trailing slash, and for nothing else", () => {
+    const itemPages = new Set(AUTH_ITEM_PAGES.map((page) => `/${page}`));
     for (const page of AUTH_PAGES) {
       expect(isAuthPage(page), page).toBe(true);
       expect(isAuthPage(`${page}/`), `${page}/`).toBe(true);
-      expect(isAuthPage(`${page}/x`), `${page}/x`).toBe(false);
+      expect(isAuthPage(`${page}/x`), `${page}/x`).toBe(itemPages.has(page));
+      expect(isAuthPage(`${page}/x/y`), `${page}/x/y`).toBe(false);
     }
-    for (const other of ["/", "/api/user/me", "/login-help", "/about"]) expect(isAuthPage(other), other).toBe(false);
+    for (const other of ["/", "/api/user/me", "/login-help", "/about", "/about/x", "/orgs-x/y"])
+      expect(isAuthPage(other), other).toBe(false);
+  });
+
+  it("is true for an item of an item page: an organization's /orgs/<id>", () => {
+    expect(isAuthPage("/orgs/0b0d4c5e")).toBe(true);
+    expect(isAuthPage("/orgs/0b0d4c5e/")).toBe(true);
+    expect(isAuthPage("/orgs//")).toBe(false);
   });
 });
 

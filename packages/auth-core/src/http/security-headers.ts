@@ -3,11 +3,17 @@
  * dependencies, so the app's proxy and a scaffolded project's build them the same way.
  */
 
-import { AUTH_PAGES } from "../config/vocabulary.js";
+import { AUTH_ITEM_PAGES, AUTH_PAGES } from "../config/vocabulary.js";
 
-/** `true` for the path of one of the web app's auth pages (`AUTH_PAGES`), which get {@link securityHeaders}. */
+/**
+ * `true` for the path of one of the web app's auth pages (`AUTH_PAGES`), or of an item under one
+ * of `AUTH_ITEM_PAGES` (`/orgs/<id>`), which get {@link securityHeaders}.
+ */
 export function isAuthPage(pathname: string): boolean {
-  return AUTH_PAGES_SET.has(pathname.length > 1 && pathname.endsWith("/") ? pathname.slice(0, -1) : pathname);
+  const path = pathname.length > 1 && pathname.endsWith("/") ? pathname.slice(0, -1) : pathname;
+  if (AUTH_PAGES_SET.has(path)) return true;
+  const item = /^\/([^/]+)\/[^/]+$/.exec(path);
+  return item !== null && AUTH_ITEM_PAGES_SET.has(item[1] ?? "");
 }
 
 /**
@@ -34,6 +40,7 @@ export interface SecurityHeadersOptions {
 }
 
 const AUTH_PAGES_SET: ReadonlySet<string> = new Set(AUTH_PAGES);
+const AUTH_ITEM_PAGES_SET: ReadonlySet<string> = new Set(AUTH_ITEM_PAGES);
 
 const NONCE = /^[A-Za-z0-9+/_-]{16,}={0,2}$/;
 

@@ -147,7 +147,9 @@ export function entityOperationSpecs(model: DomainModel, options: { readonly inv
   const open = !model.hasAuth;
   return model.entities.flatMap((entity) =>
     ENTITY_OPERATIONS.map((row): OperationSpec => {
-      const errors = row.errors(entity).filter((code) => !(open && code === "FORBIDDEN"));
+      const declared = row.errors(entity).filter((code) => !(open && code === "FORBIDDEN"));
+      // Under an organization the caller is not in, every operation is 404.
+      const errors = entity.tenant && !declared.includes("NOT_FOUND") ? [...declared, "NOT_FOUND" as const] : declared;
       return {
         method: row.method,
         path: entity.tenant

@@ -1,6 +1,6 @@
 import { BACKENDS } from "@domain-auth/test-support/databases";
-import { BLOG_YAML } from "@domain-auth/test-support/domains";
-import { beforeAll, describe, expect, it } from "vitest";
+import { BLOG_YAML, TEAMS_YAML } from "@domain-auth/test-support/domains";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { MailMessage } from "../../src/index.js";
 import type { OpenApiDocument } from "../../src/openapi/index.js";
 import { apiClient } from "../support/client.js";
@@ -133,6 +133,55 @@ describe.each(BACKENDS)("the served document against a recorded flow on $name", 
     const tokens = await accounts();
     await records(tokens);
     await api.post("/api/user/logout", { everywhere: false }, { token: tokens.admin });
+    expect(conformance.disagreements).toEqual([]);
+  });
+});
+
+describe.each(BACKENDS)("the served document of a domain with organizations against a recorded flow on $name", (backend) => {
+  const sent: MailMessage[] = [];
+  const instance = useInstance(backend.create, TEAMS_YAML, {
+    mail: { mailer: { send: async (message: MailMessage) => void sent.push(message) }, appUrl: "http://localhost" },
+  });
+
+  it("finds no request or answer of the organization endpoints and tenant records on which they disagree", async () => {
+    const served = await apiClient(instance.auth).get("/api/openapi.json");
+    const conformance = new Conformance(served.body as OpenApiDocument);
+    const api = conformance.over(apiClient(instance.auth));
+    const owner = (await api.post("/api/user/setup", ADMIN)).body.token;
+    const member = (await api.post("/api/user/register", { email: "member@example.com", password: PASSWORD })).body;
+    const memberToken = (await api.post("/api/user/login", { email: "member@example.com", password: PASSWORD })).body.token;
+    const created = await api.post("/api/orgs", { name: "Acme" }, { token: owner });
+    await api.post("/api/orgs", { name: "" }, { token: owner });
+    await api.post("/api/orgs", { name: "Taken", slug: created.body.organization.slug }, { token: owner });
+    const org = `/api/orgs/${created.body.organization.id}`;
+    await api.get("/api/orgs", { token: owner });
+    await api.get(org, { token: owner });
+    await api.get(org, { token: memberToken });
+    await api.patch(org, { name: "Acme Inc." }, { token: owner });
+    await api.patch(org, {}, { token: owner });
+    await api.post(`${org}/invitations`, { email: "member@example.com", role: "Member" }, { token: owner });
+    await api.post(`${org}/invitations`, { email: "nobody", role: "Chief" }, { token: owner });
+    const pending = await api.get(`${org}/invitations`, { token: owner });
+    // The message leaves after the answer.
+    await vi.waitFor(() => expect(sent).toHaveLength(1));
+    const link = sent.at(-1)?.link ?? "";
+    await api.post("/api/orgs/invitations/accept", { token: "not-a-token" }, { token: memberToken });
+    await api.post("/api/orgs/invitations/accept", { token: new URL(link).searchParams.get("token") }, { token: memberToken });
+    await api.get(`${org}/members?limit=1`, { token: memberToken });
+    await api.patch(`${org}/members/${member.user.id}`, { role: "Manager" }, { token: owner });
+    await api.patch(`${org}/members/${member.user.id}`, { role: "Owner" }, { token: memberToken });
+    const project = await api.post(`${org}/project`, { title: "Rocket", organizationId: "elsewhere" }, { token: memberToken });
+    await api.post(`${org}/project`, { budget: "lots" }, { token: memberToken });
+    await api.get(`${org}/project?limit=1`, { token: memberToken });
+    await api.get(`${org}/project/${project.body.item.id}`, { token: owner });
+    await api.patch(`${org}/project/${project.body.item.id}`, { budget: 3 }, { token: memberToken });
+    await api.post(`${org}/task`, { title: "t", project: project.body.item.id }, { token: memberToken });
+    await api.get(`${org}/task`, { token: memberToken });
+    await api.delete(org, { token: owner });
+    await api.delete(`${org}/members/${member.user.id}`, { token: memberToken });
+    await api.get(`${org}/project`, { token: memberToken });
+    await api.delete(`${org}/invitations/${pending.body.items[0]?.id ?? "none"}`, { token: owner });
+    expect(project.status).toBe(201);
     expect(conformance.disagreements).toEqual([]);
   });
 });

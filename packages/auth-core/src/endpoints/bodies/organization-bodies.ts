@@ -18,10 +18,8 @@ const slug = z
 /** `POST orgs`: `{ name, slug? }`. */
 export const createOrganizationBodySchema = z.strictObject({ name, slug: slug.optional() });
 
-/** `PATCH orgs/<id>`: `{ name?, slug? }`, at least one. */
-export const updateOrganizationBodySchema = z
-  .strictObject({ name: name.optional(), slug: slug.optional() })
-  .refine((body) => body.name !== undefined || body.slug !== undefined, { message: "send name or slug", path: [] });
+/** `PATCH orgs/<id>`: `{ name?, slug? }`; an empty one changes nothing. */
+export const updateOrganizationBodySchema = z.strictObject({ name: name.optional(), slug: slug.optional() });
 
 /** An organization role of the domain's. */
 function roleOf(organizations: OrganizationsModel | null) {
