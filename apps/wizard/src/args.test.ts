@@ -112,6 +112,41 @@ describe("parseWizardArgs", () => {
     expect(parseWizardArgs(["--providers"])).toMatchObject({ kind: "error" });
   });
 
+  it('reads --organizations: the roles inside an organization, in the order listed; none for "" and --no-organizations', () => {
+    expect(parseWizardArgs(["--organizations", "Owner,Manager,Member"])).toMatchObject({
+      kind: "run",
+      flags: { organizations: ["Owner", "Manager", "Member"] },
+    });
+    expect(parseWizardArgs(["--organizations", "Lead, Owner Guest"])).toMatchObject({
+      kind: "run",
+      flags: { organizations: ["Lead", "Owner", "Guest"] },
+    });
+    expect(parseWizardArgs(["--organizations="])).toMatchObject({ kind: "run", flags: { organizations: [] } });
+    expect(parseWizardArgs(["--no-organizations"])).toMatchObject({ kind: "run", flags: { organizations: [] } });
+    expect(parseWizardArgs(["--type", "none", "--no-organizations"])).toMatchObject({
+      kind: "run",
+      flags: { type: "none", organizations: [] },
+    });
+    // Without either, the question is open (and --yes keeps the file's).
+    expect("organizations" in (parseWizardArgs(["--type", "jwt"]) as { flags: object }).flags).toBe(false);
+  });
+
+  it("refuses --organizations with --type none, or with --no-organizations", () => {
+    expect(parseWizardArgs(["--type", "none", "--organizations", "Owner"])).toEqual({
+      kind: "error",
+      message: "--type none and --organizations contradict each other: under auth.type none nobody signs in, so nobody is a member",
+    });
+    expect(parseWizardArgs(["--organizations", "Owner", "--no-organizations"])).toEqual({
+      kind: "error",
+      message: "--organizations and --no-organizations contradict each other",
+    });
+    expect(parseWizardArgs(["--organizations"])).toMatchObject({ kind: "error" });
+    expect(parseWizardArgs(["--organisations", "Owner"])).toEqual({
+      kind: "error",
+      message: "unknown option --organisations (did you mean --organizations?)",
+    });
+  });
+
   it("accepts an empty default role and short flags", () => {
     const args = parseWizardArgs(["-y", "--default-role="]);
     expect(args).toMatchObject({ kind: "run", yes: true, flags: { defaultRole: "" } });

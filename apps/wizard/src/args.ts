@@ -34,6 +34,9 @@ ${ENDPOINT_OPTION_LINES}
   --no-mfa               no second factors: turn off the authenticator app and passkeys
   --providers LIST       the providers people may sign in with, e.g. google,github
                          (${PRESET_PROVIDERS.join(", ")}; "" for none; with jwt only)
+  --organizations ROLES  records belong to organizations, whose members hold these roles,
+                         e.g. Owner,Manager,Member (the first is the creator's; with jwt only)
+  --no-organizations     no organizations: auth.organizations is taken out (or --organizations "")
   --no-install           do not run the package manager's install
   --keep-start           keep a "next start" start script (default: node server.mjs)
   --core FILE            depend on this @domain-auth/core tarball (npm pack) in place of
@@ -84,6 +87,8 @@ const OPTIONS = {
   "mfa-required": { type: "string" },
   "no-mfa": { type: "boolean" },
   providers: { type: "string" },
+  organizations: { type: "string" },
+  "no-organizations": { type: "boolean" },
   "no-install": { type: "boolean" },
   "keep-start": { type: "boolean" },
   core: { type: "string" },
@@ -154,6 +159,8 @@ function choiceFlags(values: ParsedValues): ChoiceFlags | string {
   const mfa = values["no-mfa"] ? "off" : mfaRequired === undefined ? undefined : parseRoleList(mfaRequired);
   const providers = providersFlag(values);
   if (typeof providers === "string") return providers;
+  const organizations = organizationsFlag(values);
+  if (typeof organizations === "string") return organizations;
   // `--no-verify-email` answers the requirement question; the verifyEmail endpoint flag has no option of its own.
   const disabledEndpoints = ENDPOINTS.filter((name) => name !== "verifyEmail" && values[endpointOption(name)] === true);
   const verifyEmail = values["verify-email"] ? true : values["no-verify-email"] ? false : undefined;
@@ -166,6 +173,7 @@ function choiceFlags(values: ParsedValues): ChoiceFlags | string {
     ...(verifyEmail !== undefined && { verifyEmail }),
     ...(mfa !== undefined && { mfa }),
     ...(providers !== undefined && { providers }),
+    ...(organizations !== undefined && { organizations }),
   };
 }
 
@@ -179,4 +187,22 @@ function providersFlag(values: ParsedValues): readonly PresetProvider[] | string
     return "--type none and --providers contradict each other: under auth.type none nobody signs in";
   }
   return providers;
+}
+
+/**
+ * `--organizations` / `--no-organizations`: the organization roles listed (`[]` for `""` and
+ * `--no-organizations`), `undefined` without either, or why they cannot be (a string). The roles are
+ * checked against the core's rules once domain.yaml is read (its `auth.roles` among them).
+ */
+function organizationsFlag(values: ParsedValues): readonly string[] | string | undefined {
+  if (values.organizations !== undefined && values["no-organizations"]) {
+    return "--organizations and --no-organizations contradict each other";
+  }
+  if (values["no-organizations"]) return [];
+  if (values.organizations === undefined) return undefined;
+  const roles = parseRoleList(values.organizations);
+  if (values.type === "none" && roles.length > 0) {
+    return "--type none and --organizations contradict each other: under auth.type none nobody signs in, so nobody is a member";
+  }
+  return roles;
 }

@@ -1,6 +1,7 @@
 import type { MfaModel } from "@domain-auth/core/config";
 import type { AuthType, Endpoint } from "@domain-auth/core/vocabulary";
 import { type CredentialField, type DomainState, detectAuthEntity, missingCredentials, registerRoleCandidates } from "./domain-state.js";
+import { DEFAULT_ORGANIZATION_ROLES } from "./organizations.js";
 import { managedPreset, type PresetProvider } from "./providers.js";
 
 /** Every answer the wizard collects: what the `auth` block (and the auth entity) should become. */
@@ -25,6 +26,12 @@ export interface AuthChoices {
    * Absent: `auth.providers` stays as the file has it.
    */
   readonly providers?: readonly PresetProvider[];
+  /**
+   * The roles inside an organization, as `auth.organizations.roles` declares them (its `manage` and
+   * `create` stay as the file has them); `[]` for no organizations, which takes `auth.organizations`
+   * out (used with `jwt`). Absent: `auth.organizations` stays as the file has it.
+   */
+  readonly organizations?: readonly string[];
 }
 
 /** The answers given as flags; an absent key is a question still open. */
@@ -42,6 +49,8 @@ export interface ChoiceFlags {
   readonly mfa?: readonly string[] | "off";
   /** `--providers google,github`: the presets people may sign in with (`[]` for `""`). */
   readonly providers?: readonly PresetProvider[];
+  /** `--organizations Owner,Manager,Member`: the roles inside an organization; `[]` for `""` and `--no-organizations`. */
+  readonly organizations?: readonly string[];
 }
 
 /** `--no-mfa`: neither second factor exists, so no role can be required to use one. */
@@ -127,6 +136,18 @@ export function initialProviders(state: DomainState, flags: ChoiceFlags): readon
 }
 
 /**
+ * The organization roles the question starts from: the flag's, else the file's, else
+ * {@link DEFAULT_ORGANIZATION_ROLES} less those a global role of `globalRoles` is named like (the
+ * starter's `Member` leaves `Owner, Manager`), which the core would refuse.
+ */
+export function initialOrganizationRoles(state: DomainState, flags: ChoiceFlags, globalRoles: readonly string[]): readonly string[] {
+  if (flags.organizations?.length) return flags.organizations;
+  if (state.organizationRoles?.length) return state.organizationRoles;
+  const free = DEFAULT_ORGANIZATION_ROLES.filter((role) => !globalRoles.includes(role));
+  return free.length > 0 ? free : DEFAULT_ORGANIZATION_ROLES;
+}
+
+/**
  * The answers of an unattended run (`--yes`): the flags, and for every other question the file's
  * current value (or the starter's for a new file). Missing credential fields are added.
  */
@@ -143,5 +164,7 @@ export function unattendedChoices(state: DomainState, flags: ChoiceFlags, option
     verifyEmail: initialVerifyEmail(state, flags),
     mfa: initialMfa(state, flags),
     providers: initialProviders(state, flags),
+    // Without the flag, `auth.organizations` stays as the file has it.
+    ...(flags.organizations !== undefined && { organizations: flags.organizations }),
   };
 }

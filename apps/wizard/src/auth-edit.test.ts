@@ -381,3 +381,84 @@ describe("auth.providers", () => {
     expect(providersOf(all)).toEqual(PRESET_PROVIDERS.map((type) => `${type}:${type}`));
   });
 });
+
+describe("auth.organizations", () => {
+  const source =
+    "name: x\nentities:\n  User:\n    fields:\n      email: string\n      password: string\nauth:\n  type: jwt\n  roles: [Admin]\n";
+  const choices = { ...BLOG_CHOICES, roles: ["Admin"], defaultRole: null };
+  const organizing = (...organizations: string[]) => ({ ...choices, organizations });
+  const organizationsOf = (text: string) => {
+    const { model, diagnostics } = validateDomainText(text);
+    if (!model) throw new Error(diagnostics.map(({ message }) => message).join("\n"));
+    return model.auth?.organizations;
+  };
+  const TENANT =
+    "  Project:   # the team's\n    tenant: true\n    fields:\n      title: string\n    permissions:\n      read: ['@Member(Manager)']\n";
+
+  it("creates the key with just its roles after providers, and a rerun with the same answer changes nothing", () => {
+    const withProviders = `${source}  providers: { google: { type: google } }\n# end\n`;
+    const answer = { ...organizing("Owner", "Manager", "Member"), providers: ["google" as const] };
+    const result = applyAuthChoices(withProviders, answer);
+    expect(result).toBe(withProviders.replace("# end", "  organizations: { roles: [Owner, Manager, Member] }\n# end"));
+    expect(organizationsOf(result)).toEqual({ roles: ["Owner", "Manager", "Member"], manage: ["Owner"], create: ["@Authenticated"] });
+    expect(applyAuthChoices(result, answer)).toBe(result);
+  });
+
+  it("keeps every other byte of the file: comments, order, spacing", () => {
+    const result = applyAuthChoices(BLOG, { ...BLOG_CHOICES, organizations: ["Owner", "Member"] });
+    expect(result).toBe(BLOG.replace("setup: true }\n", "setup: true }\n  organizations: { roles: [Owner, Member] }\n"));
+    expect(organizationsOf(result)?.roles).toEqual(["Owner", "Member"]);
+  });
+
+  it("changes only the roles of a block map, keeping manage, create and comments", () => {
+    const block = `${source}  organizations:   # teams\n    roles:\n      - Owner\n      - Manager\n    manage: [Owner, Manager]   # who invites\n    create: [Admin]\n`;
+    const result = applyAuthChoices(block, organizing("Owner", "Manager", "Member", "Guest"));
+    expect(result).toBe(block.replace("      - Manager\n", "      - Manager\n      - Member\n      - Guest\n"));
+    expect(organizationsOf(result)).toEqual({
+      roles: ["Owner", "Manager", "Member", "Guest"],
+      manage: ["Owner", "Manager"],
+      create: ["Admin"],
+    });
+    expect(applyAuthChoices(block, organizing("Owner", "Manager"))).toBe(block);
+
+    const flow = `${source}  organizations: { roles: [Owner, Member], manage: [Owner] }   # teams\n`;
+    expect(applyAuthChoices(flow, organizing("Lead", "Owner"))).toBe(flow.replace("[Owner, Member]", "[Lead, Owner]"));
+  });
+
+  it("adds roles to a map that has none, and replaces a value that is not a map", () => {
+    expect(applyAuthChoices(`${source}  organizations: { manage: [Owner] }\n`, organizing("Owner", "Member"))).toBe(
+      `${source}  organizations: { roles: [Owner, Member], manage: [Owner] }\n`,
+    );
+    expect(applyAuthChoices(`${source}  organizations:\n    create: [Admin]\n`, organizing("Owner"))).toBe(
+      `${source}  organizations:\n    roles: [Owner]\n    create: [Admin]\n`,
+    );
+    expect(applyAuthChoices(`${source}  organizations:\n`, organizing("Owner"))).toBe(`${source}  organizations: { roles: [Owner] }\n`);
+    expect(applyAuthChoices(`${source}  organizations: yes\n`, organizing("Owner"))).toBe(`${source}  organizations: { roles: [Owner] }\n`);
+  });
+
+  it("takes the key out for no organizations, whatever it holds", () => {
+    expect(applyAuthChoices(`${source}  organizations: { roles: [Owner] }\n# end\n`, organizing())).toBe(`${source}# end\n`);
+    expect(
+      applyAuthChoices(`${source}  organizations:\n    roles: [Owner, Member]\n    manage: [Owner]\n  verifyEmail: false\n`, organizing()),
+    ).toBe(`${source}  verifyEmail: false\n`);
+    expect(applyAuthChoices(source, organizing())).toBe(source);
+  });
+
+  it("goes into a new auth block, which the core accepts with a tenant entity", () => {
+    const bare = `name: x\nentities:\n  User:\n    fields:\n      email: string\n      password: string\n${TENANT}`;
+    const result = applyAuthChoices(bare, organizing("Owner", "Manager", "Member"));
+    expect(result).toBe(`${bare}auth:\n  type: jwt\n  roles: [Admin]\n  organizations: { roles: [Owner, Manager, Member] }\n`);
+    expect(validateDomainText(result).diagnostics).toEqual([]);
+    expect(applyAuthChoices(result, organizing("Owner", "Manager", "Member"))).toBe(result);
+  });
+
+  it("is left as it is without an answer, and under auth.type none", () => {
+    const withOrganizations = `${source}  organizations: { roles: [Owner] }\n`;
+    expect(applyAuthChoices(withOrganizations, choices)).toBe(withOrganizations);
+    expect(applyAuthChoices(withOrganizations, { ...organizing("Lead"), type: "none" })).toBe(
+      withOrganizations.replace("type: jwt", "type: none"),
+    );
+    const bare = "name: x\nentities:\n  Note:\n    fields:\n      text: string\n";
+    expect(applyAuthChoices(bare, { ...organizing("Owner"), type: "none", roles: [] })).toBe(`${bare}auth:\n  type: none\n`);
+  });
+});

@@ -25,7 +25,7 @@ export const CREDENTIAL_DECLARATIONS: Readonly<Record<CredentialField, Record<st
 };
 
 /** The order of the keys of the `auth` block, for placing a new key among existing ones. */
-const AUTH_KEY_ORDER = ["type", "entity", "roles", "endpoints", "verifyEmail", "mfa", "providers"] as const;
+const AUTH_KEY_ORDER = ["type", "entity", "roles", "endpoints", "verifyEmail", "mfa", "providers", "organizations"] as const;
 /** The order of the keys of `auth.mfa`. */
 const MFA_KEY_ORDER = ["totp", "passkeys", "required"] as const;
 type MfaKey = (typeof MFA_KEY_ORDER)[number];
@@ -259,6 +259,35 @@ function providersEdits(source: string, auth: YAMLMap, chosen: readonly PresetPr
   ];
 }
 
+/** `{ roles: [Owner, Manager, Member] }`: a new `auth.organizations`, its `manage` and `create` left to their defaults. */
+function organizationsValueText(roles: readonly string[]): string {
+  return renderFlowMap({ roles });
+}
+
+/**
+ * The edits that make `auth.organizations` declare `roles`: the key is added with just its `roles`
+ * when missing, taken out for `[]`; in an existing map only the `roles` list changes (in its own
+ * style, flow or block), so `manage`, `create` and every comment stay as written.
+ */
+function organizationsEdits(source: string, auth: YAMLMap, roles: readonly string[]): TextEdit[] {
+  const pair = pairOf(auth, "organizations");
+  if (!pair) {
+    if (roles.length === 0) return [];
+    return [insertPair(source, auth, "organizations", organizationsValueText(roles), anchorFor(auth, "organizations", AUTH_KEY_ORDER))];
+  }
+  if (roles.length === 0) return [removePair(source, auth, pair)];
+  const organizations = pair.value;
+  if (!isMap(organizations)) return [replacePairValue(source, auth, pair, organizationsValueText(roles))];
+  const rolesPair = pairOf(organizations, "roles");
+  if (!rolesPair) return [insertPair(source, organizations, "roles", renderFlowList(roles), null)];
+  if (isListOf(rolesPair.value, roles)) return [];
+  return [
+    isSeq(rolesPair.value)
+      ? replaceList(source, rolesPair.value, roles)
+      : replacePairValue(source, organizations, rolesPair, renderFlowList(roles)),
+  ];
+}
+
 function authBlockEdits(source: string, auth: YAMLMap, choices: AuthChoices): TextEdit[] {
   const jwt = choices.type === "jwt";
   const edits = setScalarPair(source, auth, "type", choices.type, AUTH_KEY_ORDER);
@@ -283,6 +312,7 @@ function authBlockEdits(source: string, auth: YAMLMap, choices: AuthChoices): Te
     edits.push(...setScalarPair(source, auth, "verifyEmail", choices.verifyEmail, AUTH_KEY_ORDER));
   if (jwt) edits.push(...mfaEdits(source, auth, choices.mfa));
   if (jwt && choices.providers) edits.push(...providersEdits(source, auth, choices.providers));
+  if (jwt && choices.organizations) edits.push(...organizationsEdits(source, auth, choices.organizations));
   return edits;
 }
 
@@ -296,6 +326,7 @@ function newAuthLines(source: string, choices: AuthChoices): string[] {
   const mfa = mfaDeclaration(choices.mfa);
   if (jwt && Object.keys(mfa).length > 0) lines.push(`mfa: ${renderFlowMap(mfa)}`);
   if (jwt && choices.providers?.length) lines.push(`providers: ${flowMapText(choices.providers.map(presetEntryText))}`);
+  if (jwt && choices.organizations?.length) lines.push(`organizations: ${organizationsValueText(choices.organizations)}`);
   return lines;
 }
 

@@ -6,6 +6,7 @@ import {
   ENDPOINTS,
   type Endpoint,
   impliedAuthEntity,
+  parseMemberToken,
   setupRoleOf,
 } from "@domain-auth/core/vocabulary";
 import { parseDocument } from "yaml";
@@ -42,12 +43,25 @@ export interface DomainState {
   readonly providers: readonly DeclaredProvider[];
   /** Role names used in any `permissions` list (not `*` nor `@` tokens), in order of first use. */
   readonly usedRoles: readonly string[];
+  /** `auth.organizations.roles` as written; `undefined` when the file declares no `auth.organizations` map. */
+  readonly organizationRoles: readonly string[] | undefined;
+  /**
+   * The organization roles the rest of the file names, in order of first use: in `@Member(…)`
+   * permissions and in `auth.organizations.manage`.
+   */
+  readonly usedOrganizationRoles: readonly string[];
+  /** The tenant entities (`tenant: true`), whose records belong to an organization. */
+  readonly tenants: readonly string[];
 }
 
 type Loose = Record<string, unknown>;
 
+function isRecord(value: unknown): value is Loose {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 function record(value: unknown): Loose {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Loose) : {};
+  return isRecord(value) ? value : {};
 }
 
 function strings(value: unknown): string[] {
@@ -58,6 +72,18 @@ function entityState(name: string, declaration: unknown): EntityState {
   const fields = record(record(declaration).fields);
   const roleDefault = record(fields.role).default;
   return { name, fields: Object.keys(fields), roleDefault: typeof roleDefault === "string" ? roleDefault : undefined };
+}
+
+/** The roles `@Member(…)` tokens name in the permissions, then those `manage` names. */
+function usedOrganizationRolesOf(entities: Loose, organizations: Loose): string[] {
+  const used = new Set<string>();
+  for (const entity of Object.values(entities)) {
+    for (const list of Object.values(record(record(entity).permissions))) {
+      for (const token of strings(list)) for (const role of parseMemberToken(token)?.roles ?? []) used.add(role);
+    }
+  }
+  for (const role of strings(organizations.manage)) used.add(role);
+  return [...used];
 }
 
 function usedRolesOf(entities: Loose): string[] {
@@ -83,6 +109,7 @@ export function readDomainState(text: string): DomainState | null {
   const entities = record(data.entities);
   const endpoints = record(auth.endpoints);
   const mfa = record(auth.mfa);
+  const organizations = record(auth.organizations);
   return {
     type: typeof auth.type === "string" ? auth.type : undefined,
     entity: typeof auth.entity === "string" ? auth.entity : undefined,
@@ -93,6 +120,9 @@ export function readDomainState(text: string): DomainState | null {
     mfa: { totp: mfa.totp !== false, passkeys: mfa.passkeys !== false, required: strings(mfa.required) },
     providers: Object.entries(record(auth.providers)).map(([id, provider]) => ({ id, type: record(provider).type })),
     usedRoles: usedRolesOf(entities),
+    organizationRoles: isRecord(auth.organizations) ? strings(organizations.roles) : undefined,
+    usedOrganizationRoles: usedOrganizationRolesOf(entities, organizations),
+    tenants: Object.entries(entities).flatMap(([name, declaration]) => (record(declaration).tenant === true ? [name] : [])),
   };
 }
 

@@ -10,6 +10,7 @@ import {
   initialEndpoints,
   initialEntity,
   initialMfa,
+  initialOrganizationRoles,
   initialProviders,
   initialType,
   initialVerifyEmail,
@@ -20,6 +21,13 @@ import {
   unattendedChoices,
 } from "./auth-choices.js";
 import { type DomainState, missingCredentials, registerRoleCandidates, setupRoleOf } from "./domain-state.js";
+import {
+  DEFAULT_ORGANIZATION_ROLES,
+  organizationRolesProblem,
+  tenantEntitiesText,
+  type ValidateDomainText,
+  validateOrganizationRolesCoverUses,
+} from "./organizations.js";
 import { managedPreset, neededKey, PRESET_PROVIDERS } from "./providers.js";
 import { parseRoleList, validateRoleList, validateRolesCoverPermissions } from "./validators.js";
 
@@ -90,14 +98,25 @@ async function askEntity(
   }
 }
 
-async function askRoles(state: DomainState, flags: ChoiceFlags, io: PromptStreams): Promise<string[]> {
+async function askRoles(state: DomainState, flags: ChoiceFlags, rules: Rules, io: PromptStreams): Promise<string[]> {
   if (flags.roles) return [...flags.roles];
+  // The roles `--organizations` gives stay: no global role may take one of their names. (The flag
+  // was checked against the core before the first question, so its validation is loaded.)
+  const organizations = flags.organizations?.length ? flags.organizations : undefined;
+  const validate = organizations && (await rules.validate);
+  const apartFromOrganizations = (roles: string[]) => {
+    const problem = validate && organizations && organizationRolesProblem(validate, organizations, roles);
+    return problem && `--organizations: ${problem}`;
+  };
   const value = answered(
     await text({
       message: "Which roles can users hold? (comma-separated; Admin, or else the first, is the setup role)",
       placeholder: "Admin, Editor, Reader",
       initialValue: state.roles.join(", "),
-      validate: (typed) => validateRoleList(typed) ?? validateRolesCoverPermissions(parseRoleList(typed ?? ""), state.usedRoles),
+      validate: (typed) => {
+        const roles = parseRoleList(typed ?? "");
+        return validateRoleList(typed) ?? validateRolesCoverPermissions(roles, state.usedRoles) ?? apartFromOrganizations(roles);
+      },
       ...io,
     }),
   );
@@ -239,24 +258,73 @@ async function askProviders(state: DomainState, flags: ChoiceFlags, io: PromptSt
   return PRESET_PROVIDERS.filter((type) => chosen.includes(type));
 }
 
+/**
+ * Asks whether records belong to organizations and, if so, the roles inside one, checked by the core's
+ * rules against the global roles. `[]` for no. A file with tenant entities needs organizations: only
+ * the roles are asked then.
+ */
+async function askOrganizations(
+  state: DomainState,
+  flags: ChoiceFlags,
+  context: { roles: readonly string[]; rules: Rules },
+  io: PromptStreams,
+): Promise<readonly string[]> {
+  if (flags.organizations) return flags.organizations;
+  if (state.tenants.length > 0) {
+    const whose = state.tenants.length === 1 ? "its" : "their";
+    log.info(`${tenantEntitiesText(state.tenants)} (tenant: true): ${whose} records belong to an organization.`, io);
+  } else {
+    const wanted = answered(
+      await confirm({
+        message: "Do the app's records belong to teams or organizations?",
+        initialValue: state.organizationRoles !== undefined,
+        ...io,
+      }),
+    );
+    if (!wanted) return [];
+  }
+  const validate = await context.rules.validate;
+  const value = answered(
+    await text({
+      message: "Which roles can members hold in an organization? (highest first; the first is its creator's)",
+      placeholder: DEFAULT_ORGANIZATION_ROLES.join(", "),
+      initialValue: initialOrganizationRoles(state, flags, context.roles).join(", "),
+      validate: (typed) => {
+        const roles = parseRoleList(typed ?? "");
+        return (
+          organizationRolesProblem(validate, roles, context.roles) ?? validateOrganizationRolesCoverUses(roles, state.usedOrganizationRoles)
+        );
+      },
+      ...io,
+    }),
+  );
+  return parseRoleList(value ?? "");
+}
+
+/** What the questions check answers with: the core's validation, loading while the first one is on screen. */
+export interface Rules {
+  readonly validate: Promise<ValidateDomainText>;
+}
+
 /** Asks every question without a flag, with the file's current values as defaults. */
 export async function askAuthChoices(
   state: DomainState,
   flags: ChoiceFlags,
-  options: { isNewFile: boolean },
+  options: { isNewFile: boolean; rules: Rules },
   io: PromptStreams,
 ): Promise<AuthChoices> {
   const type = await askType(state, flags, io);
   // Nothing else is asked under `none`: the file's values, as an unattended run keeps them, no field added.
   if (type === "none") return { ...unattendedChoices(state, flags, options), type, addFields: [] };
   const { entity, addFields } = await askEntity(state, flags, io);
-  const roles = await askRoles(state, flags, io);
+  const roles = await askRoles(state, flags, options.rules, io);
   const defaultRole = await askDefaultRole(state, flags, { entity, roles, isNewFile: options.isNewFile }, io);
   const endpoints = await askEndpoints(state, flags, entity, io);
   const verifyEmail = await askVerifyEmail(state, flags, io);
   const mfa = await askMfa(state, flags, { roles, isNewFile: options.isNewFile }, io);
   const providers = await askProviders(state, flags, io);
-  return { type, entity, addFields, roles, defaultRole, endpoints, verifyEmail, mfa, providers };
+  const organizations = await askOrganizations(state, flags, { roles, rules: options.rules }, io);
+  return { type, entity, addFields, roles, defaultRole, endpoints, verifyEmail, mfa, providers, organizations };
 }
 
 /** Asks whether to replace a file that differs from its template. */

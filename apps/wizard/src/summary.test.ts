@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEV_ORIGIN, devCallbackUrl } from "./providers.js";
-import { describeProviders, describeSecondFactors } from "./summary.js";
+import { describeOrganizations, describeProviders, describeSecondFactors } from "./summary.js";
 
 describe("describeSecondFactors", () => {
   it("names the roles that must use one, and the factors there are", () => {
@@ -47,5 +47,34 @@ describe("describeProviders", () => {
 
   it("builds the callback URL from the endpoint catalog's path", () => {
     expect(devCallbackUrl({ segment: "user" }, "github")).toBe(`${DEV_ORIGIN}/api/user/oauth/github/callback`);
+  });
+});
+
+describe("describeOrganizations", () => {
+  it("names the roles, what tenant: true does and which entities have it, and where the pages are", () => {
+    expect(describeOrganizations({ roles: ["Owner", "Manager", "Member"] }, ["Project"])).toEqual([
+      "Organizations: members hold Owner, Manager or Member;",
+      "whoever creates one is its Owner.",
+      "tenant: true on an entity makes its records belong to an organization",
+      "(so far: Project).",
+      "Pages: /orgs (yours, create one), /orgs/<id> (members, invitations).",
+    ]);
+    const one = describeOrganizations({ roles: ["Lead"] }, []);
+    expect(one.slice(0, 2)).toEqual(["Organizations: members hold Lead;", "whoever creates one is its Lead."]);
+    expect(one[3]).toBe("(no entity has it yet: add it in domain.yaml).");
+    expect(describeOrganizations({ roles: ["Owner", "Member"] }, ["Project", "Task"]).slice(0, 4)).toEqual([
+      "Organizations: members hold Owner or Member;",
+      "whoever creates one is its Owner.",
+      "tenant: true on an entity makes its records belong to an organization",
+      "(so far: Project, Task).",
+    ]);
+  });
+
+  it("keeps each line short enough for a note in an 80-column terminal", () => {
+    for (const line of describeOrganizations({ roles: ["Owner", "Manager", "Member"] }, [])) expect(line.length).toBeLessThanOrEqual(72);
+  });
+
+  it("says nothing without organizations", () => {
+    expect(describeOrganizations(null, [])).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import type { MfaModel, ProviderModel } from "@domain-auth/core/config";
 import type { Segmented } from "@domain-auth/core/endpoints";
 import type { FileChange } from "./file-changes.js";
 import { changedHunks } from "./line-diff.js";
+import { ORGANIZATION_PAGES } from "./organizations.js";
 import { DEV_ORIGIN, devCallbackUrl, providerVariables } from "./providers.js";
 
 /** Colours for a terminal, or none. */
@@ -78,5 +79,27 @@ export function describeProviders(providers: readonly Pick<ProviderModel, "id" |
       ...providerVariables(id).map((variable) => `${indent}${variable}`),
     ]),
     `In production, APP_URL takes the place of ${DEV_ORIGIN}.`,
+  ];
+}
+
+/** `A`, `A or B`, `A, B or C`. */
+function eitherOf(names: readonly string[]): string {
+  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} or ${names.at(-1)}`;
+}
+
+/**
+ * What the next steps say of `auth.organizations`: the roles members hold, that `tenant: true` puts
+ * an entity's records in an organization (and which entities have it), and where the pages are. No
+ * line without organizations. Short lines: the note is as wide as the terminal.
+ */
+export function describeOrganizations(organizations: { readonly roles: readonly string[] } | null, tenants: readonly string[]): string[] {
+  if (organizations === null) return [];
+  const { roles } = organizations;
+  return [
+    `Organizations: members hold ${eitherOf(roles)};`,
+    `whoever creates one is its ${roles[0]}.`,
+    "tenant: true on an entity makes its records belong to an organization",
+    tenants.length > 0 ? `(so far: ${tenants.join(", ")}).` : "(no entity has it yet: add it in domain.yaml).",
+    `Pages: ${ORGANIZATION_PAGES.list} (yours, create one), ${ORGANIZATION_PAGES.item} (members, invitations).`,
   ];
 }

@@ -62,7 +62,7 @@ describe("create-domain-auth validate", () => {
       [
         `broken.yaml:5:40  entities.User.fields.email.required  expected true or false, got string "yes"`,
         "broken.yaml:8:21  entities.User.permissions.read[1]  role 'Ghost' is not declared in auth.roles (declared: Admin)",
-        "broken.yaml:8:28  entities.User.permissions.read[2]  warning: unknown token '@Friends' grants nothing (known: @Owner, @Authenticated)",
+        "broken.yaml:8:28  entities.User.permissions.read[2]  warning: unknown token '@Friends' grants nothing (known: @Owner, @Authenticated, @Member)",
         "broken.yaml:10:9  auth.type  auth.type 'cookie' is planned but not implemented; use jwt or none",
         "broken.yaml:11:18  auth.roles[1]  role 'Admin' is declared twice",
       ].sort(),

@@ -42,6 +42,9 @@ auth:
 `;
 
 const ROUTE = "app/api/[...path]/route.ts";
+/** The organizations question, and the question of their roles. */
+const Q = "Do the app's records belong to teams or organizations?";
+const R = "Which roles can members hold in an organization?";
 let dir: string;
 
 beforeEach(async () => {
@@ -92,6 +95,7 @@ describe("interactive", () => {
     await session.answer("Require users who register to confirm", KEY.enter);
     await session.answer("Second factors", KEY.enter);
     await session.answer("Which providers may people sign in with?", KEY.enter);
+    await session.answer("Do the app's records belong to teams or organizations?", KEY.enter);
     await session.answer("Write these changes?", KEY.enter);
     expect(await session.done).toBe(0);
 
@@ -136,6 +140,7 @@ describe("interactive", () => {
     await session.answer("Require users who register to confirm", KEY.enter);
     await session.answer("Second factors", KEY.enter);
     await session.answer("Which providers may people sign in with?", KEY.enter);
+    await session.answer("Do the app's records belong to teams or organizations?", KEY.enter);
     await session.answer("Write these changes?", KEY.enter);
     expect(await session.done).toBe(0);
     expect(validateDomainText(await read("domain.yaml")).model?.auth).toMatchObject({
@@ -155,6 +160,7 @@ describe("interactive", () => {
     await session.answer("Require users who register to confirm", KEY.enter);
     await session.answer("Second factors", KEY.enter);
     await session.answer("Which providers may people sign in with?", KEY.enter);
+    await session.answer("Do the app's records belong to teams or organizations?", KEY.enter);
     await session.waitFor("domain.yaml");
     await session.answer("Write these changes?", KEY.enter);
     expect(await session.done).toBe(0);
@@ -178,6 +184,7 @@ describe("interactive", () => {
     await session.answer("Require users who register to confirm", KEY.enter);
     await session.answer("Second factors", KEY.enter);
     await session.answer("Which providers may people sign in with?", KEY.enter);
+    await session.answer("Do the app's records belong to teams or organizations?", KEY.enter);
     await session.answer("Write these changes?", KEY.enter);
     expect(await session.done).toBe(0);
     expect(await read("domain.yaml")).toBe(BLOG.replace("default: Reader }", "default: Editor }"));
@@ -194,6 +201,7 @@ describe("interactive", () => {
     // The file has no auth.mfa: "Optional for everyone" is the one selected; one up is Admin.
     session.type(KEY.up, KEY.enter);
     await session.answer("Which providers may people sign in with?", KEY.enter);
+    await session.answer("Do the app's records belong to teams or organizations?", KEY.enter);
     await session.answer("Write these changes?", KEY.enter);
     expect(await session.done).toBe(0);
     const result = await read("domain.yaml");
@@ -210,6 +218,7 @@ describe("interactive", () => {
     await keep.waitFor("Required for Admin, Editor");
     keep.type(KEY.enter);
     await keep.answer("Which providers may people sign in with?", KEY.enter);
+    await keep.answer("Do the app's records belong to teams or organizations?", KEY.enter);
     await keep.answer("Write these changes?", KEY.enter);
     expect(await keep.done).toBe(0);
     const kept = await read("domain.yaml");
@@ -219,6 +228,7 @@ describe("interactive", () => {
     await off.answer("Require users who register to confirm", KEY.enter);
     await off.answer("Required for Admin, Editor", KEY.down, KEY.down, KEY.enter);
     await off.answer("Which providers may people sign in with?", KEY.enter);
+    await off.answer("Do the app's records belong to teams or organizations?", KEY.enter);
     await off.answer("Write these changes?", KEY.enter);
     expect(await off.done).toBe(0);
     expect(await read("domain.yaml")).toBe(
@@ -242,6 +252,7 @@ describe("interactive", () => {
     await session.answer("Which endpoints should exist?", KEY.enter);
     await session.answer("Require users who register to confirm", KEY.enter);
     await session.answer("Which providers may people sign in with?", KEY.enter);
+    await session.answer("Do the app's records belong to teams or organizations?", KEY.enter);
     await session.answer("Write these changes?", KEY.enter);
     expect(await session.done).toBe(0);
     expect(session.screen()).not.toContain("Second factors (authenticator app, passkeys)");
@@ -262,6 +273,7 @@ describe("interactive", () => {
     await session.waitFor("◼ GitHub");
     // On Google, the first: select it too.
     session.type(KEY.space, KEY.enter);
+    await session.answer("Do the app's records belong to teams or organizations?", KEY.enter);
     await session.answer("Write these changes?", KEY.enter);
     expect(await session.done).toBe(0);
     expect(await read("domain.yaml")).toBe(
@@ -297,10 +309,85 @@ describe("interactive", () => {
       "--mfa-required=",
     ]);
     await flagged.answer("Which endpoints should exist?", KEY.enter);
+    await flagged.answer("Do the app's records belong to teams or organizations?", KEY.enter);
     await flagged.answer("Write these changes?", KEY.enter);
     expect(await flagged.done).toBe(0);
     expect(flagged.screen()).not.toContain("Which providers may people sign in with?");
     expect(await read("domain.yaml")).toContain("  providers: { gitlab: { type: gitlab } }\n");
+  });
+
+  it("asks whether records belong to organizations, and their roles, re-asking while the core refuses them", async () => {
+    await writeFile(join(dir, "domain.yaml"), BLOG);
+    const flags = ["--type", "jwt", "--entity", "User", "--default-role", "Reader", "--no-verify-email", "--mfa-required=", "--providers="];
+    const session = start(dir, flags);
+    await session.answer("Which roles can users hold?", KEY.enter);
+    await session.answer("Which endpoints should exist?", KEY.enter);
+    // A file without auth.organizations starts on No; one up is Yes.
+    await session.waitFor(Q);
+    await session.answer("No", KEY.up, KEY.enter);
+    await session.answer(R, ", Editor", KEY.enter);
+    await session.waitFor("'Editor' is also a role of auth.roles: name organization roles apart");
+    session.type(...Array.from({ length: ", Editor".length }, () => KEY.backspace), ", 2nd", KEY.enter);
+    await session.waitFor("'2nd' is not a valid role name: use letters, digits and _, and do not start with a digit");
+    session.type(KEY.ctrlU, KEY.enter);
+    await session.waitFor("name at least one role");
+    session.type("Owner, Member, Owner", KEY.enter);
+    await session.waitFor("organization role 'Owner' is declared twice");
+    session.type(KEY.ctrlU, "Owner, Manager, Member", KEY.enter);
+    await session.answer("Write these changes?", KEY.enter);
+    expect(await session.done).toBe(0);
+    const organized = BLOG.replace("setup: true }\n", "setup: true }\n  organizations: { roles: [Owner, Manager, Member] }\n");
+    expect(await read("domain.yaml")).toBe(organized);
+    expect(session.screen()).toContain("+   organizations: { roles: [Owner, Manager, Member] }");
+    expect(session.screen()).toContain("Organizations: members hold Owner, Manager or Member;");
+    expect(session.screen()).toContain("Pages: /orgs (yours, create one), /orgs/<id> (members, invitations).");
+
+    // Asked again, it starts from the file: Yes, and its roles; No takes the block out.
+    const again = start(dir, [...flags, "--roles", "Admin,Editor,Reader", "--no-me"]);
+    await again.answer(Q, KEY.enter);
+    await again.waitFor("Owner, Manager, Member");
+    again.type(KEY.enter);
+    await again.answer("Write these changes?", KEY.enter);
+    expect(await again.done).toBe(0);
+    expect(await read("domain.yaml")).toBe(organized.replace("me: true", "me: false"));
+    const off = start(dir, [...flags, "--roles", "Admin,Editor,Reader", "--no-me"]);
+    await off.answer(Q, KEY.down, KEY.enter);
+    await off.answer("Write these changes?", KEY.enter);
+    expect(await off.done).toBe(0);
+    expect(await read("domain.yaml")).toBe(BLOG.replace("me: true", "me: false"));
+  });
+
+  it("asks only the roles when an entity is a tenant, and none of it with --organizations", async () => {
+    const teams = `${BLOG.replace("  # Posts belong", "  Project:\n    tenant: true\n    fields:\n      title: string\n\n  # Posts belong")}  organizations:\n    roles: [Owner, Member]\n`;
+    await writeFile(join(dir, "domain.yaml"), teams);
+    const flags = ["--type", "jwt", "--entity", "User", "--roles", "Admin,Editor,Reader", "--default-role", "Reader", "--no-verify-email"];
+    const session = start(dir, [...flags, "--mfa-required=", "--providers="]);
+    await session.answer("Which endpoints should exist?", KEY.enter);
+    await session.waitFor("Project is a tenant entity (tenant: true): its records belong to an organization.");
+    await session.answer(R, ", Guest", KEY.enter);
+    await session.answer("Write these changes?", KEY.enter);
+    expect(await session.done).toBe(0);
+    expect(session.screen()).not.toContain(Q);
+    expect(await read("domain.yaml")).toBe(teams.replace("roles: [Owner, Member]", "roles: [Owner, Member, Guest]"));
+    expect(session.screen()).toContain("(so far: Project).");
+
+    const flagged = start(dir, [...flags, "--mfa-required=", "--providers=", "--organizations", "Owner,Member"]);
+    await flagged.answer("Which endpoints should exist?", KEY.enter);
+    await flagged.answer("Write these changes?", KEY.enter);
+    expect(await flagged.done).toBe(0);
+    expect(flagged.screen()).not.toContain(R);
+    expect(await read("domain.yaml")).toBe(teams);
+  });
+
+  it("re-asks for the roles of users while one takes the name of an organization role --organizations gives", async () => {
+    await writeFile(join(dir, "domain.yaml"), BLOG);
+    const session = start(dir, ["--type", "jwt", "--entity", "User", "--organizations", "Owner,Member"]);
+    await session.answer("Which roles can users hold?", ", Owner", KEY.enter);
+    await session.waitFor("--organizations: 'Owner' is also a role of auth.roles: name organization roles apart");
+    session.type(KEY.ctrlU, "Admin, Editor, Reader", KEY.enter);
+    await session.answer("Which role does register give", KEY.ctrlC);
+    expect(await session.done).toBe(130);
+    expect(await read("domain.yaml")).toBe(BLOG);
   });
 
   it("switches jwt to none", async () => {
@@ -330,6 +417,7 @@ describe("interactive", () => {
     await session.answer("Require users who register to confirm", KEY.enter);
     await session.answer("Second factors", KEY.enter);
     await session.answer("Which providers may people sign in with?", KEY.enter);
+    await session.answer("Do the app's records belong to teams or organizations?", KEY.enter);
     await session.answer("unchanged  domain.yaml", KEY.down, KEY.enter);
     await session.waitFor("Nothing written.");
     expect(await session.done).toBe(0);
@@ -351,6 +439,7 @@ describe("interactive", () => {
     await session.answer("Require users who register to confirm", KEY.enter);
     await session.answer("Second factors", KEY.enter);
     await session.answer("Which providers may people sign in with?", KEY.enter);
+    await session.answer("Do the app's records belong to teams or organizations?", KEY.enter);
     await session.answer("Write these changes?", KEY.enter);
     expect(await session.done).toBe(0);
     expect(await read("domain.yaml")).toBe(
@@ -377,6 +466,7 @@ describe("interactive", () => {
       "Admin",
     ]);
     await session.answer("Which providers may people sign in with?", KEY.enter);
+    await session.answer("Do the app's records belong to teams or organizations?", KEY.enter);
     await session.answer(`${ROUTE} differs from the template. Overwrite it?`, KEY.down, KEY.enter);
     await session.answer("Write these changes?", KEY.enter);
     expect(await session.done).toBe(0);
@@ -423,6 +513,7 @@ describe("interactive", () => {
       "Require users who register to confirm",
       "Second factors",
       "Which providers may people sign in with?",
+      "Do the app's records belong to teams or organizations?",
       "differs from the template. Overwrite it?",
       "Write these changes?",
     ];
@@ -706,6 +797,121 @@ describe("unattended", () => {
     expect(await snapshotFiles(dir)).toEqual(before);
   });
 
+  it("writes auth.organizations with --organizations, says where the pages are, and --no-organizations takes it out", async () => {
+    await writeFile(join(dir, "domain.yaml"), BLOG);
+    const { code, out } = await unattended(["--yes", "--organizations", "Owner,Manager,Member"]);
+    expect(code).toBe(0);
+    const organized = BLOG.replace("setup: true }\n", "setup: true }\n  organizations: { roles: [Owner, Manager, Member] }\n");
+    expect(await read("domain.yaml")).toBe(organized);
+    expect(validateDomainText(organized).model?.auth?.organizations).toEqual({
+      roles: ["Owner", "Manager", "Member"],
+      manage: ["Owner"],
+      create: ["@Authenticated"],
+    });
+    expect(out).toContain("│  Organizations: members hold Owner, Manager or Member;");
+    expect(out).toContain("│  whoever creates one is its Owner.");
+    expect(out).toContain("│  tenant: true on an entity makes its records belong to an organization");
+    expect(out).toContain("│  (no entity has it yet: add it in domain.yaml).");
+    expect(out).toContain("│  Pages: /orgs (yours, create one), /orgs/<id> (members, invitations).");
+
+    const first = await snapshotFiles(dir);
+    expect((await unattended(["--yes"])).out).toContain("nothing to write");
+    expect((await unattended(["--yes", "--organizations", "Owner, Manager Member"])).out).toContain("nothing to write");
+    expect(await snapshotFiles(dir)).toEqual(first);
+
+    const none = await unattended(["--yes", "--no-organizations"]);
+    expect(none.code).toBe(0);
+    expect(await read("domain.yaml")).toBe(BLOG);
+    expect(none.out).not.toContain("Organizations:");
+    expect((await unattended(["--yes", "--organizations", "Owner"])).code).toBe(0);
+    expect((await unattended(["--yes", "--organizations="])).code).toBe(0);
+    expect(await read("domain.yaml")).toBe(BLOG);
+  });
+
+  it("writes organizations into a new file, whose roles Admin and Member organization roles cannot take", async () => {
+    expect(await unattended(["new-app", "--yes", "--organizations", "Owner,Manager,Member"])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining(
+        "--organizations: 'Member' is also a role of auth.roles: name organization roles apart (auth.roles: Admin, Member; --roles changes them)",
+      ),
+    });
+    const { code, out } = await unattended(["new-app", "--yes", "--organizations", "Owner,Manager"]);
+    expect(code).toBe(0);
+    const { model } = validateDomainText(await readFile(join(dir, "new-app/domain.yaml"), "utf8"));
+    expect(model?.auth?.organizations?.roles).toEqual(["Owner", "Manager"]);
+    expect(out).toContain("Organizations: members hold Owner or Manager;");
+  });
+
+  it("starts the question on Owner, Manager for a new file: its Member is a global role", async () => {
+    const session = start(dir);
+    await session.answer("has no domain.yaml", KEY.enter);
+    for (const question of [
+      "How do callers authenticate?",
+      "Which entity holds the users?",
+      "Which roles can users hold?",
+      "Which role does register give",
+      "Which endpoints should exist?",
+      "Require users who register to confirm",
+      "Second factors",
+      "Which providers may people sign in with?",
+    ])
+      await session.answer(question, KEY.enter);
+    await session.answer(Q, KEY.up, KEY.enter);
+    await session.waitFor(R);
+    await session.answer("Owner, Manager", KEY.enter);
+    await session.answer("Write these changes?", KEY.enter);
+    expect(await session.done).toBe(0);
+    expect(validateDomainText(await read("domain.yaml")).model?.auth?.organizations?.roles).toEqual(["Owner", "Manager"]);
+  });
+
+  it("exits 2 on organization roles the core refuses, with --type none, or without the organizations a tenant needs, writing nothing", async () => {
+    await writeFile(join(dir, "domain.yaml"), BLOG);
+    const before = await snapshotFiles(dir);
+    expect(await unattended(["--yes", "--organizations", "Owner,Admin"])).toMatchObject({
+      code: 2,
+      err: "create-domain-auth: --organizations: 'Admin' is also a role of auth.roles: name organization roles apart (auth.roles: Admin, Editor, Reader; --roles changes them)\n",
+    });
+    expect(await unattended(["--yes", "--roles", "Owner,Reader", "--default-role", "Reader", "--organizations", "Owner"])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("--organizations: 'Owner' is also a role of auth.roles"),
+    });
+    expect(await unattended(["--yes", "--organizations", "Owner,Member,Owner"])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("--organizations: organization role 'Owner' is declared twice"),
+    });
+    expect(await unattended(["--yes", "--organizations", "Owner,9lives"])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("--organizations: '9lives' is not a valid role name"),
+    });
+    expect(await unattended(["--yes", "--type", "none", "--organizations", "Owner"])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("--type none and --organizations contradict each other"),
+    });
+    expect(await unattended(["--yes", "--organizations", "Owner", "--no-organizations"])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("--organizations and --no-organizations contradict each other"),
+    });
+    expect(await snapshotFiles(dir)).toEqual(before);
+
+    const teams = BLOG.replace(
+      "  # Posts belong",
+      "  Project:\n    tenant: true\n    fields:\n      title: string\n\n  # Posts belong",
+    ).replace("setup: true }\n", "setup: true }\n  organizations: { roles: [Owner, Member] }\n");
+    await writeFile(join(dir, "domain.yaml"), teams);
+    const withTenant = await snapshotFiles(dir);
+    expect(await unattended(["--yes", "--no-organizations"])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("no organizations, but Project is a tenant entity (tenant: true)"),
+    });
+    await writeFile(join(dir, "domain.yaml"), BLOG.replace("type: jwt   # or none", "type: none   # or none"));
+    expect(await unattended(["--yes", "--organizations", "Owner"])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("--organizations: domain.yaml says auth.type none"),
+    });
+    await writeFile(join(dir, "domain.yaml"), teams);
+    expect(await snapshotFiles(dir)).toEqual(withTenant);
+  });
+
   it("exits 2 on --mfa-required with a role that is not declared, writing nothing", async () => {
     await writeFile(join(dir, "domain.yaml"), BLOG);
     const before = await snapshotFiles(dir);
@@ -810,6 +1016,8 @@ describe("unattended", () => {
     expect(help).toMatchObject({ code: 0, out: expect.stringContaining("--default-role NAME") });
     expect(help.out).toMatch(/^ {2}--mfa-required ROLES {3}\S/m);
     expect(help.out).toMatch(/^ {2}--no-mfa {15}\S/m);
+    expect(help.out).toMatch(/^ {2}--organizations ROLES {2}\S/m);
+    expect(help.out).toMatch(/^ {2}--no-organizations {5}\S/m);
     const version = await unattended(["--version"]);
     expect(version).toMatchObject({ code: 0, out: expect.stringMatching(/^\d+\.\d+\.\d+\n$/) });
   });

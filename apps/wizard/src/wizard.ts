@@ -10,13 +10,22 @@ import { applyAuthChoices } from "./auth-edit.js";
 import { type DomainState, readDomainState, setupRoleOf } from "./domain-state.js";
 import { applyFileChanges, type FileChange, generateSecret, planProjectFiles, planTemplateFiles, writesFile } from "./file-changes.js";
 import { installCommand, runInstall } from "./install.js";
+import { checkOrganizationsFlag } from "./organizations.js";
 import { detectProject, findMiddleware, type PackageManager, type Project, projectPath } from "./project.js";
 import { type EditedFile, manualChangeText, type ProjectPlan, planProjectEdits } from "./project-changes.js";
 import { askAuthChoices, askOverwrite, askStarter, askToWrite, PromptCancelled, type PromptStreams } from "./prompts.js";
 import { type ProtectAPageOptions, protectAPage } from "./protect-a-page.js";
 import { ownProxyAdvice } from "./proxy-advice.js";
 import { serviceNameFrom, starterDomainText } from "./starter.js";
-import { describeProviders, describeSecondFactors, formatDomainChange, formatFileChanges, type Paint, paintFor } from "./summary.js";
+import {
+  describeOrganizations,
+  describeProviders,
+  describeSecondFactors,
+  formatDomainChange,
+  formatFileChanges,
+  type Paint,
+  paintFor,
+} from "./summary.js";
 import { errorsBeyondAnswers, validateDefaultRole, validateEntityChoice, validateMfaRequired } from "./validators.js";
 import { checkWritable } from "./writable.js";
 import { readTextIfExists } from "./write-files.js";
@@ -106,6 +115,15 @@ function nextSteps(dirArg: string, domain: { choices: AuthChoices; model: Domain
       describeSecondFactors(choices.mfa),
       "",
       ...(model.auth && model.auth.providers.length > 0 ? [...describeProviders(model.auth.providers, model.auth.entity), ""] : []),
+      ...(model.auth?.organizations
+        ? [
+            ...describeOrganizations(
+              model.auth.organizations,
+              model.entities.filter((entity) => entity.tenant).map((entity) => entity.name),
+            ),
+            "",
+          ]
+        : []),
       ...protectAPage(outcome.pages),
       "",
       "In production, set AUTH_SECRET (32 bytes or more) and DATABASE_URL.",
@@ -326,7 +344,12 @@ async function decideDomain(run: Run, existing: string | null): Promise<DomainOu
     await report(before, errorsBeyondAnswers);
     return { exit: EXIT.invalid };
   }
-  const usage = checkFlagsAgainstFile(state, flags);
+  // The organization roles are checked by the core's rules: its validation is loaded for them.
+  const usage =
+    checkFlagsAgainstFile(state, flags) ??
+    (flags.organizations === undefined
+      ? undefined
+      : checkOrganizationsFlag(state, flags, { validate: (await configLoading).validateDomainText, interactive: run.interactive }));
   if (usage) {
     run.errorOutput.write(`create-domain-auth: ${usage}\n`);
     return { exit: EXIT.usage };
@@ -334,7 +357,12 @@ async function decideDomain(run: Run, existing: string | null): Promise<DomainOu
 
   const isNewFile = existing === null;
   const choices = run.interactive
-    ? await askAuthChoices(state, flags, { isNewFile }, run.io)
+    ? await askAuthChoices(
+        state,
+        flags,
+        { isNewFile, rules: { validate: configLoading.then(({ validateDomainText }) => validateDomainText) } },
+        run.io,
+      )
     : unattendedChoices(state, flags, { isNewFile });
   const after = applyAuthChoices(before, choices);
   const { model } = (await configLoading).validateDomainText(after);

@@ -106,6 +106,8 @@ describe("the built CLI in a real terminal (tmux)", () => {
     term.send("Enter");
     await term.waitFor("Which providers may people sign in with?");
     term.send("Enter");
+    await term.waitFor("Do the app's records belong to teams or organizations?");
+    term.send("Enter");
     await term.waitFor("Write these changes?");
     expect(term.pane()).toContain("create     .env.local");
     term.send("Enter");
