@@ -32,6 +32,7 @@ export async function leaveAllOrganizations(
     const remaining = (await members.count()) - 1;
     if (remaining > 0) enforce(checkLastOwner(rules, role, null, await members.count(first)));
     await members.remove(deletion.user.id);
+    await members.revokeInvitationsBy(deletion.user.id);
     const orphaned = remaining === 0 && (await store.holdsRecords(trx, organizationId, tenants));
     const about = { userId: deletion.user.id, email: deletion.user.email, actorId: deletion.actorId, sessionId: deletion.sessionId };
     await events.write(trx, { type: "member.removed", ...about, detail: { organizationId, role, left: false, orphaned } });

@@ -191,6 +191,7 @@ export class OrganizationStore {
   async invite(
     values: { readonly organizationId: string; readonly email: string; readonly role: string; readonly invitedBy: string },
     now: number,
+    guard: (members: MemberChange) => Promise<void>,
     within: (trx: Kysely<AnyDB>, invitation: InvitationRow) => Promise<void>,
   ): Promise<{ readonly invitation: InvitationRow; readonly token: string } | null> {
     const token = randomBytes(32).toString("base64url");
@@ -202,6 +203,7 @@ export class OrganizationStore {
     };
     return writeTransaction(this.database, async (trx) => {
       if (!(await this.lock(trx, values.organizationId))) return null;
+      await guard(new MemberChange(trx, values.organizationId, this.users));
       await trx.deleteFrom(INVITATIONS).where("organizationId", "=", values.organizationId).where("email", "=", values.email).execute();
       await trx
         .insertInto(INVITATIONS)
@@ -243,10 +245,13 @@ export class OrganizationStore {
   async spendInvitation<T>(
     token: string,
     now: number,
+    userId: string,
     work: (invitation: InvitationRow, members: MemberChange) => Promise<T>,
-  ): Promise<T | null> {
+  ): Promise<T | null | "user-gone"> {
     const tokenHash = hashAccountToken(token);
     return writeTransaction(this.database, async (trx) => {
+      // The accepting user's row first, the organization's after: the order a deletion of the user takes them in.
+      if (!(await holdRow(trx, this.users.table, userId, this.database.dialect))) return "user-gone";
       const found = (await trx
         .selectFrom(INVITATIONS)
         .select(["id", "organizationId", "email", "role", "invitedBy", "createdAt", "expiresAt"])
@@ -343,6 +348,21 @@ export class MemberChange {
   async remove(userId: string): Promise<void> {
     await this.trx.deleteFrom(MEMBERSHIPS).where("organizationId", "=", this.organizationId).where("userId", "=", userId).execute();
   }
+
+  /** Ends the pending invitations `userId` sent here: they were made with a rank the user no longer holds. */
+  async revokeInvitationsBy(userId: string): Promise<void> {
+    await this.trx.deleteFrom(INVITATIONS).where("organizationId", "=", this.organizationId).where("invitedBy", "=", userId).execute();
+  }
+}
+
+/**
+ * Holds a row until the transaction ends (PostgreSQL: `for key share`, which a delete of it waits
+ * for, or makes this find nothing); `false` when it is gone.
+ */
+async function holdRow(trx: Kysely<AnyDB>, table: string, id: string, dialect: Database["dialect"]): Promise<boolean> {
+  let query = trx.selectFrom(table).select("id").where("id", "=", id);
+  if (dialect === "postgres") query = query.forKeyShare();
+  return (await query.executeTakeFirst()) !== undefined;
 }
 
 /** Whether organization `id` holds a record of one of the tenant entities. */

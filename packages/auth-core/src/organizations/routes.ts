@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { Authenticated, KeyAuthenticated } from "../accounts/authenticate.js";
+import { type Authenticated, invalidTokenError, type KeyAuthenticated } from "../accounts/authenticate.js";
 import { requestEvents } from "../accounts/security-events.js";
 import type { AuthServices } from "../context.js";
 import { defineOperation } from "../endpoints/operation.js";
@@ -16,13 +16,14 @@ import {
   checkManages,
   firstRoleOf,
   type Membership,
+  rankBelow,
   SLUG_PATTERN,
   seesOrganization,
 } from "../policy/organizations.js";
 import { decodeListCursor, encodeListCursor } from "../records/list-cursor.js";
 import { uniqueViolationColumn } from "../store/errors.js";
 import { UniqueConflictError } from "../store/record-store.js";
-import { INVITATION_TTL_SECONDS, type InvitationRow, type MemberRow } from "./organization-store.js";
+import { INVITATION_TTL_SECONDS, type InvitationRow, type MemberChange, type MemberRow } from "./organization-store.js";
 import { type Invitation, type Member, type OrganizationSummary, organizationView } from "./organization-view.js";
 import type { Organizations } from "./organizations.js";
 
@@ -90,6 +91,18 @@ function organizationCall(request: ApiRequest): OrganizationCall {
   const call = admitted.get(request);
   if (!call) throw new Error("the organization of this request was not admitted");
   return call;
+}
+
+/**
+ * The caller's standing in the organization as it is now, inside the transaction that holds the
+ * organization's lock: a request admitted just before its caller was demoted or removed decides
+ * with what they hold at the moment of the change (404 once they are no member and not support).
+ */
+async function actorNow(services: AuthServices, caller: Authenticated, members: MemberChange) {
+  const own = await members.member(caller.user.id);
+  const actor = actorOf(services.auth, caller.caller, own ? { role: own.role } : null);
+  if (!actor.support && actor.role === null) throw new ApiError("NOT_FOUND");
+  return actor;
 }
 
 const MEMBERS: { readonly admit: readonly [typeof admitOrganization] } = { admit: [admitOrganization] };
@@ -236,10 +249,11 @@ export const changeMemberRole = defineOperation(
   "changeMemberRole",
   MANAGERS,
   async ({ context, services, request, caller, path, body }) => {
-    const { organizations, membership } = organizationCall(request);
-    const actor = actorOf(services.auth, caller.caller, membership);
+    const { organizations } = organizationCall(request);
     const events = requestEvents(context, services, request);
     const changed = await organizations.store.changeMembers(path.orgId, async (members) => {
+      const actor = await actorNow(services, caller, members);
+      enforce(checkManages(organizations.rules, actor));
       const member = await members.member(path.userId);
       if (!member) throw new ApiError("NOT_FOUND");
       enforce(checkActOnMember(organizations.rules, actor, member.role));
@@ -247,6 +261,8 @@ export const changeMemberRole = defineOperation(
       if (member.role === body.role) return member;
       enforce(checkLastOwner(organizations.rules, member.role, body.role, await members.count(firstRoleOf(organizations.rules))));
       await members.setRole(member.userId, body.role);
+      // What they invited people to, they may no longer grant: a demotion ends their pending invitations.
+      if (rankBelow(organizations.rules, body.role, member.role)) await members.revokeInvitationsBy(member.userId);
       await events.write(members.trx, {
         type: "member.role_changed",
         userId: member.userId,
@@ -264,17 +280,18 @@ export const changeMemberRole = defineOperation(
 
 /** `DELETE /api/orgs/<orgId>/members/<userId>`: a manager removes a member not above them, or a member leaves. */
 export const removeMember = defineOperation("removeMember", MEMBERS, async ({ context, services, request, caller, path }) => {
-  const { organizations, membership } = organizationCall(request);
-  const actor = actorOf(services.auth, caller.caller, membership);
+  const { organizations } = organizationCall(request);
   const leaving = path.userId === caller.user.id;
   const events = requestEvents(context, services, request);
   const removed = await organizations.store.changeMembers(path.orgId, async (members) => {
+    const actor = await actorNow(services, caller, members);
     if (!leaving) enforce(checkManages(organizations.rules, actor));
     const member = await members.member(path.userId);
     if (!member) throw new ApiError("NOT_FOUND");
     if (!leaving) enforce(checkActOnMember(organizations.rules, actor, member.role));
     enforce(checkLastOwner(organizations.rules, member.role, null, await members.count(firstRoleOf(organizations.rules))));
     await members.remove(member.userId);
+    await members.revokeInvitationsBy(member.userId);
     await events.write(members.trx, {
       type: "member.removed",
       userId: member.userId,
@@ -305,6 +322,12 @@ export const inviteMember = defineOperation("inviteMember", MANAGERS, async ({ c
   const mail = services.mail;
   if (!mail) throw new ApiError("MAIL_NOT_CONFIGURED");
   enforce(checkGrant(organizations.rules, actorOf(services.auth, caller.caller, membership), body.role));
+  // Decided again under the organization's lock: the inviter may have been demoted meanwhile.
+  const stillGrants = async (members: MemberChange) => {
+    const actor = await actorNow(services, caller, members);
+    enforce(checkManages(organizations.rules, actor));
+    enforce(checkGrant(organizations.rules, actor, body.role));
+  };
   const retryAfter = await organizations.invitationThrottle.admit(caller.user.id);
   if (retryAfter !== null) {
     throw new ApiError("TOO_MANY_ATTEMPTS", {
@@ -316,6 +339,7 @@ export const inviteMember = defineOperation("inviteMember", MANAGERS, async ({ c
   const invited = await organizations.store.invite(
     { organizationId: path.orgId, email: body.email, role: body.role, invitedBy: caller.user.id },
     services.sessions.now(),
+    stillGrants,
     (trx, invitation) =>
       events.write(trx, {
         type: "invitation.sent",
@@ -344,20 +368,28 @@ export const revokeInvitation = defineOperation("revokeInvitation", MANAGERS, as
 export const acceptInvitation = defineOperation("acceptInvitation", async ({ context, services, request, caller, body }) => {
   const organizations = organizationsOf(services);
   const events = requestEvents(context, services, request);
-  const joined = await organizations.store.spendInvitation(body.token, services.sessions.now(), async (invitation, members) => {
-    // The link was sent to one address: another account is refused, and the transaction rolls back (the link stays usable).
-    if (invitation.email !== caller.user.email) {
-      throw new ApiError("FORBIDDEN", { message: "This invitation was sent to another e-mail address: sign in with that one" });
-    }
-    const existing = await members.member(caller.user.id);
-    if (existing) return { organizationId: invitation.organizationId, role: existing.role };
-    await members.add(caller.user.id, invitation.role);
-    const about = { userId: caller.user.id, email: caller.user.email, actorId: caller.user.id, sessionId: caller.session.id };
-    const detail = { organizationId: invitation.organizationId, role: invitation.role };
-    await events.write(members.trx, { type: "invitation.accepted", ...about, detail });
-    await events.write(members.trx, { type: "member.added", ...about, detail });
-    return { organizationId: invitation.organizationId, role: invitation.role };
-  });
+  // The account is held until the membership commits: one deleted meanwhile joins nothing.
+  const joined = await organizations.store.spendInvitation(
+    body.token,
+    services.sessions.now(),
+    caller.user.id,
+    async (invitation, members) => {
+      // The link was sent to one address: another account is refused, and the transaction rolls back (the link stays usable).
+      if (invitation.email !== caller.user.email) {
+        throw new ApiError("FORBIDDEN", { message: "This invitation was sent to another e-mail address: sign in with that one" });
+      }
+
+      const existing = await members.member(caller.user.id);
+      if (existing) return { organizationId: invitation.organizationId, role: existing.role };
+      await members.add(caller.user.id, invitation.role);
+      const about = { userId: caller.user.id, email: caller.user.email, actorId: caller.user.id, sessionId: caller.session.id };
+      const detail = { organizationId: invitation.organizationId, role: invitation.role };
+      await events.write(members.trx, { type: "invitation.accepted", ...about, detail });
+      await events.write(members.trx, { type: "member.added", ...about, detail });
+      return { organizationId: invitation.organizationId, role: invitation.role };
+    },
+  );
+  if (joined === "user-gone") throw invalidTokenError();
   if (!joined) throw new ApiError("INVALID_INVITATION");
   const organization = await organizations.store.find(joined.organizationId);
   if (!organization) throw new ApiError("INVALID_INVITATION");

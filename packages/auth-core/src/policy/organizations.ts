@@ -60,6 +60,11 @@ function rankOf(rules: OrganizationRules, role: string | null): number {
   return rank === -1 ? rules.roles.length : rank;
 }
 
+/** Whether `role` ranks below `than` in the order of `organizations.roles` (a demotion). */
+export function rankBelow(rules: OrganizationRules, role: string, than: string): boolean {
+  return rankOf(rules, role) > rankOf(rules, than);
+}
+
 /** Managing members and invitations: `auth.organizations.manage` roles, and the setup role. */
 export function checkManages(rules: OrganizationRules, actor: Actor): Verdict {
   if (actor.support || (actor.role !== null && rules.manage.includes(actor.role))) return ALLOWED;
