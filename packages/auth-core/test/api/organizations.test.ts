@@ -456,6 +456,27 @@ describe.each(BACKENDS)("organizations on $name", (backend) => {
       }
     });
 
+    it("ends the pending invitations of a member who is demoted or removed", async () => {
+      owner = await signIn(api(), owner);
+      const manager = await member(owner, organization, "Manager", "inviting-manager");
+      const [demoted, removed] = [email("by-demoted"), email("by-removed")];
+      const first = await invite(manager, organization, demoted, "Manager");
+      expect((await api().patch(`${ORGS}/${organization}/members/${manager.id}`, { role: "Member" }, { token: owner.token })).status).toBe(
+        200,
+      );
+      const promoted = await api().patch(`${ORGS}/${organization}/members/${manager.id}`, { role: "Manager" }, { token: owner.token });
+      expect(promoted.status).toBe(200);
+      const second = await invite(manager, organization, removed, "Member");
+      expect((await api().delete(`${ORGS}/${organization}/members/${manager.id}`, { token: owner.token })).status).toBe(204);
+      for (const [address, token] of [
+        [demoted, first],
+        [removed, second],
+      ] as const) {
+        const person = await signUp(api(), { email: address });
+        expect((await api().post(`${ORGS}/invitations/accept`, { token }, { token: person.token })).body.code).toBe("INVALID_INVITATION");
+      }
+    });
+
     it("needs a recent sign-in to invite: a stolen old session cannot bring someone in", async () => {
       const stale = await signIn(api(), owner);
       // Past the recent sign-in window (10 minutes), before the token ends (15).
