@@ -121,7 +121,8 @@ function EntitiesCard({ view }: { readonly view: DomainView }) {
               <tr key={entity.name}>
                 <td>{entity.name}</td>
                 <td>
-                  <code>{collectionPath(entity)}</code>
+                  {/* A tenant entity's records live under an organization: `{orgId}` stands for its id. */}
+                  <code>{entity.tenant ? decodeURIComponent(collectionPath(entity, {}, "{orgId}")) : collectionPath(entity)}</code>
                 </td>
                 <td>{[...entity.fields.map((field) => field.name), ...(entity.ownerField ? [entity.ownerField] : [])].join(", ")}</td>
               </tr>

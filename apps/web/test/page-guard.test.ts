@@ -15,6 +15,8 @@ const PAGES: readonly PageName[] = [
   "reset-password",
   "verify-email",
   "docs",
+  "orgs",
+  "invitations",
 ];
 
 let core: TestCore | undefined;
@@ -56,6 +58,9 @@ describe("which pages exist and where a visitor is sent", () => {
       "reset-password": "not-found",
       "verify-email": "not-found",
       docs: "setup",
+      // The sample has no organizations.
+      orgs: "not-found",
+      invitations: "not-found",
     });
 
     expect(await setUp(core)).toBe(201);
@@ -72,7 +77,18 @@ describe("which pages exist and where a visitor is sent", () => {
       "reset-password": "not-found",
       "verify-email": "not-found",
       docs: "open",
+      orgs: "not-found",
+      invitations: "not-found",
     });
+  });
+
+  test("with auth.organizations, the organization pages open once setup is done", async () => {
+    const yaml = await sampleDomainText((text) => text.replace(/^auth:\n/m, "auth:\n  organizations:\n    roles: [Owner, Member]\n"));
+    core = await startCore(yaml);
+    expect(core.view.endpoints.organizations).toBe(true);
+    expect(outcomes(await readPageState(core.auth))).toMatchObject({ orgs: "setup", invitations: "setup" });
+    expect(await setUp(core)).toBe(201);
+    expect(outcomes(await readPageState(core.auth))).toMatchObject({ orgs: "open", invitations: "open" });
   });
 
   test("with SETUP_TOKEN, /setup asks for it until setup is done", async () => {
@@ -121,6 +137,8 @@ describe("which pages exist and where a visitor is sent", () => {
       "reset-password": "not-found",
       "verify-email": "not-found",
       docs: "open",
+      orgs: "not-found",
+      invitations: "not-found",
     });
     expect(pageOutcome("admin", state, true)).toBe("not-found");
   });

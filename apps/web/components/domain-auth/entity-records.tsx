@@ -1,6 +1,6 @@
 "use client";
 
-import { type AuthorizeOptions, type Caller, collectionPath, itemPath, mayPerform } from "@domain-auth/core/policy";
+import { type AuthorizeOptions, type Caller, collectionPath, itemPath, type Membership, mayPerform } from "@domain-auth/core/policy";
 import { type ReactNode, useState } from "react";
 import { callApi } from "@/lib/domain-auth/api";
 import type { EntityView } from "@/lib/domain-auth/domain-view";
@@ -32,6 +32,17 @@ export interface EntityRecordsProps {
   readonly caller: Caller;
   /** How the permission rules apply: `{ open: true }` under `auth.type: none`. */
   readonly authorization?: AuthorizeOptions;
+  /**
+   * A tenant entity's records are one organization's: its id (the records of
+   * `/api/orgs/<id>/<segment>`) and the caller's membership of it (`null`: the setup role's support access).
+   */
+  readonly organization?: EntityOrganization;
+}
+
+/** The organization whose records {@link EntityRecords} shows. */
+export interface EntityOrganization {
+  readonly id: string;
+  readonly membership: Membership | null;
 }
 
 /** The table's field columns: the entity's fields, then its owner field if it has one. */
@@ -134,21 +145,23 @@ function RecordActions({ name, mayUpdate, mayDelete, confirming, onEdit, onDelet
 }
 
 /** One entity's records with the create, edit and delete actions the caller is allowed. */
-export function EntityRecords({ entity, caller, authorization }: EntityRecordsProps) {
-  const list = usePagedList<EntityRecord>(entity.segment);
+export function EntityRecords({ entity, caller, authorization, organization }: EntityRecordsProps) {
+  const organizationId = organization?.id;
+  const list = usePagedList<EntityRecord>(entity.segment, organizationId);
   const [editing, setEditing] = useState<EntityRecord | "new" | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
   const [status, setStatus] = useState("");
   const [failure, setFailure] = useState<string | null>(null);
   const [retry, setRetry] = useState<RetryWithPassword | null>(null);
-  const may: MayPerform = (operation, record) => mayPerform(entity, operation, caller, { ...authorization, record });
+  const may: MayPerform = (operation, record) =>
+    mayPerform(entity, operation, caller, { ...authorization, ...(organization ? { membership: organization.membership } : {}), record });
   const headingId = `entity-${entity.segment}`;
 
   async function save(body: Record<string, unknown>) {
     const target = editing === "new" || editing === null ? null : editing;
     const result = target
-      ? await callApi(itemPath(entity, target.id), { method: "PATCH", body })
-      : await callApi(collectionPath(entity), { method: "POST", body });
+      ? await callApi(itemPath(entity, target.id, organizationId), { method: "PATCH", body })
+      : await callApi(collectionPath(entity, {}, organizationId), { method: "POST", body });
     // Another user's password, or the setup role, needs a recent sign-in: the same save once the password is confirmed.
     if (needsReauthentication(result) && body.currentPassword === undefined) {
       setRetry(() => (currentPassword: string) => save({ ...body, currentPassword }));
@@ -166,7 +179,7 @@ export function EntityRecords({ entity, caller, authorization }: EntityRecordsPr
   }
 
   async function remove(record: EntityRecord) {
-    const result = await callApi(itemPath(entity, record.id), { method: "DELETE" });
+    const result = await callApi(itemPath(entity, record.id, organizationId), { method: "DELETE" });
     setConfirming(null);
     setFailure(result.ok ? null : result.error.message);
     if (result.ok) setStatus(`${entity.name} deleted.`);

@@ -1,6 +1,6 @@
 import type { DomainModel, EntityModel, FieldModel, PermissionMap } from "@domain-auth/core/config";
 import { endpointFlagsOf } from "@domain-auth/core/endpoints";
-import { apiKeyScopes, type ProviderSummary } from "@domain-auth/core/policy";
+import { apiKeyScopes, type OrganizationRules, type ProviderSummary } from "@domain-auth/core/policy";
 import type { EndpointFlag } from "@domain-auth/core/vocabulary";
 
 /** A field as the browser needs it to render an input and a table cell. */
@@ -31,6 +31,8 @@ export interface EntityView {
   readonly permissions: PermissionMap;
   /** Never the auth entity: its users are managed apart. */
   readonly isAuthEntity: false;
+  /** `tenant: true`: its records belong to an organization, under `/api/orgs/<orgId>/<segment>` (docs/organizations.md). */
+  readonly tenant: boolean;
 }
 
 /** The `auth` block as the browser sees it. */
@@ -55,6 +57,8 @@ export interface AuthView {
   readonly apiKeyScopes: readonly string[];
   /** The providers people may sign in with (`auth.providers`), in the order of their buttons. */
   readonly providers: readonly ProviderSummary[];
+  /** `auth.organizations`: the roles inside an organization, who manages, who creates; `null` without organizations. */
+  readonly organizations: OrganizationRules | null;
 }
 
 /** The serializable part of the domain model that client components receive as props. */
@@ -91,6 +95,7 @@ function toEntityView(entity: EntityModel): EntityView {
     ownerField: entity.ownerField,
     permissions: entity.permissions,
     isAuthEntity: false,
+    tenant: entity.tenant,
   };
 }
 
@@ -113,6 +118,11 @@ export function toDomainView(model: DomainModel, endpoints?: Readonly<Record<End
       profileFields: auth.entity.fields.filter((field) => !CREDENTIAL_FIELDS.has(field.name)).map(toFieldView),
       apiKeyScopes: apiKeyScopes(model.entities),
       providers: auth.providers.map(({ id, name, type }) => ({ id, name, type })),
+      organizations: auth.organizations && {
+        roles: auth.organizations.roles,
+        manage: auth.organizations.manage,
+        create: auth.organizations.create,
+      },
     },
     entities: model.entities.filter((entity) => !entity.isAuthEntity).map(toEntityView),
   };

@@ -39,6 +39,12 @@ export const EVENT_LABELS: Readonly<Record<SecurityEventType, string>> = {
   "api_key.revoked": "API key revoked",
   "identity.linked": "Account connected",
   "identity.unlinked": "Account disconnected",
+  "organization.created": "Organization created",
+  "organization.deleted": "Organization deleted",
+  "member.added": "Joined an organization",
+  "member.role_changed": "Organization role changed",
+  "member.removed": "Left or removed from an organization",
+  "invitation.accepted": "Invitation accepted",
 };
 
 /** A page of security events, newest first, with the way to the older ones and back. */

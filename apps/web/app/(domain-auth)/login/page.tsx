@@ -36,7 +36,8 @@ export default async function LoginPage({ searchParams }: { readonly searchParam
       ) : null}
       {auth.endpoints.register ? (
         <p>
-          No account yet? <Link href="/register">Create one</Link>
+          No account yet?{" "}
+          <Link href={query.next === undefined ? "/register" : `/register?${new URLSearchParams({ next: destination })}`}>Create one</Link>
         </p>
       ) : null}
     </section>
