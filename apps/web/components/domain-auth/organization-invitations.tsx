@@ -21,24 +21,72 @@ export interface OrganizationInvitationsProps {
   readonly actor: OrganizationActor;
 }
 
+/** Props of {@link InvitationsTable}. */
+interface InvitationsTableProps {
+  readonly invitations: readonly Invitation[];
+  readonly loading: boolean;
+  readonly onRevoke: (invitation: Invitation) => void;
+}
+
+/** The pending invitations (e-mail, role, expiry), each with Revoke; a sentence when there are none. */
+function InvitationsTable({ invitations, loading, onRevoke }: InvitationsTableProps) {
+  if (invitations.length === 0) return <p className="da-field-hint">{loading ? "Loading…" : "No pending invitations."}</p>;
+  return (
+    <div className="da-table-wrap">
+      <table className="da-stack-table">
+        <caption className="da-visually-hidden">Pending invitations</caption>
+        <thead>
+          <tr>
+            <th scope="col">Email</th>
+            <th scope="col">Role</th>
+            <th scope="col">Expires</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {invitations.map((invitation) => (
+            <tr key={invitation.id}>
+              <td data-label="Email">{invitation.email}</td>
+              <td data-label="Role">{invitation.role}</td>
+              <td data-label="Expires">{formatValue(invitation.expiresAt)}</td>
+              <td className="da-actions">
+                <button
+                  type="button"
+                  className="da-button da-button-danger"
+                  aria-label={`Revoke the invitation of ${invitation.email}`}
+                  onClick={() => onRevoke(invitation)}
+                >
+                  Revoke
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Props of {@link InviteForm}. */
+interface InviteFormProps {
+  readonly organizationId: string;
+  /** The roles the manager may give: the choices of the Role select, the last one chosen at first. */
+  readonly roles: readonly string[];
+  /** After an invitation was sent. */
+  readonly onSent: (invitation: Invitation) => void;
+}
+
 /**
- * The organization's pending invitations with Revoke, and the form that invites someone by e-mail
- * with a role within the manager's rank. Inviting needs a recent sign-in: a session that signed in
- * long ago is asked for the password, then the same invitation is sent.
+ * "Invite someone": an e-mail address and a role, with the API's issues beside the inputs. From a
+ * session that signed in long ago, the form gives way to the password prompt, then the same
+ * invitation is sent.
  */
-export function OrganizationInvitations({ organizationId, rules, actor }: OrganizationInvitationsProps) {
+function InviteForm({ organizationId, roles, onSent }: InviteFormProps) {
   const hydrated = useHydrated();
-  const [version, setVersion] = useState(0);
-  const [status, setStatus] = useState("");
-  const [failure, setFailure] = useState<string | null>(null);
   const [error, setError] = useState<ErrorBody | null>(null);
   const [retry, setRetry] = useState<RetryWithPassword | null>(null);
   const [email, setEmail] = useState("");
-  const roles = rules.roles.filter((role) => checkGrant(rules, actor, role).allowed);
   const [role, setRole] = useState(roles[roles.length - 1] ?? "");
-  const loaded = useLoaded(JSON.stringify([organizationId, version]), () => listInvitations(organizationId));
-  const answer = loaded.value;
-  const invitations = answer?.ok ? answer.data.items : [];
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -60,65 +108,14 @@ export function OrganizationInvitations({ organizationId, rules, actor }: Organi
       setError(result.error);
       return null;
     }
-    setStatus(
-      `An invitation is on its way to ${result.data.email} as ${result.data.role}: its link works until ${formatValue(result.data.expiresAt)}.`,
-    );
+    onSent(result.data);
     setEmail("");
-    setVersion((count) => count + 1);
     return null;
-  }
-
-  async function revoke(invitation: Invitation) {
-    const result = await revokeInvitation(organizationId, invitation.id);
-    setFailure(result.ok ? null : result.error.message);
-    setStatus(result.ok ? `The invitation of ${invitation.email} is revoked: its link no longer works.` : "");
-    setVersion((count) => count + 1);
   }
 
   const fields = issuesByField(error);
   return (
-    <section className="da-card" aria-labelledby="invitations-heading">
-      <h2 id="invitations-heading">Invitations</h2>
-      <p className="da-status" role="status">
-        {status}
-      </p>
-      <FormError error={failure ?? (answer && !answer.ok ? answer.error : null)} />
-      {invitations.length === 0 ? (
-        <p className="da-field-hint">{loaded.loading ? "Loading…" : "No pending invitations."}</p>
-      ) : (
-        <div className="da-table-wrap">
-          <table className="da-stack-table">
-            <caption className="da-visually-hidden">Pending invitations</caption>
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {invitations.map((invitation) => (
-                <tr key={invitation.id}>
-                  <td data-label="Email">{invitation.email}</td>
-                  <td data-label="Role">{invitation.role}</td>
-                  <td data-label="Expires">{formatValue(invitation.expiresAt)}</td>
-                  <td className="da-actions">
-                    <button
-                      type="button"
-                      className="da-button da-button-danger"
-                      aria-label={`Revoke the invitation of ${invitation.email}`}
-                      onClick={() => revoke(invitation)}
-                    >
-                      Revoke
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+    <>
       <h3 className="da-subsection">Invite someone</h3>
       {retry ? <ReauthPrompt action="invite someone" onPassword={retry} onCancel={() => setRetry(null)} /> : null}
       <form className="da-form" onSubmit={submit} hidden={retry !== null}>
@@ -151,6 +148,48 @@ export function OrganizationInvitations({ organizationId, rules, actor }: Organi
           </button>
         </div>
       </form>
+    </>
+  );
+}
+
+/**
+ * The organization's pending invitations with Revoke, and the form that invites someone by e-mail
+ * with a role within the manager's rank. Inviting needs a recent sign-in: a session that signed in
+ * long ago is asked for the password, then the same invitation is sent.
+ */
+export function OrganizationInvitations({ organizationId, rules, actor }: OrganizationInvitationsProps) {
+  const [version, setVersion] = useState(0);
+  const [status, setStatus] = useState("");
+  const [failure, setFailure] = useState<string | null>(null);
+  const roles = rules.roles.filter((role) => checkGrant(rules, actor, role).allowed);
+  const loaded = useLoaded(JSON.stringify([organizationId, version]), () => listInvitations(organizationId));
+  const answer = loaded.value;
+
+  /** Says where the invitation went and until when its link works, and lists it. */
+  function sent(invitation: Invitation) {
+    setStatus(
+      `An invitation is on its way to ${invitation.email} as ${invitation.role}: its link works until ${formatValue(invitation.expiresAt)}.`,
+    );
+    setVersion((count) => count + 1);
+  }
+
+  /** Revokes `invitation`, then lists the invitations again. */
+  async function revoke(invitation: Invitation) {
+    const result = await revokeInvitation(organizationId, invitation.id);
+    setFailure(result.ok ? null : result.error.message);
+    setStatus(result.ok ? `The invitation of ${invitation.email} is revoked: its link no longer works.` : "");
+    setVersion((count) => count + 1);
+  }
+
+  return (
+    <section className="da-card" aria-labelledby="invitations-heading">
+      <h2 id="invitations-heading">Invitations</h2>
+      <p className="da-status" role="status">
+        {status}
+      </p>
+      <FormError error={failure ?? (answer && !answer.ok ? answer.error : null)} />
+      <InvitationsTable invitations={answer?.ok ? answer.data.items : []} loading={loaded.loading} onRevoke={revoke} />
+      <InviteForm organizationId={organizationId} roles={roles} onSent={sent} />
     </section>
   );
 }

@@ -56,20 +56,103 @@ function MemberRoleForm({
   );
 }
 
-/**
- * The organization's members with their roles, a page at a time. Managers (`checkManages`) get a
- * role choice within their rank and Remove for each member not above them; everyone gets Leave on
- * their own row. The last holder of the first role is kept by the API (409 `LAST_OWNER`), said here.
- */
-export function OrganizationMembers({
-  organizationId,
+/** Props of {@link MemberRow}. */
+interface MemberRowProps {
+  readonly member: Member;
+  readonly organizationName: string;
+  /** Whether the row is the signed-in user's own: it offers Leave. */
+  readonly self: boolean;
+  /** Whether the caller may act on this member: change their role and remove them. */
+  readonly actsOn: boolean;
+  /** The roles the caller may give this member (see {@link grantableRoles}). */
+  readonly roles: readonly string[];
+  /** Whether the member's removal (or the caller's leave) waits for confirmation. */
+  readonly confirming: boolean;
+  readonly onChangeRole: (event: FormEvent<HTMLFormElement>) => void;
+  /** Asks for confirmation before removing or leaving. */
+  readonly onRemove: () => void;
+  readonly onConfirm: () => void;
+  readonly onKeep: () => void;
+}
+
+/** One member: their e-mail (marked "you" on the caller's own row), role or role choice, joining date and actions. */
+function MemberRow({
+  member,
   organizationName,
-  rules,
-  actor,
-  userId,
-  onOwnRoleChanged,
-  onLeft,
-}: OrganizationMembersProps) {
+  self,
+  actsOn,
+  roles,
+  confirming,
+  onChangeRole,
+  onRemove,
+  onConfirm,
+  onKeep,
+}: MemberRowProps) {
+  return (
+    <tr>
+      <td data-label="Email">
+        {member.email}
+        {self ? <span className="da-badge">you</span> : null}
+      </td>
+      <td data-label="Role">
+        {actsOn && roles.length > 1 ? <MemberRoleForm member={member} roles={roles} onSubmit={onChangeRole} /> : member.role}
+      </td>
+      <td data-label="Joined">{formatValue(member.joinedAt)}</td>
+      <td className="da-actions">
+        {confirming ? (
+          <>
+            <button type="button" className="da-button da-button-danger" onClick={onConfirm}>
+              {self ? "Confirm leave" : "Confirm remove"}
+            </button>
+            <button type="button" className="da-button" onClick={onKeep}>
+              Keep
+            </button>
+          </>
+        ) : self || actsOn ? (
+          <button
+            type="button"
+            className="da-button da-button-danger"
+            aria-label={self ? `Leave ${organizationName}` : `Remove ${member.email}`}
+            onClick={onRemove}
+          >
+            {self ? "Leave" : "Remove"}
+          </button>
+        ) : null}
+      </td>
+    </tr>
+  );
+}
+
+/** Props of {@link MemberPager}. */
+interface MemberPagerProps {
+  /** Whether a page comes before the one on show. */
+  readonly hasPrevious: boolean;
+  /** The cursor of the page after the one on show: none on the last page, or while a page loads. */
+  readonly nextCursor: string | null;
+  readonly onPrevious: () => void;
+  readonly onNext: (cursor: string) => void;
+}
+
+/** Previous and Next between the pages of members; nothing when they all fit one page. */
+function MemberPager({ hasPrevious, nextCursor, onPrevious, onNext }: MemberPagerProps) {
+  if (!nextCursor && !hasPrevious) return null;
+  return (
+    <nav className="da-pager" aria-label="Member pages">
+      <button type="button" className="da-button" disabled={!hasPrevious} onClick={onPrevious}>
+        Previous
+      </button>
+      <button type="button" className="da-button" disabled={!nextCursor} onClick={() => nextCursor && onNext(nextCursor)}>
+        Next
+      </button>
+    </nav>
+  );
+}
+
+/**
+ * The page of members on show, the status and failure said above them, and what changes a member's
+ * role or removes them. The caller's own role changing, or the caller leaving, is told to the page.
+ */
+function useMembers({ organizationId, userId, onOwnRoleChanged, onLeft }: OrganizationMembersProps) {
   const [cursors, setCursors] = useState<readonly (string | undefined)[]>([undefined]);
   const [version, setVersion] = useState(0);
   const [status, setStatus] = useState("");
@@ -78,10 +161,8 @@ export function OrganizationMembers({
   const path = membersPath(organizationId, cursors[cursors.length - 1]);
   const loaded = useLoaded(JSON.stringify([path, version]), () => callApi<{ items: Member[]; nextCursor: string | null }>(path));
   const answer = loaded.value;
-  const members = answer?.ok ? answer.data.items : [];
-  const nextCursor = !loaded.loading && answer?.ok ? answer.data.nextCursor : null;
-  const manages = checkManages(rules, actor).allowed;
 
+  /** Gives `member` the role chosen in the form; a refused change puts the choice back. */
   async function changeRole(event: FormEvent<HTMLFormElement>, member: Member) {
     event.preventDefault();
     const form = event.currentTarget;
@@ -95,6 +176,7 @@ export function OrganizationMembers({
     if (result.ok && member.userId === userId) onOwnRoleChanged();
   }
 
+  /** Removes `member`, once confirmed; the caller's own row leaves the organization. */
   async function remove(member: Member) {
     const leaving = member.userId === userId;
     const result = await removeMember(organizationId, member.userId);
@@ -106,13 +188,38 @@ export function OrganizationMembers({
     setVersion((count) => count + 1);
   }
 
+  return {
+    members: answer?.ok ? answer.data.items : [],
+    loading: loaded.loading,
+    nextCursor: !loaded.loading && answer?.ok ? answer.data.nextCursor : null,
+    hasPrevious: cursors.length > 1,
+    previous: () => setCursors((trail) => trail.slice(0, -1)),
+    next: (cursor: string) => setCursors((trail) => [...trail, cursor]),
+    status,
+    error: failure ?? (answer && !answer.ok ? answer.error : null),
+    confirming,
+    setConfirming,
+    changeRole,
+    remove,
+  };
+}
+
+/**
+ * The organization's members with their roles, a page at a time. Managers (`checkManages`) get a
+ * role choice within their rank and Remove for each member not above them; everyone gets Leave on
+ * their own row. The last holder of the first role is kept by the API (409 `LAST_OWNER`), said here.
+ */
+export function OrganizationMembers(props: OrganizationMembersProps) {
+  const { organizationName, rules, actor, userId } = props;
+  const list = useMembers(props);
+  const manages = checkManages(rules, actor).allowed;
   return (
     <section className="da-card" aria-labelledby="members-heading">
       <h2 id="members-heading">Members</h2>
       <p className="da-status" role="status">
-        {status}
+        {list.status}
       </p>
-      <FormError error={failure ?? (answer && !answer.ok ? answer.error : null)} />
+      <FormError error={list.error} />
       <div className="da-table-wrap">
         <table className="da-stack-table">
           <caption className="da-visually-hidden">{`Members of ${organizationName} and their roles`}</caption>
@@ -125,76 +232,33 @@ export function OrganizationMembers({
             </tr>
           </thead>
           <tbody>
-            {members.length === 0 ? (
+            {list.members.length === 0 ? (
               <tr>
-                <td colSpan={4}>{loaded.loading ? "Loading…" : "No members."}</td>
+                <td colSpan={4}>{list.loading ? "Loading…" : "No members."}</td>
               </tr>
             ) : null}
-            {members.map((member) => {
-              const self = member.userId === userId;
+            {list.members.map((member) => {
               const actsOn = manages && checkActOnMember(rules, actor, member.role).allowed;
-              const roles = actsOn ? grantableRoles(rules, actor, member.role) : [];
               return (
-                <tr key={`${member.userId}:${member.role}`}>
-                  <td data-label="Email">
-                    {member.email}
-                    {self ? <span className="da-badge">you</span> : null}
-                  </td>
-                  <td data-label="Role">
-                    {actsOn && roles.length > 1 ? (
-                      <MemberRoleForm member={member} roles={roles} onSubmit={(event) => changeRole(event, member)} />
-                    ) : (
-                      member.role
-                    )}
-                  </td>
-                  <td data-label="Joined">{formatValue(member.joinedAt)}</td>
-                  <td className="da-actions">
-                    {confirming === member.userId ? (
-                      <>
-                        <button type="button" className="da-button da-button-danger" onClick={() => remove(member)}>
-                          {self ? "Confirm leave" : "Confirm remove"}
-                        </button>
-                        <button type="button" className="da-button" onClick={() => setConfirming(null)}>
-                          Keep
-                        </button>
-                      </>
-                    ) : self || actsOn ? (
-                      <button
-                        type="button"
-                        className="da-button da-button-danger"
-                        aria-label={self ? `Leave ${organizationName}` : `Remove ${member.email}`}
-                        onClick={() => setConfirming(member.userId)}
-                      >
-                        {self ? "Leave" : "Remove"}
-                      </button>
-                    ) : null}
-                  </td>
-                </tr>
+                <MemberRow
+                  key={`${member.userId}:${member.role}`}
+                  member={member}
+                  organizationName={organizationName}
+                  self={member.userId === userId}
+                  actsOn={actsOn}
+                  roles={actsOn ? grantableRoles(rules, actor, member.role) : []}
+                  confirming={list.confirming === member.userId}
+                  onChangeRole={(event) => list.changeRole(event, member)}
+                  onRemove={() => list.setConfirming(member.userId)}
+                  onConfirm={() => list.remove(member)}
+                  onKeep={() => list.setConfirming(null)}
+                />
               );
             })}
           </tbody>
         </table>
       </div>
-      {nextCursor || cursors.length > 1 ? (
-        <nav className="da-pager" aria-label="Member pages">
-          <button
-            type="button"
-            className="da-button"
-            disabled={cursors.length === 1}
-            onClick={() => setCursors((trail) => trail.slice(0, -1))}
-          >
-            Previous
-          </button>
-          <button
-            type="button"
-            className="da-button"
-            disabled={!nextCursor}
-            onClick={() => nextCursor && setCursors((trail) => [...trail, nextCursor])}
-          >
-            Next
-          </button>
-        </nav>
-      ) : null}
+      <MemberPager hasPrevious={list.hasPrevious} nextCursor={list.nextCursor} onPrevious={list.previous} onNext={list.next} />
     </section>
   );
 }
