@@ -538,6 +538,26 @@ describe.each(BACKENDS)("organizations on $name", (backend) => {
     });
   });
 
+  it("answers server code's questions as the API does: membership(), and can() with it", async () => {
+    const owner = await signUp(api(), { email: email("server-code") });
+    const organization = await createOrganization(owner, "Server code");
+    const plain = await member(owner, organization.id, "Member");
+    const stranger = await signUp(api(), { email: email("server-stranger") });
+    const auth = teams.second.auth;
+    const profile = async (who: SignedIn) => auth.currentUser(new Headers({ authorization: `Bearer ${who.token}` }));
+    const ownerMembership = await auth.membership(await profile(owner), organization.id);
+    expect(ownerMembership).toEqual({ organization: { ...organization }, role: "Owner" });
+    const plainMembership = await auth.membership(await profile(plain), organization.id);
+    expect(plainMembership?.role).toBe("Member");
+    expect(await auth.membership(await profile(stranger), organization.id)).toBeNull();
+    expect(await auth.membership(null, organization.id)).toBeNull();
+    expect(await auth.membership(await profile(owner), "no-such-organization")).toBeNull();
+    expect(auth.can(await profile(owner), "create", "Project", undefined, { membership: ownerMembership })).toBe(true);
+    expect(auth.can(await profile(plain), "create", "Project", undefined, { membership: plainMembership })).toBe(false);
+    expect(auth.can(await profile(plain), "read", "Project", undefined, { membership: plainMembership })).toBe(true);
+    expect(auth.can(await profile(stranger), "read", "Project")).toBe(false);
+  });
+
   it("records every change as an event with detail.organizationId", async () => {
     const owner = await signUp(api(), { email: email("audited") });
     const organization = (await createOrganization(owner, "Audited")).id;
