@@ -22,6 +22,7 @@ import { measureLogins } from "./lib/logins.mjs";
 import { renderMarkdown, renderText } from "./lib/report.mjs";
 import * as startup from "./lib/startup.mjs";
 import { median, sleep } from "./lib/stats.mjs";
+import { createTenantScale, measureTenantScale } from "./lib/tenant-scale.mjs";
 
 const { values: flags } = parseArgs({
   options: {
@@ -216,6 +217,15 @@ try {
     };
   } finally {
     await lists.close();
+  }
+
+  // ---- Tenant lists at scale, tenant against plain, `me` with and without organizations ----
+  log("Tenant lists: a page of 20 of one organization among 1,000 and 1,000,000 records, SQLite and PostgreSQL…", "tenants");
+  const tenants = await createTenantScale(dir);
+  try {
+    results.tenants = await measureTenantScale(tenants, { rounds, durationMs: 1000, callers: SETTINGS.callers });
+  } finally {
+    await tenants.close();
   }
 
   // ---- Over HTTP ----

@@ -9,6 +9,8 @@ import { BCRYPT_COST, createOurs, createTheirs } from "./lib/in-process.mjs";
 import { hashCapacityNow, hashLimits, loginLimitNow, meFloor } from "./lib/limits.mjs";
 import { createListScale } from "./lib/list-scale.mjs";
 import { alternate, closedLoop } from "./lib/load.mjs";
+import { renderTenantRows } from "./lib/report.mjs";
+import { createTenantScale, measureTenantScale } from "./lib/tenant-scale.mjs";
 
 describe("benchmarks, briefly", () => {
   let dir;
@@ -48,6 +50,28 @@ describe("benchmarks, briefly", () => {
       for (const page of pages) expect((await closedLoop(page, { concurrency: 2, durationMs: 200 })).opsPerSecond).toBeGreaterThan(0);
     } finally {
       await Promise.all([lists.close(), events.close()]);
+    }
+  });
+
+  it("measures tenant lists at a small scale: every page is its organization's, read by one range of its index", async () => {
+    const tenants = await createTenantScale(dir, { small: 100, large: 5_000, organizations: 50, share: 10, dialects: ["sqlite"] });
+    try {
+      // Every page (first and deep, the caller's organization, a small one, the non-tenant list) holds
+      // the records written there, in order, none of another organization.
+      expect(tenants.problems).toEqual([]);
+      expect(tenants.counts).toEqual({ tenant: 500, plain: 500, typical: 92 });
+      for (const page of ["first", "deep"]) {
+        const { plan, oneRange } = tenants.plans.sqlite.large[page];
+        expect(oneRange, plan).toBe(true);
+      }
+      const measured = await measureTenantScale(tenants, { rounds: 1, durationMs: 100, callers: 2 });
+      for (const [name, figure] of Object.entries(measured.results)) {
+        expect(figure.median, name).toBeGreaterThan(0);
+        expect(measured.cpu[name].median, name).toBeGreaterThan(0);
+      }
+      expect(renderTenantRows(measured, 2)).toContain("project__org_order");
+    } finally {
+      await tenants.close();
     }
   });
 
