@@ -4,7 +4,8 @@ import { type ApiRequest, isSafeMethod } from "../http/api-request.js";
 import { ApiError } from "../http/errors.js";
 import { API_KEY_REFUSAL, isApiKey } from "../policy/api-keys.js";
 import type { Caller } from "../policy/subjects.js";
-import type { LiveSessionRow } from "../sessions/session-store.js";
+import type { LiveSessionRow, LiveSessionWithUser } from "../sessions/session-store.js";
+import type { OrganizationAccessRow } from "../store/credential-user-read.js";
 import type { SignedInUser } from "../store/rows.js";
 
 /** How a request carried its token: the `Authorization` header, or the access cookie (docs/api.md#cookie-sessions). */
@@ -16,6 +17,8 @@ export interface Authenticated {
   readonly user: SignedInUser;
   readonly session: LiveSessionRow;
   readonly credential: Credential;
+  /** With {@link AuthenticateOptions.organizationId}: that organization (`null`: none) and the caller's role in it, from the same read. */
+  readonly organization?: OrganizationAccessRow | null;
 }
 
 /** A caller who sent an API key (docs/api-keys.md): its user, as they are now, and the key; no session. */
@@ -45,6 +48,11 @@ export interface AuthenticateOptions {
    * @default false
    */
   readonly apiKeys?: boolean;
+  /**
+   * An organization the request is about (a tenant entity's path): a session's check reads it and the
+   * caller's membership in the same statement (docs/organizations.md#permissions). An API key's does not.
+   */
+  readonly organizationId?: string;
 }
 
 /** Options of {@link authenticate} where API keys are accepted. */
@@ -84,13 +92,14 @@ function presentedToken(services: AuthServices, request: ApiRequest, cookie: boo
 export async function verifiedSession(
   services: AuthServices,
   token: string,
-): Promise<{ user: SignedInUser; session: LiveSessionRow } | undefined> {
+  organizationId?: string,
+): Promise<LiveSessionWithUser | undefined> {
   const claims = token === "" ? null : await services.tokens.verify(token);
-  const found = claims ? await services.sessions.findLive(services.auth.entity, claims.sid) : undefined;
+  const found = claims ? await services.sessions.findLive(services.auth.entity, claims.sid, organizationId) : undefined;
   const user = found?.user;
   if (!claims || !found || !user || user.id !== claims.sub || user.tokenVersion !== claims.ver || user.role !== claims.role)
     return undefined;
-  return { user, session: found.session };
+  return found;
 }
 
 /**
@@ -139,10 +148,16 @@ export async function authenticate(
     return keyCaller(context, services, request, presented.token);
   }
   if (presented.credential === "cookie" && !isSafeMethod(request.method)) services.cookies.checkOrigin(request);
-  const found = await verifiedSession(services, presented.token);
+  const found = await verifiedSession(services, presented.token, options.organizationId);
   if (!found) throw invalidTokenError();
-  const { user, session } = found;
-  return { caller: { id: user.id, role: user.role }, user, session, credential: presented.credential };
+  const { user, session, organization } = found;
+  return {
+    caller: { id: user.id, role: user.role },
+    user,
+    session,
+    credential: presented.credential,
+    ...(organization === undefined ? {} : { organization }),
+  };
 }
 
 /** Like {@link authenticate}, but a request without a token is a 401 too. */

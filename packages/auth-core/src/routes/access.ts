@@ -10,6 +10,7 @@ import type { Membership } from "../policy/organizations.js";
 import type { Access } from "../policy/ownership.js";
 import type { Caller } from "../policy/subjects.js";
 import type { LiveSessionRow } from "../sessions/session-store.js";
+import type { OrganizationAccessRow } from "../store/credential-user-read.js";
 import type { RecordScope } from "../store/record-store.js";
 
 /** An allowed operation, and the session of the caller's token (`null` for an anonymous caller or an API key). */
@@ -33,10 +34,15 @@ export async function permit(
   operation: Operation,
   within: RecordScope = {},
 ): Promise<Permitted> {
-  const authenticated = await authenticate(context, request, { apiKeys: true });
+  const organizationId = entity.tenant ? (within.organizationId ?? "") : undefined;
+  const authenticated = await authenticate(context, request, {
+    apiKeys: true,
+    ...(organizationId === undefined ? {} : { organizationId }),
+  });
   const caller = authenticated?.caller ?? null;
   const open = context.services === null;
-  const membership = entity.tenant ? await membershipOf(context, entity, operation, caller, within) : undefined;
+  const read = authenticated && "organization" in authenticated ? authenticated.organization : undefined;
+  const membership = entity.tenant ? await membershipOf(context, entity, operation, caller, { within, read }) : undefined;
   const decision = authorize(entity, operation, caller, { open, ...(membership === undefined ? {} : { membership }) });
   if (!decision.allowed) throw refusal(decision.status);
   if (authenticated?.credential === "api-key") enforce(checkKeyScope(authenticated.apiKey.scopes, entity.segment, operation));
@@ -58,8 +64,8 @@ function refusal(status: 401 | 403 | 404): ApiError {
 
 /**
  * The caller's membership of the organization a tenant entity's path names, read from the database
- * on every request (a removed member is refused at once, on every instance): `null` when not a
- * member. An anonymous caller the rules refuse gets 401 before the organization is looked up; an
+ * on every request (a removed member is refused at once, on every instance), in the session's
+ * own read where a session calls: `null` when not a member. An anonymous caller the rules refuse gets 401 before the organization is looked up; an
  * organization that does not exist is 404 (docs/organizations.md#permissions).
  */
 async function membershipOf(
@@ -67,17 +73,20 @@ async function membershipOf(
   entity: EntityModel,
   operation: Operation,
   caller: Caller,
-  within: RecordScope,
+  { within, read }: { readonly within: RecordScope; readonly read: OrganizationAccessRow | null | undefined },
 ): Promise<Membership | null> {
   if (!caller) {
     const anonymous = authorize(entity, operation, null);
     if (!anonymous.allowed) throw refusal(anonymous.status);
   }
   const organizations = context.services?.organizations;
+  // A session's check read it already; an API key or an anonymous caller reads it now, by primary keys.
   const access =
-    organizations && within.organizationId !== undefined
-      ? await organizations.store.access(within.organizationId, caller?.id ?? null)
-      : null;
+    read !== undefined
+      ? read
+      : organizations && within.organizationId !== undefined
+        ? await organizations.store.access(within.organizationId, caller?.id ?? null)
+        : null;
   if (!access) throw new ApiError("NOT_FOUND");
   return access.role === null ? null : { role: access.role };
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { EntityModel } from "../config/index.js";
-import { credentialUserRead } from "../store/credential-user-read.js";
+import { credentialUserRead, type OrganizationAccessRow } from "../store/credential-user-read.js";
 import type { AnyDB, Database } from "../store/database.js";
 import { TABLES } from "../store/migrate.js";
 import { fromRow, type SignedInUser, type StoredUser, toStoredUser } from "../store/rows.js";
@@ -34,6 +34,11 @@ export interface SpentRefreshToken {
   readonly spentAt: number;
 }
 
+/** Whether a value could be a key of ours (an organization's id): not empty, not too long, no U+0000. */
+function isPossibleKey(value: string): boolean {
+  return value.length > 0 && value.length <= MAX_ID_LENGTH && !value.includes("\u0000");
+}
+
 /** A session and its user, read together. */
 export interface SessionWithUser {
   readonly session: SessionRow;
@@ -47,6 +52,11 @@ export type LiveSessionRow = Pick<SessionRow, "id" | "userId" | "createdAt" | "e
 export interface LiveSessionWithUser {
   readonly session: LiveSessionRow;
   readonly user: SignedInUser;
+  /**
+   * When the check was asked about an organization: `null` when it does not exist, else the user's
+   * role in it (`null` when not a member), read in the same statement.
+   */
+  readonly organization?: OrganizationAccessRow | null;
 }
 
 /** The columns of a session that a token check reads. */
@@ -158,27 +168,33 @@ export class SessionStore {
    * A session and its user together, by the session's id: the one read that checks an access
    * token. It reads only the columns the check and the routes after it use (never the password hash).
    */
-  async findForTokenCheck(entity: EntityModel, id: string): Promise<LiveSessionWithUser | undefined> {
+  async findForTokenCheck(entity: EntityModel, id: string, organizationId?: string): Promise<LiveSessionWithUser | undefined> {
     if (id.length === 0 || id.length > MAX_ID_LENGTH || id.includes("\u0000")) return undefined;
-    const read = this.tokenCheckReadOf(entity);
-    const [row] = await selectRows<Record<string, unknown>>(this.database, read.sql, [id]);
+    const withOrganization = organizationId !== undefined;
+    const read = this.tokenCheckReadOf(entity, withOrganization);
+    // An id that cannot be an organization's (too long, U+0000, which PostgreSQL refuses in text) names none.
+    const organization = withOrganization && isPossibleKey(organizationId) ? organizationId : "";
+    const [row] = await selectRows<Record<string, unknown>>(this.database, read.sql, withOrganization ? [organization, id] : [id]);
     return row ? read.toResult(row) : undefined;
   }
 
-  private tokenCheckReadOf(entity: EntityModel): TokenCheckRead {
-    const known = this.tokenCheckReads.get(entity.table);
+  private tokenCheckReadOf(entity: EntityModel, withOrganization: boolean): TokenCheckRead {
+    const key = `${withOrganization ? "organization" : "plain"}:${entity.table}`;
+    const known = this.tokenCheckReads.get(key);
     if (known) return known;
-    const joined = credentialUserRead(this.db, this.database, entity, {
-      table: TABLES.sessions,
-      columns: LIVE_SESSION_COLUMNS,
-      keyColumn: "id",
-      prefix: PREFIX,
-    });
+    const joined = credentialUserRead(
+      this.db,
+      this.database,
+      entity,
+      { table: TABLES.sessions, columns: LIVE_SESSION_COLUMNS, keyColumn: "id", prefix: PREFIX },
+      { organization: withOrganization },
+    );
     const read: TokenCheckRead = {
       sql: joined.sql,
       toResult(row) {
         const column = (name: string) => joined.credentialOf(row, name);
         return {
+          ...(withOrganization ? { organization: joined.organizationOf(row) } : {}),
           user: joined.userOf(row),
           session: {
             id: String(column("id")),
@@ -191,7 +207,7 @@ export class SessionStore {
         };
       },
     };
-    this.tokenCheckReads.set(entity.table, read);
+    this.tokenCheckReads.set(key, read);
     return read;
   }
 

@@ -116,9 +116,12 @@ export class SessionService {
     return this.now() - session.createdAt < this.limits.reauthWindowSeconds * 1000;
   }
 
-  /** A live session and its user, by id: `undefined` for an unknown, revoked or expired session or a deleted user. */
-  async findLive(entity: EntityModel, id: string): Promise<LiveSessionWithUser | undefined> {
-    const found = await this.store.findForTokenCheck(entity, id);
+  /**
+   * A live session and its user, by id: `undefined` for an unknown, revoked or expired session or a
+   * deleted user. With `organizationId`, that organization and the user's membership of it, in the same read.
+   */
+  async findLive(entity: EntityModel, id: string, organizationId?: string): Promise<LiveSessionWithUser | undefined> {
+    const found = await this.store.findForTokenCheck(entity, id, organizationId);
     if (!found || found.session.revokedAt !== null || found.session.expiresAt <= this.now()) return undefined;
     return found;
   }
