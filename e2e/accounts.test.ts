@@ -57,8 +57,15 @@ describe("register, sign in and sign out", () => {
     expect(await password.getAttribute("aria-invalid")).toBe("true");
     const describedBy = await password.getAttribute("aria-describedby");
     expect(describedBy).toBeTruthy();
-    expect(await page.locator(`[id="${describedBy?.split(" ").at(-1)}"]`).textContent()).toMatch(/8/);
+    expect(await page.locator(`[id="${describedBy?.split(" ").at(-1)}"]`).textContent()).toMatch(/^Password .*8.*\.$/);
+    expect(await main.getByRole("alert").textContent()).toBe("Please correct the fields marked below.");
     await saveScreenshot(page, "register-field-errors");
+    // An input's error goes once its value is no longer the one refused; the sentence above goes with the last.
+    await email.fill(READER.email);
+    await expect.poll(() => email.getAttribute("aria-invalid")).toBeNull();
+    expect(await password.getAttribute("aria-invalid")).toBe("true");
+    await password.fill(READER.password);
+    await expect.poll(() => main.getByRole("alert").count()).toBe(0);
   });
 
   test("a registered user lands on their profile with the default role", async () => {

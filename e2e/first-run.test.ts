@@ -83,7 +83,7 @@ describe("first run", () => {
     expect((await api(served.app.url, "/user/setup")).body).toEqual({ setupRequired: false });
   });
 
-  test("once setup is done the home page no longer leads to /setup but to sign-in and the profile", async () => {
+  test("once setup is done the home page no longer leads to /setup but, signed out, to sign-in and registration", async () => {
     const page = await openTab(served.browser, served.app.url);
     await page.goto("/");
     const main = page.getByRole("main");
@@ -91,7 +91,9 @@ describe("first run", () => {
     expect(await page.locator('a[href="/setup"]').count()).toBe(0);
     expect(await main.getByRole("link", { name: "Create the first administrator" }).count()).toBe(0);
     expect(await main.getByRole("link", { name: "Sign in", exact: true }).getAttribute("href")).toBe("/login");
-    expect(await main.getByRole("link", { name: "Your profile" }).getAttribute("href")).toBe("/profile");
+    expect(await main.getByRole("link", { name: "Create an account" }).getAttribute("href")).toBe("/register");
+    // The profile is for someone signed in (e2e/pages.test.ts).
+    expect(await main.getByRole("link", { name: "Your profile" }).count()).toBe(0);
     await saveScreenshot(page, "home");
     await page.context().close();
   });

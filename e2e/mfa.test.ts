@@ -229,7 +229,7 @@ describe("two-step verification in the browser", () => {
     await section.getByRole("button", { name: "New recovery codes" }).click();
     await section.getByLabel("Current password").fill("not my password");
     await section.getByRole("button", { name: "Create new codes" }).click();
-    expect(await fieldErrorText(section.getByLabel("Current password"))).toBe("is wrong");
+    expect(await fieldErrorText(section.getByLabel("Current password"))).toBe("Current password is wrong.");
     await section.getByLabel("Current password").fill(ADMIN.password);
     await section.getByRole("button", { name: "Create new codes" }).click();
     const renewed = await shownRecoveryCodes(section);

@@ -213,7 +213,8 @@ export async function expectOwnPagesWork(
     expect(readerDashboard.status).toBe(200);
     expect(await readerDashboard.text()).toContain(reader.email);
   }
-  // Next.js's own 403 page (the project has no forbidden.tsx of its own).
+  // The 403 page: the proxy's (listed in proxy.ts), or the app/forbidden.tsx the wizard scaffolds
+  // (forbidden() in the page); both say it in these words.
   expect(refusal).toContain("This page could not be accessed.");
   expect(refusal).not.toContain("Administrators only");
 

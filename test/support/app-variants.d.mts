@@ -41,3 +41,5 @@ export declare function ensureOwnerRulesBuilt(): string;
 export declare const WHOAMI_PATH: string;
 /** The path of {@link OWNER_RULES_APP}'s own route handler that answers `{ email }` of `requireUser()` (a redirect to sign in when signed out). */
 export declare const API_EXAMPLE_PATH: string;
+/** The path of {@link OWNER_RULES_APP}'s own page for the role `Editor` alone: anyone else signed in gets the 403 page (`app/forbidden.tsx`). */
+export declare const EDITORS_ONLY_PATH: string;

@@ -128,6 +128,22 @@ export const WHOAMI_PATH = "/whoami";
 /** The path of the copy's own route handler that needs a signed-in user (`requireUser`): `{ email }`, else a redirect to sign in. */
 export const API_EXAMPLE_PATH = "/api-example";
 
+/** The path of the copy's own page for the role `Editor` alone (`requireUser({ roles })`): anyone else signed in gets the 403 page. */
+export const EDITORS_ONLY_PATH = "/editors-only";
+
+const EDITORS_ONLY_PAGE = `import { requireUser } from "@domain-auth/core/next";
+
+export default async function EditorsOnlyPage() {
+  const editor = await requireUser({ roles: ["Editor"] });
+  return (
+    <main>
+      <h1>Editors only</h1>
+      <p>Welcome, {editor.email}</p>
+    </main>
+  );
+}
+`;
+
 /** The first route handlers a newcomer adds to the sample: each reads the session through `@domain-auth/core/next`. */
 const SESSION_ROUTES = {
   [WHOAMI_PATH]: `import { currentUser } from "@domain-auth/core/next";
@@ -151,7 +167,8 @@ export async function GET(): Promise<Response> {
  * `/api/post` and `/api/post/:path*` (403 `{ owner: "proxy" }`), its own route handler answers
  * `/api/user/register` (`{ owner: "route" }`), and a next.config rewrite sends `/api/user/login` to
  * another route of its own (`{ owner: "rewrite" }`). It also has the route handlers a newcomer
- * writes first, at {@link WHOAMI_PATH} and {@link API_EXAMPLE_PATH}, which ask who is signed in.
+ * writes first, at {@link WHOAMI_PATH} and {@link API_EXAMPLE_PATH}, which ask who is signed in, and a
+ * page for one role, at {@link EDITORS_ONLY_PATH}.
  * Skipped when the copy's build is newer than the app's sources.
  * @returns the copy's folder, which holds its `server.mjs`.
  */
@@ -169,6 +186,8 @@ export function ensureOwnerRulesBuilt() {
       mkdirSync(join(folder, "app", path.slice(1)), { recursive: true });
       writeFileSync(join(folder, "app", path.slice(1), "route.ts"), source);
     }
+    mkdirSync(join(folder, "app", EDITORS_ONLY_PATH.slice(1)), { recursive: true });
+    writeFileSync(join(folder, "app", EDITORS_ONLY_PATH.slice(1), "page.tsx"), EDITORS_ONLY_PAGE);
     const config = readFileSync(join(web, "next.config.ts"), "utf8");
     const changed = config.replace(
       "  reactStrictMode: true,\n",

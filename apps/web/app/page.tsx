@@ -1,16 +1,24 @@
 import { apiPaths, collectionPath, OPENAPI_PATH } from "@domain-auth/core/policy";
-import { authPageExists } from "@domain-auth/core/vocabulary";
+import type { Metadata } from "next";
 import Link from "next/link";
 import { Suspense } from "react";
 import { AuthFrame } from "@/components/domain-auth/auth-frame";
 import type { AuthView, DomainView } from "@/lib/domain-auth/domain-view";
 import { loadPageState } from "@/lib/domain-auth/page-access";
+import { GetStarted } from "./get-started";
+
+/** The tab says which service this is: the domain's `name`. */
+export async function generateMetadata(): Promise<Metadata> {
+  const { view } = await loadPageState();
+  return { title: view.name };
+}
 
 /**
  * The sample's home page, the first thing `npm start` shows: the service's name, its entities and
- * roles, where its API lives, and where to go next (`/setup` while setup is open, else sign-in and
- * the profile). Read per request from the running server's model, like the auth pages. It stands
- * for a page of the project's own, so it shows the session without keeping it alive.
+ * roles, where its API lives, and where to go next (`/setup` while setup is open, else sign-in, or
+ * for someone signed in their profile and what their role may open). Read per request from the
+ * running server's model, like the auth pages. It stands for a page of the project's own, so it
+ * shows the session without keeping it alive.
  */
 export default function HomePage() {
   // Read per request: with cacheComponents on, the page's shell is prerendered and this part streams in.
@@ -54,41 +62,6 @@ function SetupNotice({ setupRole }: { readonly setupRole: string | undefined }) 
         </Link>
       </p>
     </div>
-  );
-}
-
-/** Once setup is done: the auth pages the server has (the records page under `auth.type: none`), and the API reference. */
-function GetStarted({ auth }: { readonly auth: AuthView | null }) {
-  const exists = (page: Parameters<typeof authPageExists>[0]) => authPageExists(page, auth?.endpoints ?? null);
-  return (
-    <nav className="da-actions home-next" aria-label="Get started">
-      {auth ? (
-        <>
-          {exists("login") ? (
-            <Link className="da-button da-button-primary" href="/login">
-              Sign in
-            </Link>
-          ) : null}
-          {exists("register") ? (
-            <Link className="da-button" href="/register">
-              Create an account
-            </Link>
-          ) : null}
-          {exists("profile") ? (
-            <Link className="da-button" href="/profile">
-              Your profile
-            </Link>
-          ) : null}
-        </>
-      ) : (
-        <Link className="da-button da-button-primary" href="/admin">
-          Records
-        </Link>
-      )}
-      <Link className="da-button" href="/docs">
-        API reference
-      </Link>
-    </nav>
   );
 }
 

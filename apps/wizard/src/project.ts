@@ -165,3 +165,13 @@ export function findMiddleware(dir: string, sourceDir: "" | "src/"): string | un
   );
   return candidates.find((file) => existsSync(join(dir, file)));
 }
+
+/**
+ * The project's own 403 page in another language than the scaffold's (`app/forbidden.js`, `.jsx`, `.ts`),
+ * if it has one: the scaffolded `app/forbidden.tsx` would sit beside it as a second one, so it is not
+ * written. (An `app/forbidden.tsx` of its own is a file that differs from the template: kept, as any.)
+ */
+export function findOwnForbiddenPage(dir: string, sourceDir: "" | "src/"): string | undefined {
+  const candidates = ["forbidden.js", "forbidden.jsx", "forbidden.ts"].map((file) => `${sourceDir}app/${file}`);
+  return candidates.find((file) => existsSync(join(dir, file)));
+}

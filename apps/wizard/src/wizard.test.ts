@@ -1087,6 +1087,24 @@ describe("in an existing Next.js project", () => {
     expect(JSON.parse(await read("package.json")).scripts.start).toBe("next start");
   });
 
+  it("adds the 403 page app/forbidden.tsx, keeps one of the project's own, and writes none beside a forbidden.js", async () => {
+    await nextProject();
+    expect((await unattended(["--yes"])).code).toBe(0);
+    expect(await read("app/forbidden.tsx")).toContain('from "@/components/domain-auth/status-page"');
+
+    await rm(join(dir, "app/forbidden.tsx"));
+    await writeFile(join(dir, "app/forbidden.js"), "export default function Forbidden() {\n  return <p>No.</p>;\n}\n");
+    const { code, out } = await unattended(["--yes"]);
+    expect(code).toBe(0);
+    expect(await readdir(join(dir, "app"))).not.toContain("forbidden.tsx");
+    expect(out).toContain("skip       app/forbidden.tsx  (app/forbidden.js is yours)");
+
+    await rm(join(dir, "app/forbidden.js"));
+    await writeFile(join(dir, "app/forbidden.tsx"), "// mine\n");
+    expect((await unattended(["--yes"])).out).toContain("skip       app/forbidden.tsx  (differs from the template; kept as it is)");
+    expect(await read("app/forbidden.tsx")).toBe("// mine\n");
+  });
+
   it("gives the auth pages the plain layout when cacheComponents is off", async () => {
     await nextProject({ config: CONFIG.replace("cacheComponents: true", "cacheComponents: false") });
     const { code, out } = await unattended(["--yes"]);

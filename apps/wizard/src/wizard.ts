@@ -11,7 +11,7 @@ import { type DomainState, readDomainState, setupRoleOf } from "./domain-state.j
 import { applyFileChanges, type FileChange, generateSecret, planProjectFiles, planTemplateFiles, writesFile } from "./file-changes.js";
 import { installCommand, runInstall } from "./install.js";
 import { checkOrganizationsFlag } from "./organizations.js";
-import { detectProject, findMiddleware, type PackageManager, type Project, projectPath } from "./project.js";
+import { detectProject, findMiddleware, findOwnForbiddenPage, type PackageManager, type Project, projectPath } from "./project.js";
 import { type EditedFile, manualChangeText, type ProjectPlan, planProjectEdits } from "./project-changes.js";
 import { askAuthChoices, askOverwrite, askStarter, askToWrite, PromptCancelled, type PromptStreams } from "./prompts.js";
 import { type ProtectAPageOptions, protectAPage } from "./protect-a-page.js";
@@ -407,16 +407,22 @@ async function planFiles(run: Run, target: Target, domain: DomainOutcome): Promi
 /**
  * Decides each conflict in `files`, in place: overwritten when the user says so, else skipped. The
  * project's own proxy or middleware is never replaced (nor asked about); the user adds two lines to it.
+ * Nor is a 403 page of its own in JavaScript (`app/forbidden.js`) joined by the scaffold's `app/forbidden.tsx`.
  *
  * @returns the project's own proxy or middleware file, when the scaffolded proxy.ts gives way to it.
  */
 async function settleFiles(run: Run, target: Target, files: FileChange[]): Promise<string | undefined> {
   const middleware = findMiddleware(run.root, target.sourceDir);
+  const forbiddenPage = findOwnForbiddenPage(run.root, target.sourceDir);
   let ownProxy: string | undefined;
   for (const [index, file] of files.entries()) {
     if (middleware && file.path === projectPath("proxy.ts", target.sourceDir) && (file.action === "create" || file.action === "conflict")) {
       ownProxy = middleware;
       files[index] = { ...file, action: "skip", note: `${middleware} is yours; see below for the two lines to add` };
+      continue;
+    }
+    if (forbiddenPage && file.path === projectPath("app/forbidden.tsx", target.sourceDir) && file.action === "create") {
+      files[index] = { ...file, action: "skip", note: `${forbiddenPage} is yours` };
       continue;
     }
     if (file.action !== "conflict") continue;

@@ -4,6 +4,7 @@ import type { ErrorBody } from "@domain-auth/core/policy";
 import { type FormEvent, useState } from "react";
 import { formErrorSummary, issuesByField } from "@/lib/domain-auth/api";
 import type { FieldView } from "@/lib/domain-auth/domain-view";
+import { useFormErrors } from "@/lib/domain-auth/form-errors";
 import { readFieldValues } from "@/lib/domain-auth/form-values";
 import { useHydrated } from "@/lib/domain-auth/hydrated";
 import { FieldInput } from "./field-input";
@@ -34,7 +35,7 @@ export interface AccountFormProps {
 
 /** Email, password and extra fields, with the API's issues shown beside the inputs they concern. */
 export function AccountForm({ secretField, fields, submitLabel, passwordAutoComplete, passwordHint, onSubmit }: AccountFormProps) {
-  const [error, setError] = useState<ErrorBody | null>(null);
+  const { error, fail, onChange } = useFormErrors();
   const [pending, setPending] = useState(false);
   const hydrated = useHydrated();
   const fieldErrors = issuesByField(error);
@@ -42,7 +43,8 @@ export function AccountForm({ secretField, fields, submitLabel, passwordAutoComp
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
+    const element = event.currentTarget;
+    const form = new FormData(element);
     setPending(true);
     const body: Record<string, unknown> = {
       email: form.get("email"),
@@ -52,12 +54,12 @@ export function AccountForm({ secretField, fields, submitLabel, passwordAutoComp
     if (secretField) body[secretField.name] = form.get(secretField.name);
     const failure = await onSubmit(body);
     if (!failure) return;
-    setError(failure);
+    fail(failure, element);
     setPending(false);
   }
 
   return (
-    <form className="da-form" method="post" onSubmit={submit} aria-busy={pending}>
+    <form className="da-form" method="post" onSubmit={submit} onChange={onChange} aria-busy={pending}>
       <FormError error={formErrorSummary(error, inputNames)} />
       {secretField ? (
         <TextField

@@ -4,6 +4,7 @@ import { OPENAPI_PATH } from "@domain-auth/core/policy";
 import Link from "next/link";
 import { useEffect, useRef } from "react";
 import type { SwaggerRequest } from "swagger-ui-dist/swagger-ui-es-bundle.js";
+import { foldDocumentAnswer, type SwaggerAnswer } from "@/lib/domain-auth/api-reference";
 import type { AuthView } from "@/lib/domain-auth/domain-view";
 import { useSession } from "@/lib/domain-auth/session";
 import "swagger-ui-dist/swagger-ui.css";
@@ -18,14 +19,44 @@ function withSessionCookies(request: SwaggerRequest): SwaggerRequest {
   return request;
 }
 
+/** The document Swagger UI loads, each HEAD folded into its GET (one row where the API answers both). */
+function foldedDocument(answer: SwaggerAnswer): SwaggerAnswer {
+  return foldDocumentAnswer(answer, window.location.origin);
+}
+
+/** The class on `<html>` that turns on Swagger UI's own dark theme (its rules are `html.dark-mode .swagger-ui …`). */
+const SWAGGER_DARK_MODE = "dark-mode";
+
+/**
+ * Swagger UI in the scheme the system asks for, as the pages follow it: its dark theme on while the
+ * reference is open and `prefers-color-scheme` is dark, following a change, and off when the page goes.
+ * A project that set the class itself keeps it as it is.
+ */
+function useSwaggerColorScheme(): void {
+  useEffect(() => {
+    const root = document.documentElement;
+    if (root.classList.contains(SWAGGER_DARK_MODE)) return;
+    const dark = window.matchMedia("(prefers-color-scheme: dark)");
+    const follow = () => root.classList.toggle(SWAGGER_DARK_MODE, dark.matches);
+    follow();
+    dark.addEventListener("change", follow);
+    return () => {
+      dark.removeEventListener("change", follow);
+      root.classList.remove(SWAGGER_DARK_MODE);
+    };
+  }, []);
+}
+
 /**
  * The API reference of this domain: Swagger UI, bundled with the app (its prebuilt bundle, loaded
- * when the page opens), rendering `/api/openapi.json`. "Try it out" sends requests to this origin
- * only, as the signed-in user (the session cookies go with them).
+ * when the page opens), rendering `/api/openapi.json` (each HEAD shown with its GET) in the pages'
+ * type and colour scheme. "Try it out" sends requests to this origin only, as the signed-in user
+ * (the session cookies go with them).
  */
 export function ApiReference({ auth }: { readonly auth: AuthView | null }) {
   const session = useSession();
   const container = useRef<HTMLDivElement>(null);
+  useSwaggerColorScheme();
 
   useEffect(() => {
     let cancelled = false;
@@ -35,6 +66,7 @@ export function ApiReference({ auth }: { readonly auth: AuthView | null }) {
         domNode: container.current,
         url: OPENAPI_PATH,
         requestInterceptor: withSessionCookies,
+        responseInterceptor: foldedDocument,
         tryItOutEnabled: true,
         deepLinking: false,
         defaultModelsExpandDepth: 0,

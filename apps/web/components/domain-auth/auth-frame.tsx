@@ -4,7 +4,7 @@ import { loadPageState } from "@/lib/domain-auth/page-access";
 import { SIGNED_OUT } from "@/lib/domain-auth/session-client";
 import { readSession } from "@/lib/domain-auth/session-server";
 import { SessionKeeper } from "./session-keeper";
-import { SessionNav } from "./session-nav";
+import { NavLink, SessionNav } from "./session-nav";
 import { SessionProvider } from "./session-provider";
 import "./domain-auth.css";
 
@@ -39,8 +39,8 @@ export async function AuthFrame({
             </Link>
             {setupRequired ? null : (
               <nav className="da-site-nav" aria-label="Main">
-                {view.auth ? <SessionNav auth={view.auth} /> : <Link href="/admin">Records</Link>}
-                <Link href="/docs">API</Link>
+                {view.auth ? <SessionNav auth={view.auth} /> : <NavLink href="/admin">Records</NavLink>}
+                <NavLink href="/docs">API</NavLink>
               </nav>
             )}
           </div>

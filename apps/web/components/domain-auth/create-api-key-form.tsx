@@ -2,7 +2,7 @@
 
 import { API_KEY_LIMITS, API_KEY_OPERATIONS } from "@domain-auth/core/policy";
 import { type FormEvent, useId, useState } from "react";
-import { issuesByField } from "@/lib/domain-auth/api";
+import { formErrorSummary, issuesByField } from "@/lib/domain-auth/api";
 import { type ApiKeyDraft, type CreatedApiKey, createApiKey, scopesByEntity } from "@/lib/domain-auth/api-keys";
 import type { AuthView } from "@/lib/domain-auth/domain-view";
 import { useHydrated } from "@/lib/domain-auth/hydrated";
@@ -102,7 +102,7 @@ export function CreateApiKeyForm({ auth, onCreated, onCancel }: CreateApiKeyForm
     if (result.ok) return onCreated(result.data);
     // A session that signed in too long ago: the same key once the password is confirmed.
     if (needsReauthentication(result)) return setRetry(() => (currentPassword: string) => createWith(draft, currentPassword));
-    setFailure({ message: result.error.message, fields: issuesByField(result.error) });
+    setFailure({ message: formErrorSummary(result.error, ["name"]) ?? result.error.message, fields: issuesByField(result.error) });
   }
 
   async function createWith(draft: ApiKeyDraft, currentPassword: string) {
@@ -110,7 +110,7 @@ export function CreateApiKeyForm({ auth, onCreated, onCancel }: CreateApiKeyForm
     if (!result.ok && needsReauthentication(result)) return result.error;
     setRetry(null);
     if (result.ok) onCreated(result.data);
-    else setFailure({ message: result.error.message, fields: issuesByField(result.error) });
+    else setFailure({ message: formErrorSummary(result.error, ["name"]) ?? result.error.message, fields: issuesByField(result.error) });
     return null;
   }
 
@@ -128,7 +128,11 @@ export function CreateApiKeyForm({ auth, onCreated, onCancel }: CreateApiKeyForm
         autoComplete="off"
         hint="What the key is for, such as “Nightly export”."
         error={failure?.fields.name}
-        onChange={(event) => setName(event.target.value)}
+        onChange={(event) => {
+          setName(event.target.value);
+          // The refused name's sentences go once it is changed.
+          if (failure?.fields.name) setFailure(null);
+        }}
       />
       <div className="da-field">
         <label htmlFor={lifetimeId}>Expires</label>

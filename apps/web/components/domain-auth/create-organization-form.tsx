@@ -3,6 +3,7 @@
 import { type ErrorBody, MAX_ORGANIZATION_NAME_LENGTH, SLUG_PATTERN } from "@domain-auth/core/policy";
 import { type FormEvent, useState } from "react";
 import { formErrorSummary, issuesByField } from "@/lib/domain-auth/api";
+import { withoutFixed } from "@/lib/domain-auth/form-errors";
 import { useHydrated } from "@/lib/domain-auth/hydrated";
 import {
   createOrganization,
@@ -61,6 +62,12 @@ export function CreateOrganizationForm({ onCreated }: CreateOrganizationFormProp
     onCreated(result.data);
   }
 
+  /** An input changed: its sentences go, the one checked here and the API's. */
+  function forget(field: "name" | "slug") {
+    setLocal((checked) => ({ ...checked, [field]: undefined }));
+    setError((answer) => withoutFixed(answer, new Set([field])));
+  }
+
   const sentences = fieldSentences(error);
   const nameError = local.name ?? sentences.name;
   const slugError = local.slug ?? sentences.slug;
@@ -75,7 +82,10 @@ export function CreateOrganizationForm({ onCreated }: CreateOrganizationFormProp
         maxLength={MAX_ORGANIZATION_NAME_LENGTH}
         autoComplete="organization"
         error={nameError}
-        onChange={(event) => setName(event.target.value)}
+        onChange={(event) => {
+          setName(event.target.value);
+          forget("name");
+        }}
       />
       <TextField
         label="Slug (optional)"
@@ -86,7 +96,10 @@ export function CreateOrganizationForm({ onCreated }: CreateOrganizationFormProp
         spellCheck={false}
         hint="A short unique name for links, such as acme-inc. Left empty, one is made from the name."
         error={slugError}
-        onChange={(event) => setSlug(event.target.value)}
+        onChange={(event) => {
+          setSlug(event.target.value);
+          forget("slug");
+        }}
       />
       <div className="da-actions">
         <button type="submit" className="da-button da-button-primary" disabled={busy || !hydrated}>

@@ -1,10 +1,10 @@
 "use client";
 
-import type { ErrorBody } from "@domain-auth/core/policy";
 import { ACCOUNT_TOKEN_LIFETIMES, apiPaths } from "@domain-auth/core/policy";
 import { type FormEvent, useState } from "react";
-import { callApi } from "@/lib/domain-auth/api";
+import { callApi, formErrorSummary, issuesByField } from "@/lib/domain-auth/api";
 import type { AuthView } from "@/lib/domain-auth/domain-view";
+import { useFormErrors } from "@/lib/domain-auth/form-errors";
 import { useHydrated } from "@/lib/domain-auth/hydrated";
 import { describeSignInError } from "@/lib/domain-auth/sign-in";
 import { FormError } from "./form-error";
@@ -12,18 +12,19 @@ import { TextField } from "./text-field";
 
 /** Asks for a reset link; the answer is the same whether the address has an account or not. */
 export function ForgotPasswordForm({ auth }: { readonly auth: AuthView }) {
-  const [error, setError] = useState<ErrorBody | null>(null);
+  const { error, fail, onChange } = useFormErrors();
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   const hydrated = useHydrated();
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const email = String(new FormData(event.currentTarget).get("email") ?? "");
+    const form = event.currentTarget;
+    const email = String(new FormData(form).get("email") ?? "");
     setPending(true);
     const result = await callApi(apiPaths(auth).forgotPassword, { method: "POST", body: { email } });
     setPending(false);
-    setError(result.ok ? null : describeSignInError(result));
+    fail(result.ok ? null : describeSignInError(result), form);
     setSentTo(result.ok ? email : null);
   }
 
@@ -35,11 +36,12 @@ export function ForgotPasswordForm({ auth }: { readonly auth: AuthView }) {
       </p>
     );
   }
+  const emailError = issuesByField(error).email;
   return (
-    <form className="da-form" method="post" onSubmit={submit} aria-busy={pending}>
+    <form className="da-form" method="post" onSubmit={submit} onChange={onChange} aria-busy={pending}>
       <p>Enter your email address and we will send you a link to choose a new password.</p>
-      <FormError error={error?.issues?.length ? null : error} />
-      <TextField label="Email" name="email" type="email" autoComplete="email" required error={error?.issues?.[0]?.message} />
+      <FormError error={emailError ? null : formErrorSummary(error, [])} />
+      <TextField label="Email" name="email" type="email" autoComplete="email" required error={emailError} />
       <button type="submit" className="da-button da-button-primary" disabled={pending || !hydrated}>
         {pending ? "Please wait…" : "Send the link"}
       </button>

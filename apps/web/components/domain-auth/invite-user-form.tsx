@@ -1,10 +1,10 @@
 "use client";
 
-import type { ErrorBody } from "@domain-auth/core/policy";
 import { ACCOUNT_TOKEN_LIFETIMES, collectionPath } from "@domain-auth/core/policy";
 import { type FormEvent, useState } from "react";
-import { callApi } from "@/lib/domain-auth/api";
+import { callApi, formErrorSummary, issuesByField } from "@/lib/domain-auth/api";
 import type { AuthView } from "@/lib/domain-auth/domain-view";
+import { useFormErrors } from "@/lib/domain-auth/form-errors";
 import { needsReauthentication, type RetryWithPassword } from "@/lib/domain-auth/reauthentication";
 import { FormError } from "./form-error";
 import { ReauthPrompt } from "./reauth-prompt";
@@ -19,7 +19,7 @@ export interface InviteUserFormProps {
 
 /** Creates a user without a password: the server e-mails them a link to choose one. */
 export function InviteUserForm({ auth, onInvited }: InviteUserFormProps) {
-  const [error, setError] = useState<ErrorBody | null>(null);
+  const { error, fail, onChange } = useFormErrors();
   const [status, setStatus] = useState("");
   const [retry, setRetry] = useState<RetryWithPassword | null>(null);
 
@@ -30,23 +30,23 @@ export function InviteUserForm({ auth, onInvited }: InviteUserFormProps) {
     const email = String(data.get("email") ?? "");
     const role = String(data.get("role") ?? "");
     const body = role ? { email, role } : { email };
-    await send(body, () => form.reset());
+    await send(body, form);
   }
 
   /** Sends an invitation; one with the setup role from a session that signed in long ago first asks for the password. */
-  async function send(body: { email: string; role?: string; currentPassword?: string }, done: () => void) {
+  async function send(body: { email: string; role?: string; currentPassword?: string }, form: HTMLFormElement) {
     const result = await callApi(collectionPath(auth), { method: "POST", body });
     if (needsReauthentication(result) && body.currentPassword === undefined) {
-      setRetry(() => (currentPassword: string) => send({ ...body, currentPassword }, done));
+      setRetry(() => (currentPassword: string) => send({ ...body, currentPassword }, form));
       return null;
     }
     if (!result.ok && needsReauthentication(result)) return result.error;
     setRetry(null);
-    setError(result.ok ? null : result.error);
+    fail(result.ok ? null : result.error, form);
     if (!result.ok) return null;
     const days = ACCOUNT_TOKEN_LIFETIMES.invite / 86400;
     setStatus(`${body.email} is invited: a link to choose a password is on its way (it works for ${days} days).`);
-    done();
+    form.reset();
     onInvited();
     return null;
   }
@@ -58,9 +58,9 @@ export function InviteUserForm({ auth, onInvited }: InviteUserFormProps) {
         {status}
       </p>
       {retry ? <ReauthPrompt action="invite an administrator" onPassword={retry} onCancel={() => setRetry(null)} /> : null}
-      <form className="da-form" onSubmit={invite} hidden={retry !== null}>
-        <FormError error={error} />
-        <TextField label="Email to invite" name="email" type="email" autoComplete="off" required />
+      <form className="da-form" onSubmit={invite} onChange={onChange} hidden={retry !== null}>
+        <FormError error={formErrorSummary(error, ["email"])} />
+        <TextField label="Email to invite" name="email" type="email" autoComplete="off" required error={issuesByField(error).email} />
         {auth.roles.length > 0 ? (
           <div className="da-field">
             <label htmlFor="invite-role">Role</label>

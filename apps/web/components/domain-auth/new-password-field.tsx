@@ -4,6 +4,7 @@ import type { PasswordScore } from "@domain-auth/core/password";
 import { useId, useMemo, useState } from "react";
 import { NEW_PASSWORD_HINT } from "@/lib/domain-auth/password-hint";
 import { useLoaded } from "@/lib/domain-auth/use-loaded";
+import { PasswordInput } from "./password-input";
 
 /** How each score reads, 0 being refused by the server. */
 const STRENGTH_WORDS: Readonly<Record<PasswordScore, string>> = {
@@ -36,9 +37,11 @@ export interface NewPasswordFieldProps {
 }
 
 /**
- * The input of a password being set (setup, register, reset), with its strength as the person types:
- * the server's own rules (`passwordProblem` of `@domain-auth/core/password`), checked in the browser
- * too, so what the meter says is what the server will answer. Nothing is sent while typing.
+ * The input of a password being set (setup, register, reset, a change on the profile), with its
+ * strength as the person types: the server's own rules (`passwordProblem` of
+ * `@domain-auth/core/password`), checked in the browser too, so what the meter says is what the
+ * server will answer. Nothing is sent while typing. Its "Show" toggle shows what was typed
+ * ({@link PasswordInput}).
  */
 export function NewPasswordField({ label, error }: NewPasswordFieldProps) {
   const id = useId();
@@ -52,11 +55,13 @@ export function NewPasswordField({ label, error }: NewPasswordFieldProps) {
   const describedBy = [ids.hint, verdict ? ids.strength : null, error ? ids.error : null].filter(Boolean).join(" ");
   return (
     <div className="da-field">
-      <label htmlFor={id}>{label}</label>
-      <input
+      <label id={`${id}-label`} htmlFor={id}>
+        {label}
+      </label>
+      <PasswordInput
         id={id}
+        labelId={`${id}-label`}
         name="password"
-        type="password"
         autoComplete="new-password"
         required
         value={value}

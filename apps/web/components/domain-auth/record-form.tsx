@@ -4,6 +4,7 @@ import type { ErrorBody } from "@domain-auth/core/policy";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { formErrorSummary, issuesByField } from "@/lib/domain-auth/api";
 import type { FieldView } from "@/lib/domain-auth/domain-view";
+import { useFormErrors } from "@/lib/domain-auth/form-errors";
 import { readFieldValues } from "@/lib/domain-auth/form-values";
 import { FieldInput } from "./field-input";
 import { FormActions } from "./form-actions";
@@ -24,7 +25,7 @@ export interface RecordFormProps {
 /** A create or edit form generated from an entity's fields, with the API's issues inline. */
 export function RecordForm({ title, fields, record, submitLabel, onSubmit, onCancel }: RecordFormProps) {
   const headingId = useId();
-  const [error, setError] = useState<ErrorBody | null>(null);
+  const { error, fail, onChange } = useFormErrors();
   const [pending, setPending] = useState(false);
   const fieldErrors = issuesByField(error);
   const formRef = useRef<HTMLFormElement>(null);
@@ -35,14 +36,23 @@ export function RecordForm({ title, fields, record, submitLabel, onSubmit, onCan
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    const form = event.currentTarget;
     setPending(true);
-    const failure = await onSubmit(readFieldValues(fields, new FormData(event.currentTarget), record ? "update" : "create"));
+    const failure = await onSubmit(readFieldValues(fields, new FormData(form), record ? "update" : "create"));
     setPending(false);
-    setError(failure);
+    fail(failure, form);
   }
 
   return (
-    <form ref={formRef} className="da-form da-card" method="post" onSubmit={submit} aria-labelledby={headingId} aria-busy={pending}>
+    <form
+      ref={formRef}
+      className="da-form da-card"
+      method="post"
+      onSubmit={submit}
+      onChange={onChange}
+      aria-labelledby={headingId}
+      aria-busy={pending}
+    >
       <h3 id={headingId}>{title}</h3>
       <FormError
         error={formErrorSummary(

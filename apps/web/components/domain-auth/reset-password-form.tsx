@@ -1,11 +1,11 @@
 "use client";
 
-import type { ErrorBody } from "@domain-auth/core/policy";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
 import { issuesByField } from "@/lib/domain-auth/api";
 import type { AuthView } from "@/lib/domain-auth/domain-view";
+import { useFormErrors } from "@/lib/domain-auth/form-errors";
 import { useHydrated } from "@/lib/domain-auth/hydrated";
 import { type SecondStep, signIn } from "@/lib/domain-auth/sign-in";
 import { FormError } from "./form-error";
@@ -27,7 +27,7 @@ export interface ResetPasswordFormProps {
  */
 export function ResetPasswordForm({ auth, token, invite }: ResetPasswordFormProps) {
   const router = useRouter();
-  const [error, setError] = useState<ErrorBody | null>(null);
+  const { error, fail, onChange } = useFormErrors();
   const [pending, setPending] = useState(false);
   const [step, setStep] = useState<SecondStep | null>(null);
   const [changed, setChanged] = useState<string | null>(null);
@@ -35,11 +35,12 @@ export function ResetPasswordForm({ auth, token, invite }: ResetPasswordFormProp
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const password = String(new FormData(event.currentTarget).get("password") ?? "");
+    const form = event.currentTarget;
+    const password = String(new FormData(form).get("password") ?? "");
     setPending(true);
     const result = await signIn(auth, "resetPassword", { token, password });
     if (!result.ok) {
-      setError(result.error);
+      fail(result.error, form);
       setPending(false);
     } else if (result.data.kind === "signed-in") router.push("/profile");
     else setStep(result.data);
@@ -76,7 +77,7 @@ export function ResetPasswordForm({ auth, token, invite }: ResetPasswordFormProp
   }
   const fieldErrors = issuesByField(error);
   return (
-    <form className="da-form" method="post" onSubmit={submit} aria-busy={pending}>
+    <form className="da-form" method="post" onSubmit={submit} onChange={onChange} aria-busy={pending}>
       <FormError error={fieldErrors.password ? null : error} />
       <NewPasswordField label={invite ? "Your password" : "New password"} error={fieldErrors.password} />
       <button type="submit" className="da-button da-button-primary" disabled={pending || !hydrated}>

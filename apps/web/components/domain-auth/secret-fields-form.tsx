@@ -3,6 +3,7 @@
 import type { ErrorBody } from "@domain-auth/core/policy";
 import { type FormEvent, useState } from "react";
 import { formErrorSummary, issuesByField } from "@/lib/domain-auth/api";
+import { useFormErrors } from "@/lib/domain-auth/form-errors";
 import { useHydrated } from "@/lib/domain-auth/hydrated";
 import { FormActions } from "./form-actions";
 import { FormError } from "./form-error";
@@ -62,24 +63,25 @@ export interface SecretFieldsFormProps {
  * keyboard user who opened the form types at once.
  */
 export function SecretFieldsForm({ fields, submitLabel, onSubmit, onCancel, autoFocus = true }: SecretFieldsFormProps) {
-  const [error, setError] = useState<ErrorBody | null>(null);
+  const { error, fail, onChange } = useFormErrors();
   const [pending, setPending] = useState(false);
   const hydrated = useHydrated();
   const fieldErrors = issuesByField(error);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
+    const element = event.currentTarget;
+    const form = new FormData(element);
     const values = Object.fromEntries(fields.map((field) => [field.name, String(form.get(field.name) ?? "")]));
     setPending(true);
     const failure = await onSubmit(values);
     if (!failure) return;
-    setError(failure);
+    fail(failure, element);
     setPending(false);
   }
 
   return (
-    <form className="da-form" method="post" onSubmit={submit} aria-busy={pending}>
+    <form className="da-form" method="post" onSubmit={submit} onChange={onChange} aria-busy={pending}>
       <FormError
         error={formErrorSummary(
           error,

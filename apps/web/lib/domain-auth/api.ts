@@ -1,5 +1,6 @@
 import type { ErrorBody } from "@domain-auth/core/policy";
 import type { ApiResult, CallOptions } from "./api-request";
+import { asSentence, fieldSentence, inputLabel } from "./sentences";
 import { sessionClient } from "./session";
 
 export type { ApiFailure, ApiResult, CallOptions } from "./api-request";
@@ -16,24 +17,30 @@ export function callApi<T>(path: string, options: CallOptions = {}): Promise<Api
 }
 
 /**
- * The sentence to show above a form: when every issue is shown beside its input, a pointer to
- * them; otherwise the API's message with the issues no input shows.
+ * The sentences to show above a form: when every issue is shown beside its input, a pointer to
+ * them; otherwise the API's message with the issues no input shows, each naming what it is about.
  */
 export function formErrorSummary(error: ErrorBody | null, fieldNames: readonly string[]): string | null {
   if (!error) return null;
   const issues = error.issues ?? [];
-  if (issues.length === 0) return error.message;
+  if (issues.length === 0) return asSentence(error.message);
   const unplaced = issues.filter((issue) => !fieldNames.includes(String(issue.path[0] ?? "")));
   if (unplaced.length === 0) return "Please correct the fields marked below.";
-  return [error.message, ...unplaced.map((issue) => `${issue.path.join(".") || "body"}: ${issue.message}`)].join(" ");
+  return [error.message, ...unplaced.map((issue) => fieldSentence(inputLabel(String(issue.path[0] ?? "")), issue.message))]
+    .map(asSentence)
+    .join(" ");
 }
 
-/** The API's issues keyed by their first path element (the field name); the rest under `""`. */
+/**
+ * The API's issues keyed by their first path element (the field name), the rest under `""`, each a
+ * sentence that names its input ("Email is required."), as every form shows them.
+ */
 export function issuesByField(error: ErrorBody | null): Record<string, string> {
   const byField: Record<string, string> = {};
   for (const issue of error?.issues ?? []) {
     const field = String(issue.path[0] ?? "");
-    byField[field] = byField[field] ? `${byField[field]} ${issue.message}` : issue.message;
+    const sentence = fieldSentence(inputLabel(field), issue.message);
+    byField[field] = byField[field] ? `${byField[field]} ${sentence}` : sentence;
   }
   return byField;
 }

@@ -35,6 +35,19 @@ export interface EntityView {
   readonly tenant: boolean;
 }
 
+/**
+ * The auth entity as the core's permission rules read it (`mayPerform`, `guardedFields`,
+ * `checkFieldGuards`): whether a user may change their own record, and which fields they may write.
+ */
+export interface AuthEntityView {
+  readonly segment: string;
+  /** Always `null`: the auth entity has no owner field (`@Owner` on it means the record is the caller). */
+  readonly ownerField: string | null;
+  /** With the defaults of docs/api.md#the-auth-entity filled in. */
+  readonly permissions: PermissionMap;
+  readonly isAuthEntity: true;
+}
+
 /** The `auth` block as the browser sees it. */
 export interface AuthView {
   readonly entityName: string;
@@ -53,6 +66,8 @@ export interface AuthView {
   readonly verifyEmail: boolean;
   /** Fields of the auth entity besides `email`, `password` and `role` (asked at setup and register). */
   readonly profileFields: readonly FieldView[];
+  /** The auth entity for the permission rules: what a user may change of their own record. */
+  readonly entity: AuthEntityView;
   /** Every scope an API key may carry: each entity's segment with each operation (docs/api-keys.md). */
   readonly apiKeyScopes: readonly string[];
   /** The providers people may sign in with (`auth.providers`), in the order of their buttons. */
@@ -116,6 +131,12 @@ export function toDomainView(model: DomainModel, endpoints?: Readonly<Record<End
       endpoints: endpoints ?? endpointFlagsOf(auth),
       verifyEmail: auth.verifyEmail,
       profileFields: auth.entity.fields.filter((field) => !CREDENTIAL_FIELDS.has(field.name)).map(toFieldView),
+      entity: {
+        segment: auth.entity.segment,
+        ownerField: auth.entity.ownerField,
+        permissions: auth.entity.permissions,
+        isAuthEntity: true,
+      },
       apiKeyScopes: apiKeyScopes(model.entities),
       providers: auth.providers.map(({ id, name, type }) => ({ id, name, type })),
       organizations: auth.organizations && {

@@ -38,6 +38,13 @@ export const SIGNED_OUT: SessionState = { status: "signed-out", expired: false }
  */
 export type SignedInAnswer = Pick<SignedIn, "expiresIn" | "refreshExpiresIn"> & { readonly user: UserProfile };
 
+/**
+ * What an own password or email change answers with the cookie (docs/api.md#cookie-sessions): the
+ * changed record, and the lifetimes of the session's fresh cookies (none when nothing changed: the
+ * email sent was the one the user has).
+ */
+export type CredentialsChanged = Partial<Pick<SignedInAnswer, "expiresIn" | "refreshExpiresIn">> & { readonly item: UserProfile };
+
 /** What refreshing needs of the `auth` block. */
 export type RefreshingAuth = Pick<AuthView, "segment" | "endpoints">;
 
@@ -129,6 +136,42 @@ export class SessionClient {
   /** Keeps the answer of a cookie sign-in (login, setup, password reset), and tells the other tabs. */
   signedIn(answer: SignedInAnswer): void {
     this.#publish(signedInState(answer, this.#clock.now()));
+  }
+
+  /**
+   * Keeps the user's record as a change of their own fields answered it (`PATCH /api/<auth>/<id>`
+   * without a credential), and tells the other tabs; the session itself is as it was.
+   */
+  userChanged(user: UserProfile): void {
+    const state = this.#state;
+    if (state?.status !== "signed-in" || state.user.id !== user.id) return;
+    this.#publish({ ...state, user });
+  }
+
+  /**
+   * An own password or email change (`PATCH` of the user at `path`, with `currentPassword`): the
+   * answer sets fresh session cookies, the old ones retired with every other session of the user, and
+   * the tab (and every other one) takes the changed user. Held under the refresh lock, as
+   * {@link signOut} is: no renewal with the refresh token it replaces is under way meanwhile. A refused
+   * session (an expired access token) is refreshed once, where {@link keepAlive} allows it, and the
+   * change sent again; a session that cannot be refreshed is over, as with {@link call}.
+   */
+  changeCredentials(path: string, body: Readonly<Record<string, unknown>>): Promise<ApiResult<CredentialsChanged>> {
+    return this.#locks.request(REFRESH_LOCK, async () => {
+      const send = () => this.request<CredentialsChanged>(path, { method: "PATCH", body });
+      let result = await send();
+      const auth = this.#renewing;
+      if (auth && this.#isRefusedSession(result)) {
+        const outcome = await this.#refresh(auth);
+        if (outcome === "refreshed") result = await send();
+        else if (outcome === "refused") this.#publish({ status: "signed-out", expired: true });
+      }
+      if (!result.ok) return result;
+      const { item, expiresIn, refreshExpiresIn = 0 } = result.data;
+      if (expiresIn === undefined) this.userChanged(item);
+      else this.#publish(signedInState({ user: item, expiresIn, refreshExpiresIn }, this.#clock.now()));
+      return result;
+    });
   }
 
   /** One request to the API, as it is: no renewal of a refused session. */

@@ -10,10 +10,21 @@ declare module "swagger-ui-dist/swagger-ui-es-bundle.js" {
     credentials?: RequestCredentials;
   }
 
+  /** An answer Swagger UI received (the document it loads, or what "Try it out" sent); an interceptor may change it. */
+  export interface SwaggerResponse {
+    url: string;
+    status?: number;
+    text?: string;
+    body?: unknown;
+    obj?: unknown;
+    data?: unknown;
+  }
+
   export interface SwaggerUIOptions {
     domNode: HTMLElement;
     url: string;
     requestInterceptor?: (request: SwaggerRequest) => SwaggerRequest | Promise<SwaggerRequest>;
+    responseInterceptor?: (response: SwaggerResponse) => SwaggerResponse | Promise<SwaggerResponse>;
     tryItOutEnabled?: boolean;
     deepLinking?: boolean;
     defaultModelsExpandDepth?: number;

@@ -44,8 +44,10 @@ export interface RequireUserOptions {
  * if (!user) return Response.json({ error: "sign in" }, { status: 401 });
  */
 export const currentUser: () => Promise<Profile | null> = cache(async () => {
+  // The request first: a page built ahead of time stops here, before an instance is made for it.
+  const requestHeaders = await headers();
   const auth = await authFromEnv();
-  return auth.currentUser(await headers());
+  return auth.currentUser(requestHeaders);
 });
 
 /**
