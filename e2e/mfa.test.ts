@@ -33,16 +33,17 @@ function codeAt(secret: string, timestamp: number): string {
 }
 
 /**
- * A code of `secret` the server has not seen: the current step's, or, when that step was used
- * already, the next step's once it has begun (the wait is computed, at most one step).
+ * A code of `secret` the server has not seen. The server accepts the codes of its step and of the
+ * steps either side, each only after every step accepted before: the current step's, or, when that
+ * one was used, the next step's at once; only when the next step's was used too does this wait for
+ * the next step to begin (the wait is computed, at most one step).
  */
 async function freshCode(secret: string): Promise<string> {
   const used = usedSteps.get(secret) ?? -1;
-  const nextStart = (used + 1) * STEP_MS;
-  if (Date.now() < nextStart) await delay(nextStart - Date.now() + 20);
-  const now = Date.now();
-  usedSteps.set(secret, Math.floor(now / STEP_MS));
-  return codeAt(secret, now);
+  if (used > Math.floor(Date.now() / STEP_MS)) await delay(used * STEP_MS - Date.now() + 20);
+  const step = Math.max(Math.floor(Date.now() / STEP_MS), used + 1);
+  usedSteps.set(secret, step);
+  return codeAt(secret, step * STEP_MS);
 }
 
 /** A code the server refuses: none of those of the steps it accepts now. */
