@@ -49,8 +49,8 @@ async function fillPostgres(url, count) {
   }
 }
 
-/** A fresh PostgreSQL database, and how to drop it; `null` when PostgreSQL is not there. */
-async function postgresDatabase(name) {
+/** A fresh PostgreSQL database (its URL and name), and how to drop it; `null` when PostgreSQL is not there. */
+export async function postgresDatabase(name) {
   const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
   try {
     await admin.connect();
@@ -68,7 +68,7 @@ async function postgresDatabase(name) {
     await client.query(`drop database if exists ${database} with (force)`);
     await client.end();
   };
-  return { url: url.toString(), drop };
+  return { url: url.toString(), name: database, drop };
 }
 
 /** An instance over `count` posts: its first page and a page deep in (after 90 % of them). */

@@ -9,8 +9,8 @@
 // PostgreSQL that of the database's own backends (read from /proc when the server is on this
 // machine), steadier than the rate on a shared machine. The plans of the page queries
 // (`RecordLists.sqlOf`) are read with EXPLAIN on the instance's own connection.
+
 import { execFileSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createAuth } from "@domain-auth/core";
@@ -19,6 +19,7 @@ import Sqlite from "better-sqlite3";
 import { CompiledQuery } from "kysely";
 import pg from "pg";
 import { PASSWORD, SECRET } from "./in-process.mjs";
+import { postgresDatabase } from "./list-scale.mjs";
 import { alternate, closedLoop } from "./load.mjs";
 import { median } from "./stats.mjs";
 
@@ -169,28 +170,6 @@ async function fillPostgres(url, shape, callerId) {
   } finally {
     await client.end();
   }
-}
-
-/** A fresh PostgreSQL database, and how to drop it; `null` when PostgreSQL is not there. */
-async function postgresDatabase(name) {
-  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-  try {
-    await admin.connect();
-  } catch {
-    return null;
-  }
-  const database = `bench_${name}_${randomBytes(4).toString("hex")}`;
-  await admin.query(`create database ${database}`);
-  await admin.end();
-  const url = new URL(POSTGRES_ADMIN_URL);
-  url.pathname = `/${database}`;
-  const drop = async () => {
-    const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-    await client.connect();
-    await client.query(`drop database if exists ${database} with (force)`);
-    await client.end();
-  };
-  return { url: url.toString(), name: database, drop };
 }
 
 /** Clock ticks per second, the unit of the CPU times in /proc. */
