@@ -37,9 +37,12 @@ export {
   userApiKeysPath,
   userSessionsPath,
 } from "./endpoints/api-paths.js";
+export type { EventSummary } from "./events/event-summary.js";
 export {
   EVENT_PAGE_LIMITS,
+  EVENT_SUMMARY_WINDOWS,
   type EventDetail,
+  type EventSummaryWindow,
   isSecurityEventType,
   SECURITY_EVENT_TYPES,
   type SecurityEventType,
@@ -49,7 +52,7 @@ export { ERROR_CODES, type ErrorBody, type ErrorCode, type Issue } from "./http/
 export { ACCOUNT_TOKEN_LIFETIMES, type AccountTokenKind } from "./mail/lifetimes.js";
 export type { PasskeySummary } from "./mfa/passkey-view.js";
 export type { MfaChallenge, MfaEnrollment } from "./mfa/second-step-view.js";
-export type { RecoveryCodesAnswer, TotpEnrolment } from "./mfa/totp-view.js";
+export type { RecoveryCodesAnswer, TotpEnrolment, TotpStatus } from "./mfa/totp-view.js";
 export type {
   Invitation,
   Member,

@@ -64,6 +64,12 @@ export const AUTH_PAGES: readonly string[] = Object.freeze(Object.keys(AUTH_PAGE
 export const AUTH_ITEM_PAGES: readonly AuthPage[] = Object.freeze(["orgs"] as const);
 
 /**
+ * The auth pages with a section of pages at any depth under them (the admin's `/admin/users/<id>`,
+ * `/admin/records/<segment>/<id>`): those are auth pages too, with the same needs.
+ */
+export const AUTH_SECTION_PAGES: readonly AuthPage[] = Object.freeze(["admin"] as const);
+
+/**
  * Whether an auth page exists for a domain whose endpoints are `endpoints` (`null` under
  * `auth.type: none`, where only the pages that need nothing exist). A flag that is not an
  * `auth.endpoints` one (`organizations`) counts only where `endpoints` has it on.

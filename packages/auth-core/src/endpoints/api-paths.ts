@@ -22,11 +22,18 @@ export interface ListQuery {
   readonly after?: string;
   /** `exact`: count every record even above 10,000. */
   readonly total?: "exact";
+  /** Only records one of whose `string` fields holds this text, ignoring case: 1 to 100 characters. */
+  readonly q?: string;
+  /** The order: a field, or `-` and a field for descending (docs/api.md#lists); the server's default (`createdAt`) when absent. */
+  readonly sort?: string;
+  /** Only records whose field holds the value, for each field given (`enum`, `boolean`, `ref`, the auth entity's `role`; `""`: holds none). */
+  readonly where?: Readonly<Record<string, string>>;
 }
 
 /**
  * The path of an entity's collection: `GET` lists it, `POST` creates in it.
  * @example collectionPath(post, { limit: 20, offset: 40 }) // "/api/post?limit=20&offset=40"
+ * @example collectionPath(user, { q: "ada", sort: "-createdAt", where: { role: "Admin" } }) // "/api/user?q=ada&sort=-createdAt&where.role=Admin"
  */
 export function collectionPath(entity: Segmented & { readonly tenant?: boolean }, query: ListQuery = {}, organizationId?: string): string {
   const params = new URLSearchParams();
@@ -34,6 +41,9 @@ export function collectionPath(entity: Segmented & { readonly tenant?: boolean }
   if (query.offset !== undefined) params.set("offset", String(query.offset));
   if (query.after !== undefined) params.set("after", query.after);
   if (query.total !== undefined) params.set("total", query.total);
+  if (query.q !== undefined) params.set("q", query.q);
+  if (query.sort !== undefined) params.set("sort", query.sort);
+  for (const [field, value] of Object.entries(query.where ?? {})) params.set(`where.${field}`, value);
   const search = params.toString();
   return `${collectionBase(entity, organizationId)}${search ? `?${search}` : ""}`;
 }

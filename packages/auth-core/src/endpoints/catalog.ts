@@ -1,5 +1,5 @@
 import type { Endpoint, EndpointFlag } from "../config/vocabulary.js";
-import { EVENT_PAGE_LIMITS, SECURITY_EVENT_TYPES } from "../events/event-types.js";
+import { EVENT_PAGE_LIMITS, EVENT_SUMMARY_WINDOWS, SECURITY_EVENT_TYPES, TOP_FAILING_ADDRESSES } from "../events/event-types.js";
 import type { ErrorCode } from "../http/errors.js";
 import { API_KEY_LIMITS } from "../policy/api-keys.js";
 import { REUSE_GRACE_MS } from "../sessions/lifetimes.js";
@@ -40,6 +40,8 @@ export interface EndpointParameter {
   /** The form of a `string` (a cursor's base64url): a value that does not match is 400. */
   readonly pattern?: string;
   readonly maxLength?: number;
+  /** The least length of a `string`: with it, a value out of `minLength` to `maxLength` is 400 saying so. */
+  readonly minLength?: number;
 }
 
 /** One method of an endpoint: how it is documented and whom it answers. */
@@ -67,6 +69,8 @@ export interface EndpointOperation {
    * needs the setup role (403 `FORBIDDEN`, enforced before the rest of the query is read).
    */
   readonly setupRoleWith?: string;
+  /** Only the setup role may call it: anyone else is 403 `FORBIDDEN`, before the query is read. */
+  readonly setupRoleOnly?: true;
   readonly parameters?: readonly EndpointParameter[];
   readonly success: { readonly status: number; readonly description: string };
   /**
@@ -529,10 +533,14 @@ export const AUTH_ENDPOINTS = {
     operations: {
       GET: {
         operationId: "listSessions",
-        summary: "Your signed-in sessions",
+        summary: "Your signed-in sessions, or a user's",
+        description:
+          "Without `userId`: the caller's live sessions, `current` marking the one of the token used. With `userId`: that user's (setup role only; 404 for an unknown user), `current` false; never a token.",
         caller: "bearer",
-        success: { status: 200, description: "The caller's active sessions, newest first" },
-        errors: [],
+        setupRoleWith: "userId",
+        parameters: [{ name: "userId", in: "query", description: "List this user's sessions (setup role only)." }],
+        success: { status: 200, description: "The active sessions, newest first" },
+        errors: ["FORBIDDEN", "NOT_FOUND"],
       },
       DELETE: {
         operationId: "revokeSessions",
@@ -622,6 +630,17 @@ export const AUTH_ENDPOINTS = {
     path: "mfa/totp",
     flag: "totp",
     operations: {
+      GET: {
+        operationId: "totpStatus",
+        summary: "Whether two-step verification is on",
+        description:
+          "`enabled` while TOTP is on (a pending secret is not), and how many unused recovery codes are left (0 while off); never the secret nor a code. The setup role may read another user's with `userId` (404 for an unknown user).",
+        caller: "bearer",
+        setupRoleWith: "userId",
+        parameters: [{ name: "userId", in: "query", description: "Read this user's status (setup role only)." }],
+        success: { status: 200, description: "The status" },
+        errors: ["FORBIDDEN", "NOT_FOUND"],
+      },
       POST: {
         operationId: "startTotp",
         summary: "Set up an authenticator app",
@@ -697,10 +716,14 @@ export const AUTH_ENDPOINTS = {
     operations: {
       GET: {
         operationId: "listPasskeys",
-        summary: "Your passkeys",
+        summary: "Your passkeys, or a user's",
+        description:
+          "Names, when each was added and last used; never a credential or its public key. The setup role may list another user's with `userId` (404 for an unknown user).",
         caller: "bearer",
-        success: { status: 200, description: "The caller's passkeys, oldest first" },
-        errors: [],
+        setupRoleWith: "userId",
+        parameters: [{ name: "userId", in: "query", description: "List this user's passkeys (setup role only)." }],
+        success: { status: 200, description: "The passkeys, oldest first" },
+        errors: ["FORBIDDEN", "NOT_FOUND"],
       },
       POST: {
         operationId: "addPasskey",
@@ -753,6 +776,28 @@ export const AUTH_ENDPOINTS = {
           },
         ],
         success: { status: 200, description: "A page of events, newest first" },
+        errors: ["INVALID_QUERY", "FORBIDDEN"],
+      },
+    },
+  },
+  eventSummary: {
+    path: "events/summary",
+    operations: {
+      GET: {
+        operationId: "summarizeEvents",
+        summary: "Sign-ins and failed attempts over time",
+        description: `Per hour over the last 24 hours (\`window=24h\`, the default), or per UTC day over the last 7 days (\`7d\`): every bucket, oldest first, zeros included, the last one holding now. \`signIns\` counts sessions started (\`login.succeeded\`: a sign-in with a second factor counts once), \`failures\` failed attempts (\`login.failed\`, \`mfa.failed\`); \`topFailingAddresses\` the ${TOP_FAILING_ADDRESSES} client addresses with the most failures in the window. Counts only: never an event's details.`,
+        caller: "bearer",
+        setupRoleOnly: true,
+        parameters: [
+          {
+            name: "window",
+            in: "query",
+            description: "`24h` (hourly buckets, the default) or `7d` (UTC days).",
+            values: EVENT_SUMMARY_WINDOWS,
+          },
+        ],
+        success: { status: 200, description: "The buckets and the addresses with the most failures" },
         errors: ["INVALID_QUERY", "FORBIDDEN"],
       },
     },

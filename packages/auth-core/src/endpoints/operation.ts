@@ -8,7 +8,7 @@ import { readJsonObject } from "../http/body.js";
 import { ApiError, enforce } from "../http/errors.js";
 import { parseBody } from "../http/parse.js";
 import type { Reply } from "../http/responses.js";
-import { checkOtherUser } from "../policy/setup-role.js";
+import { checkOtherUser, checkSetupRoleOnly } from "../policy/setup-role.js";
 import type { AUTH_ENDPOINTS, AuthOperationId, AuthRoute, EndpointOperation, PathParametersOf } from "./catalog.js";
 import { parseQuery } from "./query.js";
 import { type BodyOf, OPERATION_SCHEMAS, type OperationSchemas } from "./schemas.js";
@@ -176,6 +176,7 @@ export function bindOperation(
   const schema = body?.schema(services.auth, context.model) ?? null;
   const parse = body?.parse;
   const admissions = [
+    ...(operation.setupRoleOnly ? [setupRoleOnly] : []),
     ...(operation.setupRoleWith ? [namesOtherUser(operation.setupRoleWith)] : []),
     ...((definition.options.admit ?? []) as readonly Admission<AuthOperationId>[]),
   ];
@@ -212,6 +213,11 @@ function namesOtherUser(parameter: string): Admission<AuthOperationId> {
     enforce(checkOtherUser(services.auth, who, named, `name another user (${parameter}) here`));
   };
 }
+
+/** The entry's `setupRoleOnly`: anyone but the setup role is 403 before the query is read. */
+const setupRoleOnly: Admission<AuthOperationId> = ({ services, caller }) => {
+  enforce(checkSetupRoleOnly(services.auth, (caller as Authenticated).caller));
+};
 
 /** The query of an operation that declares no query parameter. */
 const NO_QUERY: QueryOf<never> = Object.freeze({});

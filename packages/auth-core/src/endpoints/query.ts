@@ -14,6 +14,10 @@ function queryValue(parameter: EndpointParameter, raw: string): { value: string 
     const { values } = parameter;
     return { issue: values.length <= 8 ? `must be one of: ${values.join(", ")}` : `is not a ${parameter.name} this API knows` };
   }
+  const { minLength, maxLength = Number.MAX_SAFE_INTEGER } = parameter;
+  if (minLength !== undefined && (raw.length < minLength || raw.length > maxLength)) {
+    return { issue: `must be ${minLength} to ${maxLength} characters long` };
+  }
   const tooLong = parameter.maxLength !== undefined && raw.length > parameter.maxLength;
   if (tooLong || (parameter.pattern !== undefined && !new RegExp(parameter.pattern).test(raw))) {
     return { issue: "is not a value this API gave or takes" };
@@ -42,13 +46,14 @@ export function parseQuery(search: URLSearchParams, parameters: readonly Endpoin
 
 /** A declared parameter as the OpenAPI document describes it: the same bounds, values and form the server checks. */
 export function parameterObject(parameter: EndpointParameter): JsonSchema {
-  const { name, in: place, description, type, values, minimum, maximum, pattern, maxLength } = parameter;
+  const { name, in: place, description, type, values, minimum, maximum, pattern, maxLength, minLength } = parameter;
   const schema: JsonSchema = { type: type ?? "string" };
   if (values) schema.enum = [...values];
   if (minimum !== undefined) schema.minimum = minimum;
   if (maximum !== undefined) schema.maximum = maximum;
   if (parameter.default !== undefined) schema.default = parameter.default;
   if (pattern !== undefined) schema.pattern = pattern;
+  if (minLength !== undefined) schema.minLength = minLength;
   if (maxLength !== undefined) schema.maxLength = maxLength;
   return { name, in: place, required: place === "path", schema, description };
 }

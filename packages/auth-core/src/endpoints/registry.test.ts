@@ -191,6 +191,17 @@ describe("every rule an operation's entry declares is enforced before its handle
     },
   );
 
+  const setupRoleOnly = catalogOperations().filter(({ operation }) => operation.setupRoleOnly);
+  it.each(named(setupRoleOnly))("%s: only the setup role, decided before the query is read", async (_name, each) => {
+    const reader = await signUp(instance.api, { email: `only-${each.operation.operationId.toLowerCase()}@example.com` });
+    for (const query of ["", "?limit=0&window=never"]) {
+      const other = await instance.api.call(each.method, urlOf(each, query), undefined, { token: reader.token });
+      expect(other, other.text).toMatchObject({ status: 403, body: { code: "FORBIDDEN" } });
+    }
+    const byAdmin = await instance.api.call(each.method, urlOf(each), undefined, { token: admin.token });
+    expect(byAdmin.status, byAdmin.text).toBeLessThan(300);
+  });
+
   const sensitive = catalogOperations().filter(({ operation }) => operation.recentSignIn);
   it.each(named(sensitive))(
     "%s: a session past the window is 403 REAUTHENTICATION_REQUIRED, before its body is read",

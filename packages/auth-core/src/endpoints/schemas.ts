@@ -3,8 +3,9 @@ import { loginBodySchema, refreshBodySchema, signUpBodySchema, transportSchema }
 import { setupStatusSchema } from "../accounts/setup-view.js";
 import type { AuthModel, DomainModel } from "../config/index.js";
 import type { AuthServices } from "../context.js";
+import { eventSummarySchema } from "../events/event-summary.js";
 import { eventPageSchema } from "../events/event-view.js";
-import { recoveryCodesSchema, totpEnrolmentSchema } from "../mfa/totp-view.js";
+import { recoveryCodesSchema, totpEnrolmentSchema, totpStatusSchema } from "../mfa/totp-view.js";
 import {
   invitationListSchema,
   invitationSchema,
@@ -154,6 +155,7 @@ export const OPERATION_SCHEMAS = {
   resetPassword: { body: { schema: () => resetPasswordBodySchema }, answer: passwordSignIn },
   verifyEmail: { body: { schema: () => verifyEmailBodySchema }, answer: profile },
   resendVerification: { body: { schema: () => emailRequestBodySchema }, answer: accepted },
+  totpStatus: { answer: () => outputSchemaOf(totpStatusSchema) },
   startTotp: { answer: () => outputSchemaOf(totpEnrolmentSchema) },
   disableTotp: { body: { schema: () => disableTotpBodySchema } },
   confirmTotp: { body: { schema: () => confirmTotpBodySchema }, answer: () => ref(TOTP_CONFIRMED_SCHEMA) },
@@ -173,6 +175,7 @@ export const OPERATION_SCHEMAS = {
   addPasskey: { body: { schema: () => addPasskeyBodySchema }, answer: () => ref(PASSKEY_ADDED_SCHEMA) },
   removePasskey: {},
   listEvents: { answer: () => pageOf(eventPageSchema, SECURITY_EVENT_SCHEMA) },
+  summarizeEvents: { answer: () => outputSchemaOf(eventSummarySchema) },
   listApiKeys: { answer: () => objectOf({ items: { type: "array", items: ref(API_KEY_SCHEMA) } }) },
   createApiKey: {
     // The domain's scopes where an instance validates it; any well-formed scope in a document of the auth part alone.

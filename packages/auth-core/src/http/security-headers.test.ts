@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AUTH_ITEM_PAGES, AUTH_PAGES } from "../config/vocabulary.js";
+import { AUTH_ITEM_PAGES, AUTH_PAGES, AUTH_SECTION_PAGES } from "../config/vocabulary.js";
 import { contentSecurityPolicy, createNonce, isAuthPage, securityHeaders } from "./security-headers.js";
 
 /** The policy as a map from directive to its sources. */
@@ -15,13 +15,14 @@ function directivesOf(policy: string): Map<string, string[]> {
 describe("isAuthPage", () => {
   it("is true for each auth page, with or without a trailing slash, and for nothing else", () => {
     const itemPages = new Set(AUTH_ITEM_PAGES.map((page) => `/${page}`));
+    const sectionPages = new Set(AUTH_SECTION_PAGES.map((page) => `/${page}`));
     for (const page of AUTH_PAGES) {
       expect(isAuthPage(page), page).toBe(true);
       expect(isAuthPage(`${page}/`), `${page}/`).toBe(true);
-      expect(isAuthPage(`${page}/x`), `${page}/x`).toBe(itemPages.has(page));
-      expect(isAuthPage(`${page}/x/y`), `${page}/x/y`).toBe(false);
+      expect(isAuthPage(`${page}/x`), `${page}/x`).toBe(itemPages.has(page) || sectionPages.has(page));
+      expect(isAuthPage(`${page}/x/y`), `${page}/x/y`).toBe(sectionPages.has(page));
     }
-    for (const other of ["/", "/api/user/me", "/login-help", "/about", "/about/x", "/orgs-x/y"])
+    for (const other of ["/", "/api/user/me", "/login-help", "/about", "/about/x", "/orgs-x/y", "/admin-x/y", "/administrators/x"])
       expect(isAuthPage(other), other).toBe(false);
   });
 
@@ -29,6 +30,13 @@ describe("isAuthPage", () => {
     expect(isAuthPage("/orgs/0b0d4c5e")).toBe(true);
     expect(isAuthPage("/orgs/0b0d4c5e/")).toBe(true);
     expect(isAuthPage("/orgs//")).toBe(false);
+  });
+
+  it("is true for every page of a section: the admin's /admin/users/<id> and /admin/records/<segment>/<id>", () => {
+    expect(isAuthPage("/admin/users")).toBe(true);
+    expect(isAuthPage("/admin/users/0b0d4c5e")).toBe(true);
+    expect(isAuthPage("/admin/records/post/0b0d4c5e/")).toBe(true);
+    expect(isAuthPage("/admin//")).toBe(false);
   });
 });
 

@@ -3,17 +3,20 @@
  * dependencies, so the app's proxy and a scaffolded project's build them the same way.
  */
 
-import { AUTH_ITEM_PAGES, AUTH_PAGES } from "../config/vocabulary.js";
+import { AUTH_ITEM_PAGES, AUTH_PAGES, AUTH_SECTION_PAGES } from "../config/vocabulary.js";
 
 /**
- * `true` for the path of one of the web app's auth pages (`AUTH_PAGES`), or of an item under one
- * of `AUTH_ITEM_PAGES` (`/orgs/<id>`), which get {@link securityHeaders}.
+ * `true` for the path of one of the web app's auth pages (`AUTH_PAGES`), of an item under one
+ * of `AUTH_ITEM_PAGES` (`/orgs/<id>`) or of any page under one of `AUTH_SECTION_PAGES`
+ * (`/admin/users/<id>`), which get {@link securityHeaders}.
  */
 export function isAuthPage(pathname: string): boolean {
   const path = pathname.length > 1 && pathname.endsWith("/") ? pathname.slice(0, -1) : pathname;
   if (AUTH_PAGES_SET.has(path)) return true;
   const item = /^\/([^/]+)\/[^/]+$/.exec(path);
-  return item !== null && AUTH_ITEM_PAGES_SET.has(item[1] ?? "");
+  if (item !== null && AUTH_ITEM_PAGES_SET.has(item[1] ?? "")) return true;
+  const section = /^\/([^/]+)\/./.exec(path);
+  return section !== null && AUTH_SECTION_PAGES_SET.has(section[1] ?? "");
 }
 
 /**
@@ -41,6 +44,7 @@ export interface SecurityHeadersOptions {
 
 const AUTH_PAGES_SET: ReadonlySet<string> = new Set(AUTH_PAGES);
 const AUTH_ITEM_PAGES_SET: ReadonlySet<string> = new Set(AUTH_ITEM_PAGES);
+const AUTH_SECTION_PAGES_SET: ReadonlySet<string> = new Set(AUTH_SECTION_PAGES);
 
 const NONCE = /^[A-Za-z0-9+/_-]{16,}={0,2}$/;
 

@@ -56,6 +56,17 @@ export class SecondFactorStore {
     };
   }
 
+  /** How many of the user's recovery codes are unused (what `GET mfa/totp` tells; never a code or its hash). */
+  async countUnusedRecoveryCodes(userId: string): Promise<number> {
+    const row = await this.database.db
+      .selectFrom(TABLES.recoveryCodes)
+      .select((eb) => eb.fn.countAll().as("left"))
+      .where("userId", "=", userId)
+      .where("usedAt", "is", null)
+      .executeTakeFirst();
+    return Number(row?.left ?? 0);
+  }
+
   /** Whether the user's TOTP is on, read in a transaction. */
   async isConfirmed(trx: Kysely<AnyDB>, userId: string): Promise<boolean> {
     const row = await trx

@@ -7,7 +7,7 @@ import type { MfaTokenKind, MfaTokenRow, SecondFactorStore, TotpRow } from "./se
 import type { SecretBox } from "./secret-box.js";
 import { hashSecret, MFA_TOKEN_PREFIX, newMfaToken, newRecoveryCode, normalizeRecoveryCode, RECOVERY_CODE_COUNT } from "./secrets.js";
 import { matchTotpStep, newTotpSecret, otpauthUrl } from "./totp.js";
-import type { TotpEnrolment } from "./totp-view.js";
+import type { TotpEnrolment, TotpStatus } from "./totp-view.js";
 
 /** A pending TOTP secret can be confirmed this long after its enrolment started; then it must be started again. */
 export const PENDING_TOTP_TTL_SECONDS = 600;
@@ -59,6 +59,12 @@ export class SecondFactors {
   async methodsOf(userId: string): Promise<SecondFactorMethod[]> {
     const totp = await this.store.findTotp(userId);
     return totp?.confirmedAt != null ? ["totp", "recovery"] : [];
+  }
+
+  /** Whether the user's TOTP is on, and how many unused recovery codes they have left (none while it is off). */
+  async statusOf(userId: string): Promise<TotpStatus> {
+    const enabled = (await this.methodsOf(userId)).length > 0;
+    return { enabled, recoveryCodesLeft: enabled ? await this.store.countUnusedRecoveryCodes(userId) : 0 };
   }
 
   /** A new mfa token of `kind` for a user as they are now, alive {@link MFA_TOKEN_TTL_SECONDS}; only its hash is stored. */

@@ -17,3 +17,12 @@ export const recoveryCodesSchema = z.object({
 
 /** The answer of `POST mfa/recovery-codes`, and the part of `POST mfa/totp/confirm`'s that holds the codes. */
 export type RecoveryCodesAnswer = z.output<typeof recoveryCodesSchema>;
+
+/** Whether a user's two-step verification is on, as `GET mfa/totp` answers it (docs/mfa.md): never the secret nor a code. The OpenAPI document shows this schema. */
+export const totpStatusSchema = z.object({
+  enabled: z.boolean().describe("TOTP is on: a sign-in asks for a code. A secret pending confirmation is not."),
+  recoveryCodesLeft: z.number().int().nonnegative().describe("Unused recovery codes; 0 while TOTP is off."),
+});
+
+/** The answer of `GET mfa/totp`. */
+export type TotpStatus = z.output<typeof totpStatusSchema>;

@@ -46,6 +46,7 @@ const ENROLLING: PermissionSummary = {
 function accessOf(operation: EndpointOperation, auth: AuthModel): PermissionSummary {
   if (operation.caller === "none") return ANYONE;
   if (operation.enrolment) return ENROLLING;
+  if (operation.setupRoleOnly) return { permissions: [auth.setupRole], sentence: `${auth.setupRole} only` };
   if (operation.setupRoleWith === undefined) return SIGNED_IN;
   return {
     permissions: SIGNED_IN.permissions,

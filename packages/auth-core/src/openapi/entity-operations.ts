@@ -2,11 +2,10 @@ import type { DomainModel, EntityModel } from "../config/index.js";
 import type { Operation } from "../config/vocabulary.js";
 import { ORGANIZATIONS_PATH } from "../endpoints/api-paths.js";
 import { type JsonSchema, objectOf, recordSchemaNames, ref } from "../endpoints/json-schema.js";
-import { LIST_PARAMETERS } from "../endpoints/list-parameters.js";
-import { parameterObject } from "../endpoints/query.js";
 import type { ErrorCode } from "../http/errors.js";
 import { summarizePermission } from "../policy/permission-summary.js";
 import { TOKEN_PROPERTIES } from "./auth-operations.js";
+import { listParametersOf } from "./list-parameters.js";
 import type { OperationSpec } from "./operation.js";
 import { pageSchema as pageSchemaOf, recordBodySchema, recordSchema as recordSchemaOf } from "./records.js";
 
@@ -18,7 +17,7 @@ interface EntityOperation {
   readonly operationId: (entity: EntityModel) => string;
   readonly summary: (entity: EntityModel) => string;
   readonly description?: string;
-  readonly parameters?: readonly JsonSchema[];
+  readonly parameters?: (entity: EntityModel) => readonly JsonSchema[];
   readonly body?: (entity: EntityModel) => JsonSchema;
   readonly success: { readonly status: number; readonly description: string; readonly schema?: (entity: EntityModel) => JsonSchema };
   readonly errors: (entity: EntityModel) => readonly ErrorCode[];
@@ -48,8 +47,9 @@ const ENTITY_OPERATIONS: readonly EntityOperation[] = [
     item: false,
     operationId: (entity) => `list${entity.name}`,
     summary: (entity) => `List ${entity.name} records`,
-    description: "Ordered by `createdAt`, then `id`.",
-    parameters: LIST_PARAMETERS.map(parameterObject),
+    description:
+      "Ordered by `createdAt`, then `id`, unless `sort` names another order. `q` searches the `string` fields, `where.<field>` filters; they combine.",
+    parameters: listParametersOf,
     success: {
       status: 200,
       description: "A page of the records the caller may read",
@@ -168,7 +168,7 @@ export function entityOperationSpecs(model: DomainModel, options: { readonly inv
           ...(row.item
             ? [{ name: "id", in: "path", required: true, schema: { type: "string" }, description: `The ${entity.name}'s id.` }]
             : []),
-          ...(row.parameters ?? []),
+          ...(row.parameters?.(entity) ?? []),
         ],
         ...(row.body ? { body: bodyOf(row, entity, options.invitations === true) } : {}),
         success: {

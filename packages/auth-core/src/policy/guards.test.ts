@@ -7,7 +7,14 @@ import { changesOwnCredentials, checkCredentialWriter, checkCurrentPassword } fr
 import { checkFieldGuards } from "./field-guards.js";
 import { checkOwnership } from "./ownership.js";
 import { checkSessionRevoker } from "./sessions.js";
-import { checkLastAdmin, checkSetupRoleUser, holdsSetupRole, removesSetupRoleHolder, type UserWrite } from "./setup-role.js";
+import {
+  checkLastAdmin,
+  checkSetupRoleOnly,
+  checkSetupRoleUser,
+  holdsSetupRole,
+  removesSetupRoleHolder,
+  type UserWrite,
+} from "./setup-role.js";
 import type { Caller, PolicyRecord } from "./subjects.js";
 import type { Verdict } from "./verdict.js";
 
@@ -110,6 +117,11 @@ describe("the guard matrix (columns: anonymous, member, owner, setup role, self)
     expect(checkSessionRevoker(auth, { id: "u-member", role: "Reader" })).toMatchObject({
       message: "Only the Admin role may sign a user out everywhere",
     });
+  });
+
+  it("an operation only the setup role may call (setupRoleOnly: GET events/summary)", () => {
+    expect(row((caller) => checkSetupRoleOnly(auth, caller))).toBe("403 403 403 ok 403");
+    expect(checkSetupRoleOnly(auth, { id: "u-member", role: "Reader" })).toMatchObject({ message: "Only the Admin role may do this" });
   });
 });
 

@@ -22,6 +22,15 @@ export function checkOtherUser(auth: PolicyAuth, caller: NonNullable<Caller>, us
 }
 
 /**
+ * An operation only the setup role may call (`setupRoleOnly` in the endpoint catalog: the activity
+ * summary of `GET events/summary`, docs/api.md#security-events).
+ */
+export function checkSetupRoleOnly(auth: PolicyAuth, caller: Caller): Verdict {
+  if (holdsSetupRole(auth, caller?.role)) return ALLOWED;
+  return forbidden(`Only the ${auth.setupRole} role may do this`);
+}
+
+/**
  * Setup-role protection (docs/api.md#permissions): only a setup-role caller may update or delete a user who
  * holds the setup role.
  */

@@ -5,12 +5,9 @@ import { aboutUser, requestEvents } from "../accounts/security-events.js";
 import type { EntityModel } from "../config/index.js";
 import { ORGANIZATION_ID_FIELD } from "../config/vocabulary.js";
 import type { AuthServices, RouteContext } from "../context.js";
-import type { ListQuery } from "../endpoints/api-paths.js";
-import { LIST_PARAMETERS } from "../endpoints/list-parameters.js";
-import { parseQuery } from "../endpoints/query.js";
 import type { ApiRequest } from "../http/api-request.js";
 import { readJsonObject } from "../http/body.js";
-import { ApiError, enforce, type Issue } from "../http/errors.js";
+import { ApiError, enforce } from "../http/errors.js";
 import { json, noContent, type Reply } from "../http/responses.js";
 import { referenceError, storeError } from "../http/store-errors.js";
 import { leaveAllOrganizations } from "../organizations/leave-all.js";
@@ -21,32 +18,21 @@ import { checkFieldGuards } from "../policy/field-guards.js";
 import { checkOwnership } from "../policy/ownership.js";
 import { checkLastAdmin, checkSetupRoleUser, removesSetupRoleHolder } from "../policy/setup-role.js";
 import { defaultsFor } from "../records/defaults.js";
-import { decodeListCursor, encodeListCursor } from "../records/list-cursor.js";
-import { LIST_PAGE_LIMITS } from "../records/list-page.js";
+import { encodeListCursor, encodeSortedCursor } from "../records/list-cursor.js";
 import { parseRecordBody } from "../records/parse-body.js";
 import { serializeRecord } from "../records/serialize.js";
 import { isForeignKeyViolation } from "../store/errors.js";
-import type { ListOptions } from "../store/record-lists.js";
 import type { RecordScope } from "../store/record-store.js";
 import { MissingRefError, referrersOf, refTargetsOf } from "../store/references.js";
 import { type Permitted, permit } from "./access.js";
+import { listQuery } from "./list-query.js";
 import { checkRefs } from "./refs.js";
 import { checkRoleValue } from "./role-value.js";
 
-/** The paging of a list request: `limit`, then `offset` or `after` (not both), and `total=exact`. */
-function listQuery(search: URLSearchParams): Pick<ListOptions, "limit" | "offset" | "after" | "total"> {
-  const { limit = LIST_PAGE_LIMITS.default, offset = 0, after: cursor, total } = parseQuery(search, LIST_PARAMETERS) as ListQuery;
-  const after = cursor === undefined ? undefined : decodeListCursor(cursor);
-  const issues: Issue[] = [];
-  if (after === null) issues.push({ path: ["after"], message: "is not a cursor this API gave (use a page's nextCursor)" });
-  if (cursor !== undefined && search.has("offset")) issues.push({ path: ["after"], message: "cannot be used with offset" });
-  if (issues.length > 0) throw new ApiError("INVALID_QUERY", { issues });
-  return { limit, ...(after ? { after } : { offset }), ...(total === "exact" ? { total } : {}) };
-}
-
 /**
  * `GET /api/<segment>`: a page of the records the caller may read (docs/api.md#lists), by `offset` or
- * `after` a page's `nextCursor`; `total` when at most 10,000 (or with `total=exact`).
+ * `after` a page's `nextCursor`, searched (`q`), filtered (`where.<field>`) and sorted (`sort`) as
+ * asked; `total` when at most 10,000 (or with `total=exact`).
  */
 export async function listRecords(
   context: RouteContext,
@@ -55,13 +41,14 @@ export async function listRecords(
   within: RecordScope = {},
 ): Promise<Reply> {
   const access = await permit(context, request, entity, "read", within);
-  const query = listQuery(new URL(request.url).searchParams);
+  const { options, sort } = listQuery(new URL(request.url).searchParams, entity);
   const ownedBy = access.scope === "own" ? access.caller?.id : undefined;
-  const page = await context.store.list(entity, { ...query, ...within, ...(ownedBy ? { ownedBy } : {}) });
+  const page = await context.store.list(entity, { ...options, ...within, ...(ownedBy ? { ownedBy } : {}) });
+  const { next } = page;
   return json(200, {
     items: page.rows.map((row) => serializeRecord(entity, row)),
     ...(page.total === null ? {} : { total: page.total }),
-    nextCursor: page.next && encodeListCursor(page.next),
+    nextCursor: next && ("createdAt" in next ? encodeListCursor(next) : encodeSortedCursor(sort ?? "", next)),
   });
 }
 

@@ -1,5 +1,6 @@
 import { defineOperation } from "../endpoints/operation.js";
 import { decodeCursor, type EventPosition } from "../events/cursor.js";
+import { summarizeEvents as summaryOf } from "../events/event-summary.js";
 import { EVENT_PAGE_LIMITS } from "../events/event-types.js";
 import { ApiError } from "../http/errors.js";
 import { json } from "../http/responses.js";
@@ -29,4 +30,14 @@ export const listEvents = defineOperation("listEvents", async ({ services, calle
     ...(subject !== null ? { userId: subject } : {}),
   });
   return json(200, page);
+});
+
+/**
+ * `GET /api/<auth>/events/summary?window=24h|7d`: everyone's sign-ins and failed sign-in attempts
+ * per hour of the last 24 hours (the default) or per UTC day of the last 7, and the client addresses
+ * with the most failures; counted by the database. Setup role only: its entry's `setupRoleOnly`.
+ */
+export const summarizeEvents = defineOperation("summarizeEvents", async ({ services, query }) => {
+  const { events } = services;
+  return json(200, await summaryOf(events.store.database.db, query.window ?? "24h", events.now()));
 });

@@ -16,14 +16,14 @@ import {
 } from "../organizations/routes.js";
 import { linkIdentity, listIdentities, listProviders, providerCallback, startProviderSignIn, unlinkIdentity } from "../providers/routes.js";
 import { createApiKey, listApiKeys, revokeApiKey } from "./api-keys.js";
-import { listEvents } from "./events.js";
+import { listEvents, summarizeEvents } from "./events.js";
 import { forgotPassword } from "./forgot-password.js";
 import { login } from "./login.js";
 import { loginMfa } from "./login-mfa.js";
 import { loginPasskey, loginPasskeyOptions } from "./login-passkey.js";
 import { logout } from "./logout.js";
 import { me } from "./me.js";
-import { confirmTotp, disableTotp, startTotp } from "./mfa-totp.js";
+import { confirmTotp, disableTotp, startTotp, totpStatus } from "./mfa-totp.js";
 import { addPasskey, listPasskeys, passkeyOptions, removePasskey } from "./passkeys.js";
 import { regenerateRecoveryCodes } from "./recovery-codes.js";
 import { refresh } from "./refresh.js";
@@ -73,6 +73,7 @@ export const AUTH_OPERATIONS: { readonly [Id in AuthOperationId]: OperationDefin
   resetPassword,
   verifyEmail,
   resendVerification,
+  totpStatus,
   startTotp,
   disableTotp,
   confirmTotp,
@@ -82,6 +83,7 @@ export const AUTH_OPERATIONS: { readonly [Id in AuthOperationId]: OperationDefin
   addPasskey,
   removePasskey,
   listEvents,
+  summarizeEvents,
   listApiKeys,
   createApiKey,
   revokeApiKey,

@@ -3,17 +3,28 @@ import { invalidTokenError } from "../accounts/authenticate.js";
 import { comparePassword } from "../accounts/check-password.js";
 import { countAttempt } from "../accounts/counted-attempt.js";
 import { factorAddedWork } from "../accounts/enrolling-caller.js";
+import { namedUser } from "../accounts/named-user.js";
 import { byUser, requestEvents } from "../accounts/security-events.js";
 import { checkTransport, signedInBody, signedInReply } from "../accounts/signed-in-body.js";
 import { defineOperation } from "../endpoints/operation.js";
 import { ApiError } from "../http/errors.js";
-import { jsonWithToken, noContent } from "../http/responses.js";
+import { json, jsonWithToken, noContent } from "../http/responses.js";
 import type { AnyDB } from "../store/database.js";
 
 /** The 409 of a request that finds TOTP on when it must be off. */
 function totpOnAlready(): ApiError {
   return new ApiError("CONFLICT", { message: "Two-step verification is on already; turn it off first" });
 }
+
+/**
+ * `GET /api/<auth>/mfa/totp`: whether the caller's TOTP is on and how many unused recovery codes
+ * are left (the setup role: anyone's with `?userId=`, 404 for an unknown user); never the secret,
+ * a code or a hash.
+ */
+export const totpStatus = defineOperation("totpStatus", async ({ context, services, caller, query }) => {
+  const subject = await namedUser(context, services, caller, query.userId);
+  return json(200, await services.mfa.statusOf(subject.id));
+});
 
 /**
  * `POST /api/<auth>/mfa/totp`: the caller's pending secret (signed in, or holding a required

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import { factorAddedWork } from "../accounts/enrolling-caller.js";
+import { namedUser } from "../accounts/named-user.js";
 import { writePasskeyAdded, writePasskeyRemoved } from "../accounts/passkey-events.js";
 import { requireRelyingParty } from "../accounts/relying-party.js";
 import { requestEvents } from "../accounts/security-events.js";
@@ -47,9 +48,13 @@ export const addPasskey = defineOperation("addPasskey", async ({ context, servic
   return signedInReply(services, 201, { ...passkey, ...signedIn }, transport);
 });
 
-/** `GET /api/<auth>/passkeys`: the caller's passkeys, oldest first; never a key. */
-export const listPasskeys = defineOperation("listPasskeys", async ({ services, caller: { user } }) => {
-  return json(200, { items: await services.passkeys.listOf(user.id) });
+/**
+ * `GET /api/<auth>/passkeys`: the caller's passkeys, oldest first (the setup role: anyone's with
+ * `?userId=`, 404 for an unknown user); names and times, never a credential or its key.
+ */
+export const listPasskeys = defineOperation("listPasskeys", async ({ context, services, caller, query }) => {
+  const subject = await namedUser(context, services, caller, query.userId);
+  return json(200, { items: await services.passkeys.listOf(subject.id) });
 });
 
 /** `DELETE /api/<auth>/passkeys/<id>`: removes one of the caller's passkeys, their other sessions revoked with it; 404 for any other id. */

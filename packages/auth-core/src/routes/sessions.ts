@@ -1,3 +1,4 @@
+import { namedUser } from "../accounts/named-user.js";
 import { aboutUser, byUser, requestEvents } from "../accounts/security-events.js";
 import { defineOperation } from "../endpoints/operation.js";
 import { ApiError, enforce } from "../http/errors.js";
@@ -5,10 +6,15 @@ import { json, noContent } from "../http/responses.js";
 import { checkSessionRevoker } from "../policy/sessions.js";
 import { sessionView } from "../sessions/session-view.js";
 
-/** `GET /api/<auth>/sessions`: the caller's live sessions, newest first, the current one marked. */
-export const listSessions = defineOperation("listSessions", async ({ services, caller: { caller, session } }) => {
-  const sessions = await services.sessions.store.listActive(caller.id, services.sessions.now());
-  return json(200, { items: sessions.map((each) => sessionView(each, session.id)) });
+/**
+ * `GET /api/<auth>/sessions`: the caller's live sessions, newest first, the current one marked;
+ * with `?userId=`, that user's (the setup role, as the entry's `setupRoleWith` lets through; 404 for
+ * an unknown user), none of them current. Never a token or its hash.
+ */
+export const listSessions = defineOperation("listSessions", async ({ context, services, caller, query }) => {
+  const subject = await namedUser(context, services, caller, query.userId);
+  const sessions = await services.sessions.store.listActive(subject.id, services.sessions.now());
+  return json(200, { items: sessions.map((each) => sessionView(each, caller.session.id)) });
 });
 
 /**

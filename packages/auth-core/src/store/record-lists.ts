@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { EntityModel } from "../config/index.js";
 import { ORGANIZATION_ID_FIELD } from "../config/vocabulary.js";
 import type { AnyDB, Database } from "./database.js";
+import { type ListKind, type ListSlot, type ListSort, type RefinedSql, refinedListSql } from "./list-sql.js";
 import { fromRow, type StoredRecord } from "./rows.js";
 import { selectRows } from "./select-rows.js";
 
@@ -12,25 +13,44 @@ export interface ListPosition {
   readonly id: string;
 }
 
+/** Where a page of a list under `sort` ends: its last record's value of the sort key as stored (`NULL` as `null`), and its id. */
+export interface SortedPosition {
+  readonly value: string | number | null;
+  readonly id: string;
+}
+
+export type { ListSort };
+
 /** Up to this many records a list's `total` is always counted; above, only when asked (docs/api.md#lists). */
 export const EXACT_TOTAL_LIMIT = 10_000;
 /** How long a list known to hold more than {@link EXACT_TOTAL_LIMIT} records is not counted again. */
 const LARGE_FOR_MS = 10_000;
 /** The most lists (a table, or one owner's part of it) remembered as large at once. */
 const LARGE_REMEMBERED = 1_000;
+/** The most kinds of refined list whose SQL is kept: a model has few, but filters combine. */
+const REFINED_KINDS_KEPT = 500;
 
 export interface ListOptions {
   readonly limit: number;
   /** Records to skip (offset paging). */
   readonly offset?: number;
-  /** Only the records after this one in the collection's order (keyset paging): what `nextCursor` names. */
-  readonly after?: ListPosition;
+  /**
+   * Only the records after this one in the list's order (keyset paging): what `nextCursor` names; a
+   * {@link SortedPosition} under `sort`, a {@link ListPosition} without.
+   */
+  readonly after?: ListPosition | SortedPosition;
   /** Only records whose owner field (or, on the auth entity, id) equals this. */
   readonly ownedBy?: string;
   /** On a tenant entity, the organization whose records are listed (required there: no organization lists none). */
   readonly organizationId?: string;
   /** `exact` counts every record; `capped` (the default) counts up to {@link EXACT_TOTAL_LIMIT}. */
   readonly total?: "exact" | "capped";
+  /** Only records one of whose searched columns (`listFieldsOf`) holds this text, ignoring case (ASCII only on SQLite): text, not a pattern. */
+  readonly search?: string;
+  /** Only records whose column holds the stored value given (`null`: holds none), every one of them: filterable fields only. */
+  readonly where?: Readonly<Record<string, string | number | null>>;
+  /** The order, when not the default `createdAt`, `id`: a sort key of `listFieldsOf`, `NULL`s last. */
+  readonly sort?: ListSort;
 }
 
 /** A page of records in the collection's order. */
@@ -38,8 +58,8 @@ export interface ListPage {
   readonly rows: StoredRecord[];
   /** How many records there are in all; `null` when more than {@link EXACT_TOTAL_LIMIT} and not counted exactly. */
   readonly total: number | null;
-  /** Where the next page starts; `null` on the last page. */
-  readonly next: ListPosition | null;
+  /** Where the next page starts (a {@link SortedPosition} under `sort`); `null` on the last page. */
+  readonly next: ListPosition | SortedPosition | null;
 }
 
 /** The SQL of one kind of page and its counts. */
@@ -47,6 +67,14 @@ export interface ListSql {
   readonly page: string;
   readonly exact: string;
   readonly capped: string;
+}
+
+/** A list to count: its counts' SQL, their parameters (the capped count's cap after them), and its name among large lists. */
+interface Counting {
+  readonly exact: string;
+  readonly capped: string;
+  readonly parameters: readonly unknown[];
+  readonly key: string;
 }
 
 /**
@@ -57,6 +85,7 @@ export interface ListSql {
  */
 export class RecordLists {
   private readonly cache = new Map<string, ListSql>();
+  private readonly refined = new Map<string, RefinedSql>();
   /**
    * Lists found to hold more than {@link EXACT_TOTAL_LIMIT} records, until when: their pages answer
    * without counting (counting up to the limit costs more than the page), so a page of a million
@@ -107,8 +136,9 @@ export class RecordLists {
   }
 
   async list(entity: EntityModel, options: ListOptions): Promise<ListPage> {
+    if (options.search !== undefined || options.where !== undefined || options.sort !== undefined) return this.listRefined(entity, options);
     const owned = options.ownedBy !== undefined;
-    const { after } = options;
+    const after = options.after as ListPosition | undefined;
     const text = this.sqlOf(entity, owned, after !== undefined);
     const owner = [...(entity.tenant ? [options.organizationId ?? ""] : []), ...(owned ? [options.ownedBy] : [])];
     // One more than asked for: whether a next page exists, without counting.
@@ -117,7 +147,13 @@ export class RecordLists {
     // A page that ends the list from the start (or from an offset inside it) has counted the list itself.
     const offset = options.offset ?? 0;
     const counted = !after && found.length <= options.limit && (found.length > 0 || offset === 0);
-    const total = counted ? offset + found.length : await this.count(entity, text, owner, options.total === "exact");
+    const total = counted
+      ? offset + found.length
+      : await this.count(
+          entity,
+          { ...text, key: `${entity.table}\u0000${owner.map(String).join("\u0000")}`, parameters: owner },
+          options.total === "exact",
+        );
     const rows = found.slice(0, options.limit).map((row) => fromRow(entity, row));
     const last = rows[rows.length - 1];
     return {
@@ -127,13 +163,68 @@ export class RecordLists {
     };
   }
 
-  /** How many records a list holds: every one when `exact`, else up to {@link EXACT_TOTAL_LIMIT} (`null` above). */
-  private async count(entity: EntityModel, text: ListSql, owner: readonly unknown[], exact: boolean): Promise<number | null> {
-    const key = `${entity.table}\u0000${owner.map(String).join("\u0000")}`;
+  /**
+   * The SQL of a kind of refined list (searched, filtered or sorted), built once per kind and table
+   * and kept for the {@link REFINED_KINDS_KEPT} latest kinds.
+   */
+  refinedSqlOf(entity: EntityModel, kind: ListKind): RefinedSql {
+    const key = `${entity.table}\u0000${JSON.stringify(kind)}`;
+    const cached = this.refined.get(key);
+    if (cached) return cached;
+    const found = refinedListSql(this.database.db, entity, kind, this.ownerColumn(entity));
+    if (JSON.stringify(found.cappedSlots) !== JSON.stringify([...found.countSlots, "cap"])) {
+      throw new Error(`unexpected parameters of the list queries of ${entity.table}`);
+    }
+    if (this.refined.size >= REFINED_KINDS_KEPT) this.refined.delete(this.refined.keys().next().value as string);
+    this.refined.set(key, found);
+    return found;
+  }
+
+  /** A page of a searched, filtered or sorted list: as {@link list}, by the SQL of its kind. */
+  private async listRefined(entity: EntityModel, options: ListOptions): Promise<ListPage> {
+    const sort = options.sort ?? { field: "createdAt", descending: false };
+    const after = positionOf(options.after);
+    const where = Object.entries(options.where ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const kind: ListKind = {
+      owned: options.ownedBy !== undefined,
+      searched: options.search !== undefined,
+      where: where.map(([field, value]) => [field, value === null] as const),
+      sort,
+      after: after === undefined ? "none" : after.value === null ? "null" : "value",
+    };
+    const text = this.refinedSqlOf(entity, kind);
+    const values = slotValues(options, after, Object.fromEntries(where));
+    const found = await selectRows<Record<string, unknown>>(this.database, text.page, text.pageSlots.map(values));
+    const offset = options.offset ?? 0;
+    const counted = !after && found.length <= options.limit && (found.length > 0 || offset === 0);
+    const parameters = text.countSlots.map(values);
+    const total = counted
+      ? offset + found.length
+      : await this.count(
+          entity,
+          { ...text, parameters, key: `${text.exact}\u0000${parameters.map(String).join("\u0000")}` },
+          options.total === "exact",
+        );
+    const last = found.length > options.limit ? found[options.limit - 1] : undefined;
+    const next = last ? { value: storedValue(last[sort.field]), id: String(last.id) } : null;
+    return {
+      rows: found.slice(0, options.limit).map((row) => fromRow(entity, row)),
+      total,
+      next: next && options.sort === undefined ? { createdAt: String(next.value), id: next.id } : next,
+    };
+  }
+
+  /**
+   * How many records a list holds: every one when `exact`, else up to {@link EXACT_TOTAL_LIMIT} (`null` above).
+   * `key` names the list (its table, filters and their values) in the memory of large ones; the capped
+   * count takes the cap after the parameters of the exact one.
+   */
+  private async count(entity: EntityModel, list: Counting, exact: boolean): Promise<number | null> {
+    const { key } = list;
     const now = Date.now();
     if (!exact && (this.large.get(key) ?? 0) > now) return null;
-    const parameters = exact ? owner : [...owner, EXACT_TOTAL_LIMIT + 1];
-    const counted = await selectRows<{ total: number | string }>(this.database, exact ? text.exact : text.capped, parameters);
+    const parameters = exact ? list.parameters : [...list.parameters, EXACT_TOTAL_LIMIT + 1];
+    const counted = await selectRows<{ total: number | string }>(this.database, exact ? list.exact : list.capped, parameters);
     const total = Number(counted[0]?.total ?? Number.NaN);
     if (Number.isNaN(total)) throw new Error(`no count of ${entity.table}`);
     if (total <= EXACT_TOTAL_LIMIT) {
@@ -144,4 +235,39 @@ export class RecordLists {
     this.large.set(key, now + LARGE_FOR_MS);
     return exact ? total : null;
   }
+}
+
+/** A position as the refined lists read it: a list position's `createdAt` is the value of its sort key. */
+function positionOf(after: ListPosition | SortedPosition | undefined): SortedPosition | undefined {
+  if (after === undefined || "value" in after) return after;
+  return { value: after.createdAt, id: after.id };
+}
+
+/** A stored value as a position holds it: text or a number (a boolean's 0 or 1), `null` for none. */
+function storedValue(value: unknown): string | number | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === "number" || typeof value === "string") return value;
+  if (typeof value === "bigint" || typeof value === "boolean") return Number(value);
+  return String(value);
+}
+
+/** LIKE's special characters (and its escape) in a text searched for, escaped: the text matches as written. */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, "\\$&")}%`;
+}
+
+/** What each slot of a refined list's SQL is bound to for one request. */
+function slotValues(options: ListOptions, after: SortedPosition | undefined, where: Record<string, unknown>): (slot: ListSlot) => unknown {
+  const pattern = options.search === undefined ? undefined : likePattern(options.search);
+  const fixed: Record<string, unknown> = {
+    organization: options.organizationId ?? "",
+    owner: options.ownedBy,
+    search: pattern,
+    "after:value": after?.value,
+    "after:id": after?.id,
+    // One more than asked for: whether a next page exists, without counting.
+    limit: options.limit + 1,
+    offset: options.offset ?? 0,
+  };
+  return (slot) => (slot.startsWith("where:") ? where[slot.slice("where:".length)] : fixed[slot]);
 }

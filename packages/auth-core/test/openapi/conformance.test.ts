@@ -112,6 +112,14 @@ describe.each(BACKENDS)("the served document against a recorded flow on $name", 
     const page = await api.get("/api/post?limit=1&total=exact");
     await api.get(`/api/post?limit=1&after=${page.body.nextCursor ?? ""}`);
     await api.get("/api/post?limit=0");
+    const sorted = await api.get("/api/post?limit=1&q=E&sort=-title");
+    expect(sorted.body.nextCursor).toEqual(expect.any(String));
+    await api.get(`/api/post?limit=1&q=E&sort=-title&after=${sorted.body.nextCursor}`);
+    await api.get(`/api/post?where.published=false&where.author=${tokens.readerId}&sort=published`);
+    await api.get("/api/post?where.author=&sort=-updatedAt");
+    for (const query of ["sort=body", "sort=-", "q=", "where.published=maybe", "where.title=Hello"]) {
+      await api.get(`/api/post?${query}`);
+    }
     await api.get(`/api/post/${post.body.item.id}`);
     await api.get("/api/post/missing");
     await api.patch(`/api/post/${post.body.item.id}`, { title: "Changed" }, { token: tokens.admin });

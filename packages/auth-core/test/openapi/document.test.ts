@@ -141,6 +141,7 @@ describe("what the blog's document says", () => {
         "/api/user/api-keys/{id}",
         "/api/user/passkeys/{id}",
         "/api/user/events",
+        "/api/user/events/summary",
         "/api/user/providers",
       ].sort(),
     );
