@@ -1,9 +1,9 @@
 "use client";
 
-import { holdsSetupRole } from "@domain-auth/core/policy";
 import { authPageExists } from "@domain-auth/core/vocabulary";
 import Link from "next/link";
-import type { AuthView } from "@/lib/domain-auth/domain-view";
+import { adminSections } from "@/lib/domain-auth/admin-sections";
+import type { DomainView } from "@/lib/domain-auth/domain-view";
 import { useSession } from "@/lib/domain-auth/session";
 
 /**
@@ -12,7 +12,8 @@ import { useSession } from "@/lib/domain-auth/session";
  * page when their role may use it and their organizations (signing out is the header's); under
  * `auth.type: none`, the records. The API reference always.
  */
-export function GetStarted({ auth }: { readonly auth: AuthView | null }) {
+export function GetStarted({ view }: { readonly view: DomainView }) {
+  const { auth } = view;
   const session = useSession();
   const exists = (page: Parameters<typeof authPageExists>[0]) => authPageExists(page, auth?.endpoints ?? null);
   const user = session.status === "signed-in" ? session.user : null;
@@ -33,7 +34,7 @@ export function GetStarted({ auth }: { readonly auth: AuthView | null }) {
             <Link className="da-button da-button-primary" href="/profile">
               Your profile
             </Link>
-            {holdsSetupRole(auth, user.role) ? (
+            {adminSections(view, { id: user.id, role: user.role }).length > 0 ? (
               <Link className="da-button" href="/admin">
                 Admin
               </Link>

@@ -41,7 +41,7 @@ async function Home() {
             ? "An API with sign-in, users and roles, described in domain.yaml and served by domain-auth."
             : "An API described in domain.yaml and served by domain-auth, open to all (auth.type: none)."}
         </p>
-        {setupRequired ? <SetupNotice setupRole={auth?.setupRole} /> : <GetStarted auth={auth} />}
+        {setupRequired ? <SetupNotice setupRole={auth?.setupRole} /> : <GetStarted view={view} />}
         <EntitiesCard view={view} />
         {auth ? <RolesCard auth={auth} /> : null}
         <ApiCard auth={auth} />

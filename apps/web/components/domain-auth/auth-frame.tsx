@@ -39,7 +39,7 @@ export async function AuthFrame({
             </Link>
             {setupRequired ? null : (
               <nav className="da-site-nav" aria-label="Main">
-                {view.auth ? <SessionNav auth={view.auth} /> : <NavLink href="/admin">Records</NavLink>}
+                {view.auth ? <SessionNav view={view} auth={view.auth} /> : <NavLink href="/admin">Records</NavLink>}
                 <NavLink href="/docs">API</NavLink>
               </nav>
             )}

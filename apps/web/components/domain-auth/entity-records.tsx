@@ -1,29 +1,28 @@
 "use client";
 
-import { type AuthorizeOptions, type Caller, collectionPath, itemPath, type Membership, mayPerform } from "@domain-auth/core/policy";
-import { type ReactNode, useState } from "react";
-import { callApi } from "@/lib/domain-auth/api";
+import { type AuthorizeOptions, type Caller, type Membership, mayPerform } from "@domain-auth/core/policy";
+import Link from "next/link";
+import { useState } from "react";
 import type { EntityView } from "@/lib/domain-auth/domain-view";
-import { fieldLabel, formatValue } from "@/lib/domain-auth/format";
+import { fieldLabel } from "@/lib/domain-auth/format";
 import { usePagedList } from "@/lib/domain-auth/paged-list";
-import { needsReauthentication, type RetryWithPassword } from "@/lib/domain-auth/reauthentication";
+import { useRecordActions } from "@/lib/domain-auth/record-actions";
+import {
+  type EntityRecord,
+  type RecordLinks,
+  type ReferenceTarget,
+  recordLabel,
+  useReferenceLabels,
+} from "@/lib/domain-auth/record-labels";
 import { FormError } from "./form-error";
 import { Pager } from "./pager";
 import { ReauthPrompt } from "./reauth-prompt";
 import { RecordForm } from "./record-form";
-
-type EntityRecord = Record<string, unknown> & { readonly id: string };
+import { RecordValue } from "./record-value";
+import { RecordsToolbar, SortableHeader, type SortOrder } from "./records-toolbar";
 
 /** Whether the caller may create records, or update or delete the one given. */
 type MayPerform = (operation: "create" | "update" | "delete", record?: EntityRecord) => boolean;
-
-/** How buttons name a record: its first text value, else its id. */
-function recordName(entity: EntityView, record: EntityRecord): string {
-  const text = entity.fields.find(
-    (field) => field.type === "string" && typeof record[field.name] === "string" && record[field.name] !== "",
-  );
-  return text ? String(record[text.name]) : record.id;
-}
 
 /** Props of {@link EntityRecords}. */
 export interface EntityRecordsProps {
@@ -37,6 +36,12 @@ export interface EntityRecordsProps {
    * `/api/orgs/<id>/<segment>`) and the caller's membership of it (`null`: the setup role's support access).
    */
   readonly organization?: EntityOrganization;
+  /** Record pages and reference labels (the admin's); without, names are not links and references show ids. */
+  readonly links?: RecordLinks;
+  /** The heading's level: 1 on a page of its own, 2 (the default) as a section of a page. */
+  readonly headingLevel?: 1 | 2;
+  /** The heading's text; the entity's name by default. */
+  readonly title?: string;
 }
 
 /** The organization whose records {@link EntityRecords} shows. */
@@ -45,79 +50,118 @@ export interface EntityOrganization {
   readonly membership: Membership | null;
 }
 
-/** The table's field columns: the entity's fields, then its owner field if it has one. */
+/**
+ * The table's columns: the entity's fields but long text, then its owner field, then when it was
+ * created. The first is the record's name (its first string field, else its id), linked to its page.
+ */
 function recordColumns(entity: EntityView): string[] {
-  const names = entity.fields.map((field) => field.name);
-  return entity.ownerField ? [...names, entity.ownerField] : names;
+  const names = entity.fields.filter((field) => field.type !== "text").map((field) => field.name);
+  const named = entity.fields.some((field) => field.type === "string");
+  return [...(named ? [] : ["id"]), ...names, ...(entity.ownerField ? [entity.ownerField] : []), "createdAt"];
 }
 
-/** Props of {@link RecordsTable}. */
-interface RecordsTableProps {
-  readonly entity: EntityView;
-  readonly records: readonly EntityRecord[];
-  readonly loading: boolean;
-  /** What one record's Actions cell holds. */
-  readonly actions: (record: EntityRecord) => ReactNode;
-}
-
-/** The page of records on show: the id, each field, and the actions of every record. */
-function RecordsTable({ entity, records, loading, actions }: RecordsTableProps) {
-  const columns = recordColumns(entity);
+/** Which columns sort: every one but long text (and those are not shown) and the id. */
+function sortable(entity: EntityView, column: string): boolean {
   return (
-    <div className="da-table-wrap">
-      <table>
-        <caption className="da-visually-hidden">{`${entity.name} records`}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Id</th>
-            {columns.map((name) => (
-              <th scope="col" key={name}>
-                {fieldLabel(name)}
-              </th>
-            ))}
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {records.length === 0 ? (
-            <tr>
-              <td colSpan={columns.length + 2}>{loading ? "Loading…" : `No ${entity.name} records yet.`}</td>
-            </tr>
-          ) : null}
-          {records.map((record) => (
-            <tr key={record.id}>
-              <td className="da-id-cell" title={record.id}>
-                {record.id}
-              </td>
-              {columns.map((name) => (
-                <td key={name}>{formatValue(record[name])}</td>
-              ))}
-              <td className="da-actions">{actions(record)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    column === "createdAt" || column === entity.ownerField || entity.fields.some((field) => field.name === column && field.type !== "text")
   );
 }
 
-/** Props of {@link RecordActions}. */
-interface RecordActionsProps {
-  /** How the buttons name the record (see {@link recordName}). */
+/** The column that names a record: its first string field, else its id. */
+function nameColumn(entity: EntityView): string {
+  return entity.fields.find((field) => field.type === "string")?.name ?? "id";
+}
+
+/** Props of {@link RecordRow}. */
+interface RecordRowProps {
+  readonly entity: EntityView;
+  readonly record: EntityRecord;
+  readonly columns: readonly string[];
+  readonly links: RecordLinks | undefined;
+  readonly labels: ReadonlyMap<string, string>;
+  readonly actions: React.ReactNode;
+}
+
+/** A record's name, the row's header: linked to the record's page where there is one. */
+function RecordName({
+  record,
+  name,
+  links,
+}: {
+  readonly record: EntityRecord;
+  readonly name: string;
+  readonly links: RecordLinks | undefined;
+}) {
+  return (
+    <th scope="row" className="da-record-name">
+      {links ? (
+        <Link href={links.record(record.id)} className="da-cell-text" title={name}>
+          {name}
+        </Link>
+      ) : (
+        <span className="da-cell-text" title={name}>
+          {name}
+        </span>
+      )}
+    </th>
+  );
+}
+
+/** One record: its name (linked to its page), each other column's value, its actions. */
+function RecordRow({ entity, record, columns, links, labels, actions }: RecordRowProps) {
+  const named = nameColumn(entity);
+  return (
+    <tr>
+      {columns.map((column) => {
+        if (column === named) {
+          const value = record[column];
+          return (
+            <RecordName key={column} record={record} name={typeof value === "string" && value !== "" ? value : record.id} links={links} />
+          );
+        }
+        const target = links?.references.get(column);
+        const value = record[column];
+        const reference =
+          target && typeof value === "string"
+            ? { target, label: labels.get(`${column}:${value}`), href: links?.reference(target, value) ?? null }
+            : undefined;
+        return (
+          <td key={column}>
+            <RecordValue field={entity.fields.find((field) => field.name === column)} value={value} reference={reference} truncate />
+          </td>
+        );
+      })}
+      <td className="da-actions">{actions}</td>
+    </tr>
+  );
+}
+
+/** Props of {@link RecordButtons}. */
+interface RecordButtonsProps {
   readonly name: string;
   readonly mayUpdate: boolean;
   readonly mayDelete: boolean;
-  /** Whether the record's delete waits for confirmation. */
   readonly confirming: boolean;
   readonly onEdit: () => void;
-  /** Asks for confirmation before deleting. */
   readonly onDelete: () => void;
   readonly onConfirm: () => void;
   readonly onKeep: () => void;
 }
 
-/** One record's Edit and Delete buttons, or Confirm delete and Keep while its delete waits for confirmation. */
-function RecordActions({ name, mayUpdate, mayDelete, confirming, onEdit, onDelete, onConfirm, onKeep }: RecordActionsProps) {
+/** One record's Edit and Delete buttons, or Delete and Keep while its delete waits for confirmation. */
+function RecordButtons({ name, mayUpdate, mayDelete, confirming, onEdit, onDelete, onConfirm, onKeep }: RecordButtonsProps) {
+  if (confirming) {
+    return (
+      <>
+        <button type="button" className="da-button da-button-danger" onClick={onConfirm}>
+          Confirm delete
+        </button>
+        <button type="button" className="da-button" onClick={onKeep}>
+          Keep
+        </button>
+      </>
+    );
+  }
   return (
     <>
       {mayUpdate ? (
@@ -125,71 +169,76 @@ function RecordActions({ name, mayUpdate, mayDelete, confirming, onEdit, onDelet
           Edit
         </button>
       ) : null}
-      {mayDelete && !confirming ? (
+      {mayDelete ? (
         <button type="button" className="da-button da-button-danger" aria-label={`Delete ${name}`} onClick={onDelete}>
           Delete
         </button>
-      ) : null}
-      {confirming ? (
-        <>
-          <button type="button" className="da-button da-button-danger" onClick={onConfirm}>
-            Confirm delete
-          </button>
-          <button type="button" className="da-button" onClick={onKeep}>
-            Keep
-          </button>
-        </>
       ) : null}
     </>
   );
 }
 
-/** One entity's records with the create, edit and delete actions the caller is allowed. */
-export function EntityRecords({ entity, caller, authorization, organization }: EntityRecordsProps) {
+/** The table's header row: a sorting button on each column that sorts. */
+function RecordsHead({
+  entity,
+  columns,
+  sort,
+  onSort,
+}: {
+  readonly entity: EntityView;
+  readonly columns: readonly string[];
+  readonly sort: SortOrder | null;
+  readonly onSort: (sort: SortOrder | null) => void;
+}) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((column) =>
+          sortable(entity, column) ? (
+            <SortableHeader key={column} column={column} label={fieldLabel(column)} sort={sort} onSort={onSort} />
+          ) : (
+            <th scope="col" key={column}>
+              {fieldLabel(column)}
+            </th>
+          ),
+        )}
+        <th scope="col">Actions</th>
+      </tr>
+    </thead>
+  );
+}
+
+/**
+ * One entity's records: search (its string fields), sort by a column, a page at a time after each
+ * page's cursor, with the create, edit and delete actions the caller is allowed.
+ */
+export function EntityRecords({ entity, caller, authorization, organization, links, headingLevel = 2, title }: EntityRecordsProps) {
   const organizationId = organization?.id;
-  const list = usePagedList<EntityRecord>(entity.segment, organizationId);
+  const [search, setSearch] = useState("");
+  const [sort, setSort] = useState<SortOrder | null>(null);
+  const list = usePagedList<EntityRecord>(entity.segment, organizationId, {
+    ...(search ? { q: search } : {}),
+    ...(sort ? { sort: `${sort.direction === "descending" ? "-" : ""}${sort.column}` } : {}),
+  });
   const [editing, setEditing] = useState<EntityRecord | "new" | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
-  const [status, setStatus] = useState("");
-  const [failure, setFailure] = useState<string | null>(null);
-  const [retry, setRetry] = useState<RetryWithPassword | null>(null);
+  const actions = useRecordActions(entity, organizationId, () => {
+    setEditing(null);
+    setConfirming(null);
+    list.reload();
+  });
+  const labels = useReferenceLabels(links?.references ?? NO_REFERENCES, list.items, links?.reader ?? "");
   const may: MayPerform = (operation, record) =>
     mayPerform(entity, operation, caller, { ...authorization, ...(organization ? { membership: organization.membership } : {}), record });
   const headingId = `entity-${entity.segment}`;
-
-  async function save(body: Record<string, unknown>) {
-    const target = editing === "new" || editing === null ? null : editing;
-    const result = target
-      ? await callApi(itemPath(entity, target.id, organizationId), { method: "PATCH", body })
-      : await callApi(collectionPath(entity, {}, organizationId), { method: "POST", body });
-    // Another user's password, or the setup role, needs a recent sign-in: the same save once the password is confirmed.
-    if (needsReauthentication(result) && body.currentPassword === undefined) {
-      setRetry(() => (currentPassword: string) => save({ ...body, currentPassword }));
-    }
-    if (!result.ok && needsReauthentication(result)) return result.error;
-    setRetry(null);
-    if (!result.ok) {
-      if (body.currentPassword !== undefined) setFailure(result.error.message);
-      return result.error;
-    }
-    setEditing(null);
-    setStatus(`${entity.name} ${target ? "saved" : "created"}.`);
-    list.reload();
-    return null;
-  }
-
-  async function remove(record: EntityRecord) {
-    const result = await callApi(itemPath(entity, record.id, organizationId), { method: "DELETE" });
-    setConfirming(null);
-    setFailure(result.ok ? null : result.error.message);
-    if (result.ok) setStatus(`${entity.name} deleted.`);
-    list.reload();
-  }
+  const Heading = headingLevel === 1 ? "h1" : "h2";
+  const columns = recordColumns(entity);
+  const searchable = entity.fields.some((field) => field.type === "string");
 
   return (
-    <section className="da-card" aria-labelledby={headingId}>
+    <section className={headingLevel === 1 ? "da-records" : "da-card da-records"} aria-labelledby={headingId}>
       <div className="da-section-head">
-        <h2 id={headingId}>{entity.name}</h2>
+        <Heading id={headingId}>{title ?? entity.name}</Heading>
         {may("create") && editing === null ? (
           <button type="button" className="da-button da-button-primary" onClick={() => setEditing("new")}>
             New {entity.name}
@@ -197,10 +246,12 @@ export function EntityRecords({ entity, caller, authorization, organization }: E
         ) : null}
       </div>
       <p className="da-status" role="status">
-        {status}
+        {actions.status}
       </p>
-      <FormError error={failure ?? list.error} />
-      {retry ? <ReauthPrompt action={`save this ${entity.name}`} onPassword={retry} onCancel={() => setRetry(null)} /> : null}
+      <FormError error={actions.failure ?? list.error} />
+      {actions.retry ? (
+        <ReauthPrompt action={`save this ${entity.name}`} onPassword={actions.retry} onCancel={actions.cancelRetry} />
+      ) : null}
       {editing !== null ? (
         <RecordForm
           key={editing === "new" ? "new" : editing.id}
@@ -208,30 +259,53 @@ export function EntityRecords({ entity, caller, authorization, organization }: E
           fields={entity.fields}
           {...(editing === "new" ? {} : { record: editing })}
           submitLabel={editing === "new" ? "Create" : "Save"}
-          onSubmit={save}
+          onSubmit={(body) => actions.save(editing === "new" ? null : editing, body)}
           onCancel={() => setEditing(null)}
         />
       ) : null}
+      {searchable ? <RecordsToolbar label={entity.name} onSearch={setSearch} /> : null}
       {list.error ? null : (
-        <RecordsTable
-          entity={entity}
-          records={list.items}
-          loading={list.loading}
-          actions={(record) => (
-            <RecordActions
-              name={recordName(entity, record)}
-              mayUpdate={may("update", record)}
-              mayDelete={may("delete", record)}
-              confirming={confirming === record.id}
-              onEdit={() => setEditing(record)}
-              onDelete={() => setConfirming(record.id)}
-              onConfirm={() => remove(record)}
-              onKeep={() => setConfirming(null)}
-            />
-          )}
-        />
+        <div className="da-table-wrap">
+          <table className="da-records-table">
+            <caption className="da-visually-hidden">{`${entity.name} records`}</caption>
+            <RecordsHead entity={entity} columns={columns} sort={sort} onSort={setSort} />
+            <tbody>
+              {list.items.length === 0 ? (
+                <tr>
+                  <td colSpan={columns.length + 1}>
+                    {list.loading ? "Loading…" : search ? `No ${entity.name} records match “${search}”.` : `No ${entity.name} records yet.`}
+                  </td>
+                </tr>
+              ) : null}
+              {list.items.map((record) => (
+                <RecordRow
+                  key={record.id}
+                  entity={entity}
+                  record={record}
+                  columns={columns}
+                  links={links}
+                  labels={labels}
+                  actions={
+                    <RecordButtons
+                      name={recordLabel(entity, record)}
+                      mayUpdate={may("update", record)}
+                      mayDelete={may("delete", record)}
+                      confirming={confirming === record.id}
+                      onEdit={() => setEditing(record)}
+                      onDelete={() => setConfirming(record.id)}
+                      onConfirm={() => actions.remove(record)}
+                      onKeep={() => setConfirming(null)}
+                    />
+                  }
+                />
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       <Pager label={entity.name} list={list} />
     </section>
   );
 }
+
+const NO_REFERENCES: ReadonlyMap<string, ReferenceTarget> = new Map();

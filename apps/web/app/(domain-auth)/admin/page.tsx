@@ -1,21 +1,9 @@
 import type { Metadata } from "next";
-import { AdminPanel } from "@/components/domain-auth/admin-panel";
-import { EntityRecords } from "@/components/domain-auth/entity-records";
-import { openPage } from "@/lib/domain-auth/page-access";
+import { AdminOverview } from "@/components/domain-auth/admin-overview";
 
 export const metadata: Metadata = { title: "Admin" };
 
-/** Users and records for the setup role; under `auth.type: none`, every entity's records, open to all. */
-export default async function AdminPage() {
-  const { view } = await openPage("admin");
-  return (
-    <section>
-      <h1>{view.auth ? "Admin" : "Records"}</h1>
-      {view.auth ? (
-        <AdminPanel auth={view.auth} entities={view.entities} />
-      ) : (
-        view.entities.map((entity) => <EntityRecords key={entity.segment} entity={entity} caller={null} authorization={{ open: true }} />)
-      )}
-    </section>
-  );
+/** The admin's overview: a card per page the caller may open, with how many users and records there are. */
+export default function AdminPage() {
+  return <AdminOverview />;
 }
