@@ -21,9 +21,9 @@ async function adminToken(url: string): Promise<string> {
   return (await signInByApi(url, ADMIN)).token;
 }
 
-/** The "Activity" section of /admin. */
+/** The security events of /admin/activity. */
 function activity(page: Page): Locator {
-  return page.getByRole("main").getByRole("region", { name: "Activity", exact: true });
+  return page.getByRole("main").getByRole("region", { name: "Security events", exact: true });
 }
 
 /** The text of each row of the activity table, once it has loaded. */
@@ -71,9 +71,9 @@ describe("security events in the browser", () => {
     await signOut(page);
   });
 
-  test("/admin lists everyone's events, filtered by user and by type", async () => {
+  test("/admin/activity lists everyone's events, filtered by user and by type", async () => {
     await signIn(page, ADMIN);
-    await page.goto("/admin");
+    await page.goto("/admin/activity");
     const rows = await activityRows(page);
     expect(rows[0]).toContain("Signed in");
     expect(rows[0]).toContain(ADMIN.email);
@@ -98,7 +98,7 @@ describe("security events in the browser", () => {
       });
       expect(answer.status).toBe(401);
     }
-    await page.goto("/admin");
+    await page.goto("/admin/activity");
     await activity(page).getByLabel("Event").selectOption({ label: "Failed sign-in attempt" });
     await expect.poll(async () => (await activityRows(page)).length, { timeout: WAIT_MS }).toBe(20);
     const first = await activityRows(page);
@@ -112,14 +112,14 @@ describe("security events in the browser", () => {
     await expect.poll(async () => (await activityRows(page))[0], { timeout: WAIT_MS }).toBe(first[0]);
   });
 
-  test("/admin pages a record list after each page's cursor: next, the last page, and back", async () => {
+  test("/admin/records/post pages a record list after each page's cursor: next, the last page, and back", async () => {
     const token = await adminToken(app.url);
     for (let index = 0; index < 23; index++) {
       const created = await call(app.url, { method: "POST", path: "/api/post", token, body: { title: `Post ${index}` } });
       expect(created.status).toBe(201);
     }
-    await page.goto("/admin");
-    const posts = page.getByRole("main").getByRole("region", { name: "Post", exact: true });
+    await page.goto("/admin/records/post");
+    const posts = page.getByRole("main").getByRole("region", { name: "Posts", exact: true });
     const pager = posts.getByRole("navigation", { name: "Post pages" });
     await pager.getByText("1–20 of 23").waitFor();
     await pager.getByRole("button", { name: "Next" }).click();

@@ -99,14 +99,14 @@ describe("API keys in the browser", () => {
     await signOut(page);
   });
 
-  test("/admin lists a user's keys and revokes them", async () => {
+  test("/admin/api-keys lists a user's keys and revokes them", async () => {
     await signIn(page, EDITOR);
     const key = await createKeyOnProfile(page, "Deploy bot", []);
     expect((await withKey(app, key, "/user/me")).status).toBe(200);
     await signOut(page);
 
     await signIn(page, ADMIN);
-    await page.goto("/admin");
+    await page.goto("/admin/api-keys");
     const section = page.getByRole("main").getByRole("region", { name: "API keys", exact: true });
     await section.getByLabel("User").selectOption({ label: EDITOR.email });
     const row = section.getByRole("listitem").filter({ hasText: "Deploy bot" });

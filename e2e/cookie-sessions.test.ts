@@ -149,7 +149,7 @@ describe("cookie sessions in the browser", () => {
     await fillAccountForm(page, CREDENTIALS);
     await page.getByRole("main").getByRole("button", { name: "Sign in", exact: true }).click();
     await page.waitForURL("**/admin");
-    await page.getByRole("region", { name: "Users" }).waitFor();
+    await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Users" }).waitFor();
     await signOut(page);
 
     await page.goto("/login?next=%2F%2Fevil.example");

@@ -37,8 +37,8 @@ describe("an enum field in the admin's forms", () => {
 
   test("offers the values, starts on the default, and stores the choice", async () => {
     await signIn(page, ADMIN);
-    await page.goto("/admin");
-    const posts = page.getByRole("main").getByRole("region", { name: "Post", exact: true });
+    await page.goto("/admin/records/post");
+    const posts = page.getByRole("main").getByRole("region", { name: "Posts", exact: true });
     await posts.getByRole("button", { name: "New Post" }).click();
     const status = posts.getByLabel("Status");
     expect(await status.locator("option").evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value))).toEqual([
@@ -51,7 +51,7 @@ describe("an enum field in the admin's forms", () => {
     expect(await status.inputValue()).toBe("draft");
     await posts.getByLabel("Title").fill("Choosing");
     await status.selectOption("review");
-    await posts.getByRole("button", { name: "Create" }).click();
+    await posts.getByRole("button", { name: "Create", exact: true }).click();
     await posts.getByText("Post created.").waitFor();
     const listed = await page.request.get("/api/post");
     expect((await listed.json()).items[0]).toMatchObject({ title: "Choosing", status: "review" });

@@ -252,13 +252,13 @@ describe("organizations in the browser", () => {
     expect((await api(app.url, `/orgs/${acme}/project/${secretId}`, { token: aliceToken })).status).toBe(404);
   });
 
-  test("the administrator sees an organization's records on /admin, by its id", async () => {
+  test("the administrator sees an organization's records on /admin/organizations, by its id", async () => {
     const admin = await openTab(browser, app.url);
     await admin.goto("/login");
     await fillAccountForm(admin, { email: ADMIN.email, password: ADMIN.password });
     await admin.getByRole("main").getByRole("button", { name: "Sign in", exact: true }).click();
     await admin.waitForURL("**/profile");
-    await admin.goto("/admin");
+    await admin.goto("/admin/organizations");
     const section = admin.getByRole("main").getByRole("region", { name: "Organization records" });
     await section.getByLabel("Or an organization id").fill(globex);
     await section.getByRole("button", { name: "Show its records" }).click();

@@ -82,7 +82,7 @@ describe("account recovery by e-mail", () => {
   test("an administrator invites a user, who chooses a password from the link and is signed in", async () => {
     const page = await openTab(browser, app.url);
     await signIn(page, ADMIN);
-    await page.goto("/admin");
+    await page.goto("/admin/users");
     const invite = page.getByRole("region", { name: "Invite user" });
     await invite.getByLabel("Email to invite").fill("invitee@example.com");
     await invite.getByRole("button", { name: "Send invitation" }).click();

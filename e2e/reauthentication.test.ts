@@ -2,7 +2,7 @@ import { setUpAdmin, signUp } from "@domain-auth/test-support/accounts";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, test } from "vitest";
 import { addAuthenticator, openTab, saveScreenshot, useServedApp, watchPolicy } from "./support/browser.js";
-import { ADMIN, mainNav, signIn } from "./support/flows.js";
+import { ADMIN, signIn } from "./support/flows.js";
 
 /**
  * Sensitive actions in the pages (docs/security.md#sensitive-actions) in Chromium against the
@@ -57,7 +57,7 @@ describe("a stale session in the browser", () => {
 
   test("gives another user the administrator role only after the password", async () => {
     const bob = await signUp(served.app.url, { email: "bob@example.com" });
-    await mainNav(page).getByRole("link", { name: "Admin" }).click();
+    await page.goto("/admin/users");
     const users = page.getByRole("region", { name: "Users" });
     await users.getByLabel(`Role of ${bob.email}`, { exact: true }).selectOption("Admin");
     await users.getByRole("button", { name: `Change role of ${bob.email}` }).click();

@@ -47,7 +47,7 @@ describe("security headers", () => {
     await page.waitForURL("**/profile");
     expect(await profileValue(page, ADMIN.email, "Role")).toBe("Admin");
 
-    await page.goto("/admin");
+    await page.goto("/admin/users");
     expect(await page.getByRole("region", { name: "Users" }).getByLabel(`Role of ${ADMIN.email}`, { exact: true }).inputValue()).toBe(
       "Admin",
     );

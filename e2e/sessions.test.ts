@@ -131,7 +131,7 @@ describe("sessions: sign-out, signed-in devices, signing a user out everywhere",
     for (const page of [laptop, phone, tablet]) await page.context().close();
   });
 
-  test("the administrator signs a user out everywhere from /admin", async () => {
+  test("the administrator signs a user out everywhere from /admin/users", async () => {
     const [admin, bob, bobElsewhere] = await Promise.all([
       openTab(browser, app.url),
       openTab(browser, app.url, { userAgent: LAPTOP }),
@@ -141,7 +141,7 @@ describe("sessions: sign-out, signed-in devices, signing a user out everywhere",
     await signIn(bobElsewhere, BOB);
     const bobTokens = [await sessionCookies(bob), await sessionCookies(bobElsewhere)];
     await signIn(admin, ADMIN);
-    await admin.goto("/admin");
+    await admin.goto("/admin/users");
     const users = admin.getByRole("region", { name: "Users" });
     await users.getByRole("button", { name: `Sign out ${BOB.email} everywhere` }).click();
     await users.getByText(`${BOB.email} has been signed out everywhere.`).waitFor();
@@ -190,6 +190,7 @@ describe("sessions: the access token is refreshed while the tab is open", () => 
     // Still signed in: the admin page loads its users with the renewed cookie.
     await mainNav(page).getByRole("link", { name: "Admin" }).click();
     await page.waitForURL("**/admin");
+    await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Users" }).click();
     await page.getByRole("region", { name: "Users" }).getByLabel(`Role of ${ADMIN.email}`, { exact: true }).waitFor();
     await page.goto("/profile");
     expect(await profileValue(page, ADMIN.email, "Email")).toBe(ADMIN.email);
@@ -232,8 +233,8 @@ describe("sessions: a call refused for a cookie the tab believed good", () => {
   test("triggers exactly one refresh, and the call is sent again", async () => {
     const page = await openTab(browser, app.url);
     await signIn(page, ADMIN);
-    await page.goto("/admin");
-    const posts = page.getByRole("region", { name: "Post", exact: true });
+    await page.goto("/admin/records/post");
+    const posts = page.getByRole("region", { name: "Posts", exact: true });
     await posts.getByText("No Post records yet.").waitFor();
     // Only API calls from here, before the cookie is replaced: a page request (a prefetch) would have the proxy renew the session first.
     await page.route(

@@ -87,7 +87,7 @@ describe("pages follow the domain's auth block", () => {
     expect(await scriptStorage(page)).toEqual({ cookies: "", session: [], local: [] });
     expect(await page.getByRole("main").getByRole("region", { name: "Signed-in devices" }).count()).toBe(0);
 
-    await page.goto("/admin");
+    await page.goto("/admin/users");
     const users = page.getByRole("region", { name: "Users" });
     await users.getByLabel(`Role of ${ADMIN.email}`, { exact: true }).waitFor();
     expect(await users.getByRole("button", { name: /everywhere/ }).count()).toBe(0);
@@ -110,17 +110,19 @@ describe("pages follow the domain's auth block", () => {
     expect(await page.locator('a[href="/setup"]').count()).toBe(0);
   });
 
-  test("auth none: every auth page is 404 and /admin lists the entities openly", async () => {
+  test("auth none: every auth page is 404 and the admin lists the entities openly", async () => {
     app = await startApp({ domain: OPEN_NOTES });
     for (const path of ["/setup", "/login", "/register", "/profile"]) expect(await status(app, path), path).toBe(404);
 
     const page = await openTab(browser, app.url);
     await page.goto("/admin");
-    const notes = page.getByRole("region", { name: "Note", exact: true });
+    await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Notes" }).click();
+    await page.waitForURL("**/admin/records/note");
+    const notes = page.getByRole("region", { name: "Notes", exact: true });
     await notes.getByText("No Note records yet.").waitFor();
     await notes.getByRole("button", { name: "New Note" }).click();
     await notes.getByLabel("Title").fill("Buy milk");
-    await notes.getByRole("button", { name: "Create" }).click();
+    await notes.getByRole("button", { name: "Create", exact: true }).click();
     await notes.getByRole("row").filter({ hasText: "Buy milk" }).waitFor();
     await saveScreenshot(page, "records-open");
     expect(await page.context().cookies()).toEqual([]);
