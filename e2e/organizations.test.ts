@@ -39,7 +39,7 @@ async function createRecord(page: Page, entity: string, title: string): Promise<
   await form.getByLabel("Title").fill(title);
   await form.getByRole("button", { name: "Create" }).click();
   await section.getByRole("status").getByText(`${entity} created.`).waitFor();
-  await recordsTable(page, entity).getByRole("cell", { name: title, exact: true }).waitFor();
+  await recordsTable(page, entity).getByRole("rowheader", { name: title, exact: true }).waitFor();
 }
 
 /** Creates an organization on `/orgs`; waits for its page and returns its id. */
@@ -182,7 +182,7 @@ describe("organizations in the browser", () => {
     await bob.waitForURL(`**/orgs/${acme}`);
     await main.getByRole("heading", { level: 1, name: "Acme Rockets" }).waitFor();
     await main.getByText("Your role: Member").waitFor();
-    await recordsTable(bob, "Project").getByRole("cell", { name: "Moon base", exact: true }).waitFor();
+    await recordsTable(bob, "Project").getByRole("rowheader", { name: "Moon base", exact: true }).waitFor();
     // A Member may read the projects, not create them (`@Member(Owner, Manager)`), nor manage members.
     expect(await main.getByRole("button", { name: "New Project" }).count()).toBe(0);
     expect(await main.getByRole("region", { name: "Invitations" }).count()).toBe(0);
@@ -224,12 +224,12 @@ describe("organizations in the browser", () => {
 
     // B's other organization shows A's project and not B's.
     await bob.goto(`/orgs/${acme}`);
-    await recordsTable(bob, "Project").getByRole("cell", { name: "Moon base", exact: true }).waitFor();
+    await recordsTable(bob, "Project").getByRole("rowheader", { name: "Moon base", exact: true }).waitFor();
     expect(await recordsTable(bob, "Project").getByText("Secret plan").count()).toBe(0);
 
     // A's switcher lists Acme only; A's page of Acme shows nothing of B's project.
     await alice.goto(`/orgs/${acme}`);
-    await recordsTable(alice, "Project").getByRole("cell", { name: "Moon base", exact: true }).waitFor();
+    await recordsTable(alice, "Project").getByRole("rowheader", { name: "Moon base", exact: true }).waitFor();
     expect(await alice.getByRole("main").getByText("Secret plan").count()).toBe(0);
     await mainNav(alice).locator("details summary").click();
     const listed = mainNav(alice).getByRole("list", { name: "Your organizations" }).getByRole("link");
@@ -263,7 +263,7 @@ describe("organizations in the browser", () => {
     await section.getByLabel("Or an organization id").fill(globex);
     await section.getByRole("button", { name: "Show its records" }).click();
     await section.getByText("Showing Globex (globex), with support access.").waitFor();
-    await recordsTable(admin, "Project").getByRole("cell", { name: "Secret plan", exact: true }).waitFor();
+    await recordsTable(admin, "Project").getByRole("rowheader", { name: "Secret plan", exact: true }).waitFor();
     expect(await recordsTable(admin, "Project").getByText("Moon base").count()).toBe(0);
     await admin.context().close();
   });

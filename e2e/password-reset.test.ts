@@ -87,7 +87,7 @@ describe("account recovery by e-mail", () => {
     await invite.getByLabel("Email to invite").fill("invitee@example.com");
     await invite.getByRole("button", { name: "Send invitation" }).click();
     await invite.getByText("invitee@example.com is invited").waitFor();
-    await page.getByRole("region", { name: "Users" }).getByRole("cell", { name: "invitee@example.com", exact: true }).waitFor();
+    await page.getByRole("region", { name: "Users" }).getByRole("rowheader", { name: "invitee@example.com", exact: true }).waitFor();
     await page.context().close();
 
     const invited = await openTab(browser, app.url);

@@ -1,7 +1,7 @@
 import { setUpAdmin, signUp } from "@domain-auth/test-support/accounts";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, test } from "vitest";
-import { addAuthenticator, openTab, saveScreenshot, useServedApp, watchPolicy } from "./support/browser.js";
+import { addAuthenticator, openTab, saveScreenshot, useServedApp, WAIT_MS, watchPolicy } from "./support/browser.js";
 import { ADMIN, signIn } from "./support/flows.js";
 
 /**
@@ -68,7 +68,8 @@ describe("a stale session in the browser", () => {
       .getByRole("status")
       .filter({ hasText: `${bob.email} now has the role Admin.` })
       .waitFor();
-    expect(await users.getByLabel(`Role of ${bob.email}`, { exact: true }).inputValue()).toBe("Admin");
+    // The list read again shows the role given.
+    await expect.poll(() => users.getByLabel(`Role of ${bob.email}`, { exact: true }).inputValue(), { timeout: WAIT_MS }).toBe("Admin");
     await page.goto("/profile");
   });
 

@@ -257,7 +257,7 @@ describe("sessions: a call refused for a cookie the tab believed good", () => {
     const answers = recordAnswers(page);
     await posts.getByRole("button", { name: "New Post" }).click();
     await posts.getByLabel("Title").fill("Sent twice");
-    await posts.getByRole("button", { name: "Create" }).click();
+    await posts.getByRole("button", { name: "Create", exact: true }).click();
     await posts.getByText("Post created.").waitFor();
     // Refused; sent again under the refresh lock (another tab might have refreshed); one refresh; sent once more.
     expect(answers.filter((answer) => answer.startsWith("POST "))).toEqual([
