@@ -1,6 +1,7 @@
 import { setUpAdmin } from "@domain-auth/test-support/accounts";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, test } from "vitest";
+import { auditPage } from "./support/audit.js";
 import { openTab, useServedApp, WAIT_MS } from "./support/browser.js";
 import { ADMIN, mainNav, signIn } from "./support/flows.js";
 import { expectStatusPage, saveShot, WIDTHS } from "./support/status-pages.js";
@@ -100,6 +101,39 @@ describe("the pages' looks on the production server", () => {
     await saveShot(page, "docs-dark");
     await page.emulateMedia({ colorScheme: "light" });
     await expect.poll(() => page.evaluate(() => document.documentElement.classList.contains("dark-mode"))).toBe(false);
+    await page.context().close();
+  });
+
+  test("every page around the admin fits a phone's width and a desktop's, and axe-core finds nothing serious, light and dark", async () => {
+    const page = await openTab(served.browser, served.app.url);
+    const visited: [path: string, heading: string][] = [
+      ["/", "blog"],
+      ["/login", "Sign in"],
+      ["/register", "Create an account"],
+      ["/no-such-page", "Page not found"],
+    ];
+    const signedIn: [path: string, heading: string][] = [
+      ["/", "blog"],
+      ["/profile", ADMIN.email],
+      ["/docs", "API reference"],
+    ];
+    const check = async (path: string, heading: string, name: string) => {
+      await page.goto(path);
+      const ready = () => page.getByRole("main").getByRole("heading", { name: heading }).first().waitFor();
+      for (const audit of await auditPage(page, name, ready)) {
+        expect(audit.overflow, `${path} at ${audit.width} px`).toBeLessThanOrEqual(0);
+        expect(audit.violations, `${path} at ${audit.width} px`).toEqual([]);
+      }
+    };
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const [path, heading] of visited) await check(path, heading, `${path.slice(1) || "home"}-${scheme}`);
+    }
+    await signIn(page, ADMIN);
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const [path, heading] of signedIn) await check(path, heading, `signed-in-${path.slice(1) || "home"}-${scheme}`);
+    }
     await page.context().close();
   });
 });

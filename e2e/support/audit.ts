@@ -1,12 +1,10 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
+import { WIDTHS } from "./status-pages.js";
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const SHOTS = new URL("../screenshots/pages/", import.meta.url);
-
-/** The widths every page is looked at: a phone's and a desktop's. */
-export const WIDTHS = [390, 1280] as const;
 
 /** One problem axe-core found: its rule, how bad, and where. */
 export interface AxeFinding {

@@ -70,6 +70,8 @@ export function ApiReference({ auth }: { readonly auth: AuthView | null }) {
         tryItOutEnabled: true,
         deepLinking: false,
         defaultModelsExpandDepth: 0,
+        // Swagger UI's server choice has no name of its own: screen readers announce it by this one.
+        onComplete: () => container.current?.querySelector("select#servers")?.setAttribute("aria-label", "Server"),
       });
     });
     return () => {

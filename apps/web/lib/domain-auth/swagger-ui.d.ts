@@ -29,6 +29,8 @@ declare module "swagger-ui-dist/swagger-ui-es-bundle.js" {
     deepLinking?: boolean;
     defaultModelsExpandDepth?: number;
     docExpansion?: "list" | "full" | "none";
+    /** Called once the document is loaded and rendered. */
+    onComplete?: () => void;
   }
 
   /** Renders Swagger UI into `domNode`, with the React it bundles. */
