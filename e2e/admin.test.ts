@@ -129,6 +129,43 @@ describe("admin", () => {
     await row.getByRole("link", { name: ADMIN.email }).waitFor();
   });
 
+  test("the activity chart is drawn from the real sign-ins and failed attempts, with a table beside it", async () => {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const refused = await api(app.url, "/user/login", { body: { email: BOB.email, password: "not bob's password at all" } });
+      expect(refused.status).toBe(401);
+    }
+    const answer = await api(app.url, "/user/events/summary?window=24h", { token: administrator.token });
+    expect(answer.status).toBe(200);
+    const buckets = answer.body.buckets as { signIns: number; failures: number }[];
+    const signIns = buckets.reduce((sum, bucket) => sum + bucket.signIns, 0);
+    const failures = buckets.reduce((sum, bucket) => sum + bucket.failures, 0);
+    expect(failures).toBeGreaterThanOrEqual(3);
+    expect(signIns).toBeGreaterThanOrEqual(3);
+
+    await admin.goto("/admin/activity");
+    const chart = main(admin).getByRole("img", { name: /^Sign-ins and failed attempts per hour/ });
+    await chart.waitFor();
+    expect(await chart.locator("desc").textContent()).toContain(`${signIns} sign-ins and ${failures} failed attempts over`);
+    await main(admin).getByText("Show as table").click();
+    const table = main(admin).getByRole("table", { name: /^Sign-ins and failed attempts per hour/ });
+    expect(await table.locator("tbody tr").count()).toBe(24);
+    const cells = await table
+      .locator("tbody tr")
+      .evaluateAll((rows) =>
+        rows.map((row) => [...row.querySelectorAll("td")].map((cell) => Number(cell.textContent?.replace(/\D/g, "")))),
+      );
+    expect(cells.reduce((sum, [ins = 0]) => sum + ins, 0)).toBe(signIns);
+    expect(cells.reduce((sum, [, failed = 0]) => sum + failed, 0)).toBe(failures);
+    const addresses = main(admin).getByRole("table", { name: /most failed sign-in attempts/ });
+    expect(Number(await addresses.locator("tbody tr td").first().textContent())).toBe(failures);
+
+    await main(admin).getByRole("button", { name: "7 days" }).click();
+    await main(admin)
+      .getByRole("img", { name: /^Sign-ins and failed attempts per day/ })
+      .waitFor();
+    await expect.poll(() => main(admin).locator("details table tbody tr").count(), { timeout: WAIT_MS }).toBe(7);
+  });
+
   test("every admin page fits a phone's width and a desktop's, and axe-core finds nothing serious", async () => {
     const pages: [path: string, name: string, ready: (page: Page) => Promise<unknown>][] = [
       ["/admin", "admin-overview", (page) => main(page).locator(".da-overview-count").first().filter({ hasNotText: "…" }).waitFor()],

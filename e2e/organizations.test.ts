@@ -5,6 +5,7 @@ import { TEAMS_YAML } from "@domain-auth/test-support/domains";
 import { linkOf, type MailServer, startMailServer } from "@domain-auth/test-support/mail-server";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { auditPage } from "./support/audit.js";
 import { launchBrowser, openTab, saveScreenshot } from "./support/browser.js";
 import { ADMIN, api, fillAccountForm, mainNav } from "./support/flows.js";
 
@@ -266,5 +267,22 @@ describe("organizations in the browser", () => {
     await recordsTable(admin, "Project").getByRole("rowheader", { name: "Secret plan", exact: true }).waitFor();
     expect(await recordsTable(admin, "Project").getByText("Moon base").count()).toBe(0);
     await admin.context().close();
+  });
+
+  test("the organization pages fit a phone's width and a desktop's, and axe-core finds nothing serious", async () => {
+    const pages: [path: string, heading: string, name: string][] = [
+      ["/orgs", "Organizations", "orgs"],
+      [`/orgs/${acme}`, "Acme Rockets", "org"],
+      ["/invitations?token=not-a-token", "Join an organization", "invitation"],
+    ];
+    for (const [path, heading, name] of pages) {
+      await alice.goto(path);
+      const ready = () => alice.getByRole("main").getByRole("heading", { name: heading }).first().waitFor();
+      for (const audit of await auditPage(alice, name, ready)) {
+        expect(audit.overflow, `${path} at ${audit.width} px`).toBeLessThanOrEqual(0);
+        expect(audit.violations, `${path} at ${audit.width} px`).toEqual([]);
+      }
+    }
+    await alice.setViewportSize({ width: 1100, height: 760 });
   });
 });
