@@ -5,7 +5,7 @@ import { parseQuery } from "../endpoints/query.js";
 import { ApiError, type Issue } from "../http/errors.js";
 import { decodeListCursor, decodeSortedCursor, type ListPosition, type SortedPosition } from "../records/list-cursor.js";
 import { LIST_PAGE_LIMITS } from "../records/list-page.js";
-import { type ListFields, listFieldsOf, sortsAsNumber } from "../store/list-fields.js";
+import { holdsSortValue, type ListFields, listFieldsOf } from "../store/list-fields.js";
 import type { ListOptions, ListSort } from "../store/record-lists.js";
 
 /** What a list request asks of the store: its page, search, filters and order. */
@@ -95,8 +95,7 @@ function positionOf(cursor: string, order: Order, fields: ListFields, issues: Is
     const sorted = decodeSortedCursor(cursor);
     const field = fields.sort.get(order.sort.field) ?? null;
     const value = sorted?.position.value;
-    const fits = value === null ? field !== null : typeof value === (sortsAsNumber(field) ? "number" : "string");
-    if (sorted && sorted.sort === order.key && fits) position = sorted.position;
+    if (sorted && sorted.sort === order.key && holdsSortValue(field, value)) position = sorted.position;
   }
   if (position) return position;
   issues.push({ path: ["after"], message: otherOrder(cursor, order) ?? "is not a cursor this API gave (use a page's nextCursor)" });

@@ -5,7 +5,7 @@ import type { EntityModel, FieldModel } from "../config/index.js";
  * checks a query against it, the store builds its SQL from it, the document lists it.
  */
 export interface ListFields {
-  /** The columns `q` looks in: every `string` field (the auth entity's `email` among them), never `password` or a `text` field. */
+  /** The columns `q` looks in: every `string` field (the auth entity's `email` among them), never a `password` field (on any entity) or a `text` field. */
   readonly search: readonly string[];
   /**
    * The keys `sort` takes, by name: `createdAt`, `updatedAt` (`null`: never empty), then every scalar
@@ -29,8 +29,9 @@ const known = new WeakMap<EntityModel, ListFields>();
 export function listFieldsOf(entity: EntityModel): ListFields {
   const found = known.get(entity);
   if (found) return found;
-  // The auth entity's password is stored only as a hash, in another column: nothing to read.
-  const fields = entity.fields.filter((field) => !(entity.isAuthEntity && field.name === "password"));
+  // A field named `password` is never answered, on any entity (records/serialize.ts): a search, a sort
+  // or a cursor holding its value would tell it. The auth entity's is a hash in another column anyway.
+  const fields = entity.fields.filter((field) => field.name !== "password");
   const made: ListFields = {
     search: fields.filter((field) => field.type === "string").map((field) => field.name),
     sort: new Map<string, FieldModel | null>([
@@ -48,4 +49,18 @@ export function listFieldsOf(entity: EntityModel): ListFields {
 /** Whether a sort key's stored values are numbers (`integer`, `number`, `boolean` as 0/1) rather than text. */
 export function sortsAsNumber(field: FieldModel | null): boolean {
   return field !== null && (field.type === "integer" || field.type === "number" || field.type === "boolean");
+}
+
+/**
+ * Whether a cursor's value is one the sort key's column can hold, so the database compares it
+ * rather than refusing it: text for text columns, a finite number for `number`, a safe integer for
+ * `integer` (what the API stores), 0 or 1 for `boolean`; `null` (records without a value) on a
+ * declared field only.
+ */
+export function holdsSortValue(field: FieldModel | null, value: unknown): boolean {
+  if (value === null) return field !== null;
+  if (!sortsAsNumber(field)) return typeof value === "string";
+  if (typeof value !== "number" || !Number.isFinite(value)) return false;
+  if (field?.type === "boolean") return value === 0 || value === 1;
+  return field?.type === "number" || Number.isSafeInteger(value);
 }
