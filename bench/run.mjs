@@ -16,7 +16,7 @@ import { createEventScale } from "./lib/events-scale.mjs";
 import * as http from "./lib/http.mjs";
 import { BCRYPT_COST, createOurs, createTheirs } from "./lib/in-process.mjs";
 import { hashLimits, meFloor } from "./lib/limits.mjs";
-import { createListScale } from "./lib/list-scale.mjs";
+import { createListScale, measureListScale, QUERY_SIZES } from "./lib/list-scale.mjs";
 import { alternate, closedLoop } from "./lib/load.mjs";
 import { measureLogins } from "./lib/logins.mjs";
 import { renderMarkdown, renderText } from "./lib/report.mjs";
@@ -200,23 +200,16 @@ try {
   log("Lists at scale: a page of 20 among 1,000 to 1,000,000 posts, SQLite and PostgreSQL…", "lists");
   const lists = await createListScale(dir);
   try {
-    const listTurns = Object.entries(lists.instances).flatMap(([key, instance]) =>
-      ["first", "deep"].map((page) => ({
-        name: `${key}:${page}`,
-        measure: async () => (await closedLoop(instance[page], { concurrency: SETTINGS.callers, durationMs: 1000 })).opsPerSecond,
-      })),
-    );
-    results.lists = {
-      sizes: lists.sizes,
-      smallest: lists.sizes[0],
-      largest: lists.sizes[lists.sizes.length - 1],
-      dialects: lists.dialects,
-      missing: lists.missing,
-      rounds,
-      results: await alternate(listTurns, rounds),
-    };
+    results.lists = await measureListScale(lists, { rounds, durationMs: 1000, callers: SETTINGS.callers });
   } finally {
     await lists.close();
+  }
+  log("List queries: search, sort and filter beside the default order, 10,000 to 1,000,000 posts…", "list queries");
+  const listQueries = await createListScale(dir, { sizes: QUERY_SIZES, queries: true });
+  try {
+    results.listQueries = await measureListScale(listQueries, { rounds, durationMs: 1000, callers: SETTINGS.callers });
+  } finally {
+    await listQueries.close();
   }
 
   // ---- Tenant lists at scale, tenant against plain, `me` with and without organizations ----

@@ -7,9 +7,9 @@ import { createEventScale } from "./lib/events-scale.mjs";
 import { hitMe, hitRefresh, prepareCore, preparePosts, startCoreServer, startFloorServer } from "./lib/http.mjs";
 import { BCRYPT_COST, createOurs, createTheirs } from "./lib/in-process.mjs";
 import { hashCapacityNow, hashLimits, loginLimitNow, meFloor } from "./lib/limits.mjs";
-import { createListScale } from "./lib/list-scale.mjs";
+import { createListScale, measureListScale } from "./lib/list-scale.mjs";
 import { alternate, closedLoop } from "./lib/load.mjs";
-import { renderTenantRows } from "./lib/report.mjs";
+import { listQuerySection, renderTenantRows } from "./lib/report.mjs";
 import { createTenantScale, measureTenantScale } from "./lib/tenant-scale.mjs";
 
 describe("benchmarks, briefly", () => {
@@ -50,6 +50,21 @@ describe("benchmarks, briefly", () => {
       for (const page of pages) expect((await closedLoop(page, { concurrency: 2, durationMs: 200 })).opsPerSecond).toBeGreaterThan(0);
     } finally {
       await Promise.all([lists.close(), events.close()]);
+    }
+  });
+
+  it("measures searched, sorted and filtered lists beside the default order, at a small scale", async () => {
+    // 2,000 posts: 20 hold the word searched for, so every page (the sort's deep one too) is a full one.
+    const lists = await createListScale(dir, { sizes: [2_000], dialects: ["sqlite"], queries: true });
+    try {
+      const measured = await measureListScale(lists, { rounds: 1, durationMs: 100, callers: 2 });
+      expect(Object.keys(measured.results).sort()).toEqual(
+        ["deep", "filter", "first", "search", "sort", "sortDeep"].map((page) => `sqlite:2000:${page}`),
+      );
+      for (const [name, figure] of Object.entries(measured.results)) expect(figure.median, name).toBeGreaterThan(0);
+      expect(listQuerySection(measured, 2).body).toContain("`sort=title`, `after` the 90 % mark");
+    } finally {
+      await lists.close();
     }
   });
 
