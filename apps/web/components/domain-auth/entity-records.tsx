@@ -131,7 +131,9 @@ function RecordRow({ entity, record, columns, links, labels, actions }: RecordRo
           </td>
         );
       })}
-      <td className="da-actions">{actions}</td>
+      <td>
+        <div className="da-actions da-row-actions">{actions}</div>
+      </td>
     </tr>
   );
 }
