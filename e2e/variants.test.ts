@@ -113,6 +113,17 @@ describe("pages follow the domain's auth block", () => {
   test("auth none: every auth page is 404 and the admin lists the entities openly", async () => {
     app = await startApp({ domain: OPEN_NOTES });
     for (const path of ["/setup", "/login", "/register", "/profile"]) expect(await status(app, path), path).toBe(404);
+    // The admin's pages about users exist only with users.
+    for (const path of [
+      "/admin/users",
+      "/admin/users/x",
+      "/admin/api-keys",
+      "/admin/activity",
+      "/admin/organizations",
+      "/admin/records/nothing",
+    ])
+      expect(await status(app, path), path).toBe(404);
+    for (const path of ["/admin", "/admin/records/note"]) expect(await status(app, path), path).toBe(200);
 
     const page = await openTab(browser, app.url);
     await page.goto("/admin");
