@@ -152,7 +152,7 @@ describe("admin", () => {
     const cells = await table
       .locator("tbody tr")
       .evaluateAll((rows) =>
-        rows.map((row) => [...row.querySelectorAll("td")].map((cell) => Number(cell.textContent?.replace(/\D/g, "")))),
+        rows.map((row) => Array.from(row.querySelectorAll("td")).map((cell) => Number(cell.textContent?.replace(/\D/g, "")))),
       );
     expect(cells.reduce((sum, [ins = 0]) => sum + ins, 0)).toBe(signIns);
     expect(cells.reduce((sum, [, failed = 0]) => sum + failed, 0)).toBe(failures);
@@ -166,7 +166,7 @@ describe("admin", () => {
     await expect.poll(() => main(admin).locator("details table tbody tr").count(), { timeout: WAIT_MS }).toBe(7);
   });
 
-  test("every admin page fits a phone's width and a desktop's, and axe-core finds nothing serious", async () => {
+  test("every admin page fits a phone's width and a desktop's, and axe-core finds nothing serious, light and dark", async () => {
     const pages: [path: string, name: string, ready: (page: Page) => Promise<unknown>][] = [
       ["/admin", "admin-overview", (page) => main(page).locator(".da-overview-count").first().filter({ hasNotText: "…" }).waitFor()],
       ["/admin/users", "admin-users", (page) => main(page).getByRole("link", { name: BOB.email }).waitFor()],
@@ -180,13 +180,17 @@ describe("admin", () => {
       ["/admin/api-keys", "admin-api-keys", (page) => main(page).getByRole("heading", { name: "API keys", level: 1 }).waitFor()],
       ["/admin/activity", "admin-activity", (page) => main(page).getByRole("heading", { name: "Activity", level: 1 }).waitFor()],
     ];
-    for (const [path, name, ready] of pages) {
-      await admin.goto(path);
-      for (const audit of await auditPage(admin, name, () => ready(admin))) {
-        expect(audit.overflow, `${path} at ${audit.width} px`).toBeLessThanOrEqual(0);
-        expect(audit.violations, `${path} at ${audit.width} px`).toEqual([]);
+    for (const scheme of ["light", "dark"] as const) {
+      await admin.emulateMedia({ colorScheme: scheme });
+      for (const [path, name, ready] of pages) {
+        await admin.goto(path);
+        for (const audit of await auditPage(admin, `${name}-${scheme}`, () => ready(admin))) {
+          expect(audit.overflow, `${path} at ${audit.width} px, ${scheme}`).toBeLessThanOrEqual(0);
+          expect(audit.violations, `${path} at ${audit.width} px, ${scheme}`).toEqual([]);
+        }
       }
     }
+    await admin.emulateMedia({ colorScheme: "light" });
     await admin.setViewportSize({ width: 1100, height: 760 });
   });
 
