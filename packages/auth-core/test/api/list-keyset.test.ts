@@ -7,6 +7,7 @@ import { encodeListCursor } from "../../src/records/list-cursor.js";
 import { EXACT_TOTAL_LIMIT, RecordLists } from "../../src/store/record-lists.js";
 import type { ApiClient } from "../support/client.js";
 import { useInstance } from "../support/instance.js";
+import { ids, walkPages } from "../support/pages.js";
 
 /**
  * Lists at scale (docs/api.md#lists) on both databases: `after` a page's `nextCursor` walks a collection
@@ -37,22 +38,8 @@ auth:
   roles: [Admin, Member]
 `;
 
-/** The ids of a list's items. */
-const ids = (items: readonly { id: string }[]) => items.map((item) => item.id);
-
 /** Every page of `path`, following `nextCursor` from the first page. */
-async function walk(api: ApiClient, path: string, token?: string): Promise<{ id: string }[]> {
-  const items: { id: string }[] = [];
-  let cursor: string | null = null;
-  do {
-    const separator = path.includes("?") ? "&" : "?";
-    const page = await api.get(`${path}${cursor ? `${separator}after=${cursor}` : ""}`, token ? { token } : {});
-    expect(page.status, page.text).toBe(200);
-    items.push(...page.body.items);
-    cursor = page.body.nextCursor;
-  } while (cursor);
-  return items;
-}
+const walk = (api: ApiClient, path: string, token?: string) => walkPages<{ id: string }>(api, path, token);
 
 /**
  * Adds `count` records to `table` straight into the database, `createdAt` one millisecond apart

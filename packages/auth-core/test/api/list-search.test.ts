@@ -7,6 +7,7 @@ import { encodeListCursor, encodeSortedCursor } from "../../src/records/list-cur
 import { EXACT_TOTAL_LIMIT } from "../../src/store/record-lists.js";
 import type { ApiClient } from "../support/client.js";
 import { useInstance } from "../support/instance.js";
+import { ids, walkPages } from "../support/pages.js";
 
 /**
  * Searched, sorted and filtered lists (docs/api.md#lists) on both databases: `q` finds text in the
@@ -103,19 +104,9 @@ function sortedBy(items: readonly Item[], sort: string): Item[] {
   });
 }
 
-const ids = (items: readonly { id: string }[]) => items.map((item) => item.id);
-
-/** Every page of `path` after each `nextCursor`, checking each page's `total` against `total` when given. */
+/** Every page of `path` after each `nextCursor`, no record on two pages. */
 async function walk(api: ApiClient, path: string, token?: string): Promise<Item[]> {
-  const items: Item[] = [];
-  let cursor: string | null = null;
-  do {
-    const separator = path.includes("?") ? "&" : "?";
-    const page = await api.get(`${path}${cursor ? `${separator}after=${cursor}` : ""}`, token ? { token } : {});
-    expect(page.status, page.text).toBe(200);
-    items.push(...page.body.items);
-    cursor = page.body.nextCursor;
-  } while (cursor);
+  const items = await walkPages<Item>(api, path, token);
   expect(new Set(ids(items)).size, "no record twice").toBe(items.length);
   return items;
 }
